@@ -1,0 +1,64 @@
+/* io_wasm.c - the JavaScript boundary of the WebAssembly build.
+ *
+ * nnh_js_next_request() is the driver's one suspension point: an
+ * EM_ASYNC_JS import (listed in ASYNCIFY_IMPORTS) that awaits the host's
+ * next request string. Responses go out synchronously through
+ * Module.nnhOnResponse. The host speaks exactly the NDJSON of nhdriver. */
+#ifdef __EMSCRIPTEN__
+#include "hack.h"
+#include "nnh_state.h"
+#include <emscripten.h>
+
+EM_ASYNC_JS(int, nnh_js_next_request, (char *buf, int cap), {
+    const text = await Module.nnhNextRequest();
+    if (text === null || text === undefined) return -1;
+    const bytes = lengthBytesUTF8(text);
+    if (bytes >= cap) return cap; /* validation reports tooLarge */
+    stringToUTF8(text, buf, cap);
+    return bytes;
+});
+
+EM_JS(void, nnh_js_respond, (const char *data, int len), {
+    Module.nnhOnResponse(UTF8ToString(data, len));
+});
+
+EM_JS(void, nnh_js_random, (unsigned char *out, int n), {
+    const bytes = new Uint8Array(n);
+    (globalThis.crypto || require('crypto').webcrypto).getRandomValues(bytes);
+    HEAPU8.set(bytes, out);
+});
+
+EM_JS(double, nnh_js_now, (void), { return Math.floor(Date.now() / 1000); });
+
+int nnh_playground_enter(void)
+{
+    static const char *const empty[] = { "record", "logfile", "xlogfile", "perm" };
+    int i;
+    FILE *f;
+    if (chdir("/nh")) return -1;
+    for (i = 0; i < 4; i++)
+        if ((f = fopen(empty[i], "a")) != NULL) fclose(f);
+    return 0;
+}
+
+int nnh_io_read_request(char *buf, int cap)
+{
+    int n = nnh_js_next_request(buf, cap);
+    if (n >= 0 && n < cap) {
+        buf[n] = 0;
+        while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = 0;
+    }
+    return n;
+}
+
+void nnh_io_write_response(const char *data, int len)
+{
+    if (!data) return;
+    if (len && data[len - 1] == '\n') len--; /* the host frames lines itself */
+    nnh_js_respond(data, len);
+}
+
+void nnh_io_random_bytes(unsigned char *out, int n) { nnh_js_random(out, n); }
+
+long long nnh_io_wall_clock(void) { return (long long) nnh_js_now(); }
+#endif

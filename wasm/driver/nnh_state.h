@@ -1,0 +1,150 @@
+/* nnh_state.h - the semantic driver's shared state and module interfaces.
+ *
+ * The driver is single-threaded and owns one game per process (native) or
+ * per WebAssembly instance. NetHack calls into the window port (port_*.c);
+ * when the game needs input and none is queued, the port asks the boundary
+ * (proto_boundary.c) for the next request. The boundary answers the
+ * in-flight request with a response built by obs_*.c, then reads requests
+ * until one supplies input. Everything else here is data those modules
+ * share. */
+#ifndef NNH_STATE_H
+#define NNH_STATE_H
+
+#include "json_write.h"
+
+#define NNH_COLS 80
+#define NNH_ROWS 21
+#define NNH_MAX_OPTIONS 128
+#define NNH_LABEL_MAX 256
+#define NNH_MAX_LEDGERS 128
+#define NNH_RECENT_MESSAGES 10
+
+/* What the engine is waiting for at an input boundary. */
+enum nnh_boundary {
+    NNH_AT_COMMAND = 0,   /* ready: the next command */
+    NNH_AT_CONFIRMATION,  /* yes/no question */
+    NNH_AT_CHOICE,        /* single-letter choice or menu */
+    NNH_AT_TEXT,          /* getlin, or an unclassified key prompt */
+    NNH_AT_DIRECTION,     /* getdir */
+    NNH_AT_ITEM,          /* getobj */
+    NNH_AT_POSITION       /* getpos */
+};
+
+/* Queued input. A key tagged for a prompt kind is consumed only by that
+ * kind of prompt ("initial item/direction arguments answer only their first
+ * matching selection"); untagged keys go to whatever reads next. */
+enum nnh_key_for { NNH_FOR_ANY = 0, NNH_FOR_ITEM, NNH_FOR_DIRECTION };
+
+typedef struct {
+    int id;                        /* integer choice ID published */
+    char name[NNH_LABEL_MAX];      /* displayed label */
+    char group[64];                /* menu header above it, if any */
+    int key;                       /* engine key (yn letters) */
+    int preselected;
+    long identifier;               /* menu anything.a_int / pointer bits */
+    const void *identifier_ptr;
+} nnh_option;
+
+typedef struct {
+    int active;
+    int serial;                    /* decision-<serial> */
+    enum nnh_boundary kind;
+    char prompt[NNH_LABEL_MAX];
+    char choices[64];              /* yn_function choices */
+    int default_key;
+    int menu_how;                  /* PICK_ONE / PICK_ANY for menus */
+    int is_menu;
+    int n_options;
+    nnh_option options[NNH_MAX_OPTIONS];
+    char item_letters[64];         /* getobj's offered letters */
+    int cursor_x, cursor_y;        /* getpos cursor */
+    int key_prompt;                /* text decision standing for a bare key */
+} nnh_decision;
+
+/* Pending answers handed from the boundary to the window port. */
+typedef struct {
+    int have_menu;
+    int menu_cancel;
+    int menu_count;
+    int menu_ids[NNH_MAX_OPTIONS];
+    long menu_qty[NNH_MAX_OPTIONS];
+    int have_text;
+    char text[256];
+    int have_click;
+    int click_x, click_y;
+    int ext_command;               /* index into extcmdlist, or -1 */
+} nnh_pending;
+
+typedef struct {
+    /* session */
+    char session_id[65];
+    char request_id[129];
+    char action[32];
+    long long seed;
+    long long created_at;
+    int wizard_mode;
+    int started;                   /* NetHack has been initialised */
+    int ended;
+    int end_how;
+    long end_score;
+    long end_turn;
+    char end_death[256];
+    long revision;
+    int decision_serial;
+    nnh_decision decision;
+    nnh_pending pending;
+    enum nnh_boundary hint;        /* set by nnh_hook_prompt */
+    char hint_detail[64];
+    int hint_x, hint_y;
+    /* the in-flight operation */
+    int in_flight;
+    long op_start_moves;
+    int op_start_x, op_start_y, op_start_level;
+    int op_requested_turns;
+    /* output */
+    nnh_buf out;
+    nnh_buf events;
+    int n_events;
+    char recent[NNH_RECENT_MESSAGES][NNH_LABEL_MAX];
+    int n_recent;
+    /* text window capture */
+} nnh_driver;
+
+extern nnh_driver nnh;
+
+/* port_keys.c: the typed key queue. */
+void nnh_keys_clear(void);
+void nnh_keys_push(int key, enum nnh_key_for kind);
+int nnh_keys_pop(enum nnh_key_for kind, int *key);
+int nnh_keys_pending(void);
+
+/* port_map.c: what the map window was shown, plus terrain memory. */
+void nnh_map_reset_window(void);
+void nnh_map_print_glyph(int x, int y, int glyph);
+void nnh_map_note_level(int ledger);
+void nnh_map_encode(nnh_buf *b, int full);
+void nnh_map_mark_sent(void);
+
+/* port_window.c */
+extern struct window_procs nnh_procs;
+void nnh_event_heard(const char *text);
+void nnh_event_raw(const char *json_object);
+
+/* proto_boundary.c: blocks until a request supplies input. */
+void nnh_await_input(enum nnh_boundary kind);
+void nnh_serve_forever(void);
+
+/* obs_build.c */
+void nnh_obs_write(nnh_buf *b, int full_world);
+void nnh_decision_write(nnh_buf *b);
+void nnh_end_write(nnh_buf *b);
+const char *nnh_item_id(unsigned o_id);
+int nnh_item_lookup(const char *id, unsigned *o_id);
+
+/* io_*.c: the transport. Returns the request length, or -1 at EOF. */
+int nnh_io_read_request(char *buf, int cap);
+void nnh_io_write_response(const char *data, int len);
+void nnh_io_random_bytes(unsigned char *out, int n);
+long long nnh_io_wall_clock(void);
+
+#endif

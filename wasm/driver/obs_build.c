@@ -1,0 +1,405 @@
+/* obs_build.c - the observation, decision and end objects of a response.
+ *
+ * Fairness: every field is something a tty player is shown — the status
+ * line (vitals, hunger, burden, conditions, Dlvl, turn counter, gold),
+ * inventory names as NetHack's own doname() spells them for this player,
+ * the map as drawn (port_map.c), the message stream, and the prompts. Item
+ * IDs are opaque, session-scoped and assigned in order of first sight. */
+#include "hack.h"
+#include "nnh_state.h"
+
+extern const char *hu_stat[];
+extern const char *const enc_stat[];
+
+/* ---- opaque item IDs ------------------------------------------------------ */
+
+#define ID_TABLE 4096 /* open addressing; o_id -> sequence number */
+static unsigned id_keys[ID_TABLE];
+static int id_values[ID_TABLE];
+static int id_next = 1;
+static char id_text[32];
+
+static int id_for(unsigned o_id, int create)
+{
+    unsigned h = (o_id * 2654435761u) & (ID_TABLE - 1);
+    int probes;
+    for (probes = 0; probes < ID_TABLE; probes++, h = (h + 1) & (ID_TABLE - 1)) {
+        if (id_values[h] && id_keys[h] == o_id) return id_values[h];
+        if (!id_values[h]) {
+            if (!create) return 0;
+            id_keys[h] = o_id;
+            id_values[h] = id_next++;
+            return id_values[h];
+        }
+    }
+    return 0;
+}
+
+/* The opaque ID for an object; stable for the session. Can't fail (a full
+ * table yields "item-0", which no lookup accepts). */
+const char *nnh_item_id(unsigned o_id)
+{
+    Sprintf(id_text, "item-%d", id_for(o_id, 1));
+    return id_text;
+}
+
+/* Resolve an opaque ID previously published. Returns 1 and sets *o_id, or 0. */
+int nnh_item_lookup(const char *id, unsigned *o_id)
+{
+    int want, h;
+    if (strncmp(id, "item-", 5) || !digit(id[5])) return 0;
+    want = atoi(id + 5);
+    if (want <= 0) return 0;
+    for (h = 0; h < ID_TABLE; h++)
+        if (id_values[h] == want) { *o_id = id_keys[h]; return 1; }
+    return 0;
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static void key_str(nnh_buf *b, const char *key, const char *value)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, key);
+    nnh_buf_jstr(b, value);
+}
+
+static void key_int(nnh_buf *b, const char *key, long long value)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, key);
+    nnh_buf_int(b, value);
+}
+
+static const char *category(const struct obj *o)
+{
+    switch (o->oclass) {
+    case WEAPON_CLASS: return "weapon";
+    case ARMOR_CLASS: return "armor";
+    case RING_CLASS: return "ring";
+    case AMULET_CLASS: return "amulet";
+    case TOOL_CLASS: return "tool";
+    case FOOD_CLASS: return "food";
+    case POTION_CLASS: return "potion";
+    case SCROLL_CLASS: return "scroll";
+    case SPBOOK_CLASS: return "spellbook";
+    case WAND_CLASS: return "wand";
+    case COIN_CLASS: return "gold";
+    case GEM_CLASS: return "gem";
+    case ROCK_CLASS: return "rock";
+    case BALL_CLASS: return "ball";
+    case CHAIN_CLASS: return "chain";
+    case VENOM_CLASS: return "venom";
+    }
+    return "other";
+}
+
+static void slots(nnh_buf *b, const struct obj *o)
+{
+    static const struct { long mask; const char *slot, *usage; } table[] = {
+        { W_ARMU, "shirt", "worn" }, { W_ARM, "bodyArmor", "worn" }, { W_ARMC, "cloak", "worn" },
+        { W_ARMH, "helmet", "worn" }, { W_ARMG, "gloves", "worn" }, { W_ARMF, "boots", "worn" },
+        { W_ARMS, "shield", "worn" }, { W_RINGL, "leftRing", "worn" }, { W_RINGR, "rightRing", "worn" },
+        { W_AMUL, "amulet", "worn" }, { W_TOOL, "eyewear", "worn" }, { W_WEP, "weapon", "wielded" },
+        { W_QUIVER, "quiver", "quivered" }, { W_BALL, "ball", "attached" }, { W_CHAIN, "chain", "attached" } };
+    int i, first = 1;
+    nnh_buf_cstr(b, ",\"usage\":[");
+    for (i = 0; i < (int) SIZE(table); i++)
+        if (o->owornmask & table[i].mask) {
+            if (!first) nnh_buf_char(b, ',');
+            first = 0;
+            nnh_buf_jstr(b, table[i].usage);
+        }
+    if (o->owornmask & W_SWAPWEP) {
+        if (!first) nnh_buf_char(b, ',');
+        first = 0;
+        nnh_buf_jstr(b, u.twoweap ? "wielded" : "alternate");
+    }
+    nnh_buf_cstr(b, "],\"equipmentSlots\":[");
+    first = 1;
+    for (i = 0; i < (int) SIZE(table); i++)
+        if (o->owornmask & table[i].mask) {
+            if (!first) nnh_buf_char(b, ',');
+            first = 0;
+            nnh_buf_jstr(b, table[i].slot);
+        }
+    if (o->owornmask & W_SWAPWEP) {
+        if (!first) nnh_buf_char(b, ',');
+        nnh_buf_jstr(b, u.twoweap ? "offhand" : "alternateWeapon");
+    }
+    nnh_buf_char(b, ']');
+}
+
+/* doname() may set dknown as a side effect of naming; a read-only
+ * observation must not change what the hero knows, so restore it. */
+static void item(nnh_buf *b, struct obj *o, int carried)
+{
+    unsigned dknown = o->dknown;
+    const char *label = doname(o);
+    o->dknown = dknown;
+    nnh_buf_cstr(b, "{\"id\":");
+    nnh_buf_jstr(b, nnh_item_id(o->o_id));
+    if (carried) {
+        char letter[2] = { o->invlet, 0 };
+        key_str(b, "letter", letter);
+    }
+    key_str(b, "label", label);
+    key_int(b, "quantity", o->quan);
+    key_str(b, "category", category(o));
+    if (carried) slots(b, o);
+    nnh_buf_char(b, '}');
+}
+
+static const char *hunger_state(void)
+{
+    switch (u.uhs) {
+    case SATIATED: return "satiated";
+    case NOT_HUNGRY: return "not_hungry";
+    case HUNGRY: return "hungry";
+    case WEAK: return "weak";
+    case FAINTING: return "fainting";
+    case FAINTED: return "fainted";
+    case STARVED: return "starved";
+    }
+    return "unknown";
+}
+
+static const char *burden_state(int cap)
+{
+    static const char *const names[] = { "unencumbered", "burdened", "stressed",
+                                         "strained", "overtaxed", "overloaded" };
+    return cap >= 0 && cap < (int) SIZE(names) ? names[cap] : "unknown";
+}
+
+static void trimmed(char *out, const char *in, size_t cap)
+{
+    size_t n;
+    while (*in == ' ') in++;
+    Strcpy(out, "");
+    strncat(out, in, cap - 1);
+    n = strlen(out);
+    while (n && out[n - 1] == ' ') out[--n] = 0;
+}
+
+static void conditions(nnh_buf *b)
+{
+    int first = 1;
+#define COND(test, name) if (test) { if (!first) nnh_buf_char(b, ','); first = 0; nnh_buf_jstr(b, name); }
+    nnh_buf_cstr(b, ",\"condition\":[");
+    COND(Stoned, "stone");
+    COND(Slimed, "slime");
+    COND(Strangled, "strangled");
+    COND(Sick && (u.usick_type & SICK_VOMITABLE), "foodPoisoning");
+    COND(Sick && (u.usick_type & SICK_NONVOMITABLE), "terminallyIll");
+    COND(Blind, "blind");
+    COND(Deaf, "deaf");
+    COND(Stunned, "stunned");
+    COND(Confusion, "confused");
+    COND(Hallucination, "hallucinating");
+    COND(Levitation, "levitating");
+    COND(Flying, "flying");
+    COND(u.usteed, "riding");
+    COND(u.ustuck && !sticks(youmonst.data), "held");
+    COND(u.ustuck && sticks(youmonst.data), "grasping");
+    COND(u.uswallow, "swallowed");
+#undef COND
+    nnh_buf_char(b, ']');
+}
+
+/* Strength as the status line shows it, exceptional strength included. */
+static const char *strength_text(char *out)
+{
+    int st = ACURR(A_STR);
+    if (st > 18) {
+        if (st > STR18(100)) Sprintf(out, "%d", st - 100);
+        else if (st < STR18(100)) Sprintf(out, "18/%02d", st - 18);
+        else Strcpy(out, "18/**");
+    } else {
+        Sprintf(out, "%d", st);
+    }
+    return out;
+}
+
+static void vitals(nnh_buf *b)
+{
+    char label[64];
+    int cap = near_capacity();
+    nnh_buf_cstr(b, "{\"hp\":");
+    nnh_buf_int(b, Upolyd ? u.mh : u.uhp);
+    key_int(b, "hpMax", Upolyd ? u.mhmax : u.uhpmax);
+    key_int(b, "energy", u.uen);
+    key_int(b, "energyMax", u.uenmax);
+    key_int(b, "ac", u.uac);
+    key_int(b, "level", Upolyd ? mons[u.umonnum].mlevel : u.ulevel);
+    key_int(b, "experience", u.uexp);
+    key_int(b, "gold", money_cnt(invent));
+    key_str(b, "strength", strength_text(label));
+    key_int(b, "dexterity", ACURR(A_DEX));
+    key_int(b, "constitution", ACURR(A_CON));
+    key_int(b, "intelligence", ACURR(A_INT));
+    key_int(b, "wisdom", ACURR(A_WIS));
+    key_int(b, "charisma", ACURR(A_CHA));
+    key_str(b, "alignment", u.ualign.type == A_CHAOTIC ? "chaotic"
+                            : u.ualign.type == A_NEUTRAL ? "neutral" : "lawful");
+    key_str(b, "hunger", hunger_state());
+    trimmed(label, hu_stat[u.uhs], sizeof label);
+    key_str(b, "hungerLabel", label);
+    key_str(b, "burden", burden_state(cap));
+    trimmed(label, cap > 0 ? enc_stat[cap] : "", sizeof label);
+    key_str(b, "burdenLabel", label);
+    conditions(b);
+    nnh_buf_char(b, '}');
+}
+
+/* Objects underfoot, as the hero perceives them: only while able to see
+ * (what ':' would describe by sight); otherwise unknown. */
+static void here(nnh_buf *b)
+{
+    struct obj *o;
+    int first = 1;
+    if (Blind || Underwater || u.uswallow) {
+        nnh_buf_cstr(b, "{\"known\":false}");
+        return;
+    }
+    nnh_buf_cstr(b, "{\"known\":true,\"items\":[");
+    for (o = level.objects[u.ux][u.uy]; o; o = o->nexthere) {
+        if (!first) nnh_buf_char(b, ',');
+        first = 0;
+        item(b, o, 0);
+    }
+    nnh_buf_cstr(b, "]}");
+}
+
+/* Write the observation object. The world carries every row when
+ * full_world, else only rows changed since the previous response. */
+void nnh_obs_write(nnh_buf *b, int full_world)
+{
+    struct obj *o;
+    char levelid[32], dlvl[64];
+    int i, first = 1;
+
+    Sprintf(levelid, "d%d-l%d", (int) u.uz.dnum, (int) u.uz.dlevel);
+    nnh_map_note_level(ledger_no(&u.uz));
+    nnh_buf_cstr(b, "{\"turn\":");
+    nnh_buf_int(b, moves);
+    key_str(b, "levelId", levelid);
+    key_str(b, "dungeon", dungeons[u.uz.dnum].dname);
+    key_int(b, "depth", depth(&u.uz));
+    (void) describe_level(dlvl);
+    trimmed(dlvl, dlvl, sizeof dlvl);
+    key_str(b, "levelLabel", dlvl);
+    nnh_buf_cstr(b, ",\"position\":{\"x\":");
+    nnh_buf_int(b, u.ux);
+    nnh_buf_cstr(b, ",\"y\":");
+    nnh_buf_int(b, u.uy);
+    nnh_buf_cstr(b, "},\"vitals\":");
+    vitals(b);
+    nnh_buf_cstr(b, ",\"inventoryKnown\":true,\"inventory\":[");
+    for (o = invent; o; o = o->nobj) {
+        if (!first) nnh_buf_char(b, ',');
+        first = 0;
+        item(b, o, 1);
+    }
+    nnh_buf_cstr(b, "],\"here\":");
+    here(b);
+    nnh_buf_cstr(b, ",\"recentMessages\":[");
+    for (i = 0; i < nnh.n_recent; i++) {
+        if (i) nnh_buf_char(b, ',');
+        nnh_buf_jstr(b, nnh.recent[i]);
+    }
+    nnh_buf_cstr(b, "],\"world\":");
+    nnh_map_encode(b, full_world);
+    nnh_buf_char(b, '}');
+}
+
+/* ---- decision ------------------------------------------------------------ */
+
+static const char *const kind_names[] = { "command", "confirmation", "choice", "text",
+                                          "direction", "item", "position" };
+
+void nnh_decision_write(nnh_buf *b)
+{
+    nnh_decision *d = &nnh.decision;
+    char id[32];
+    int i;
+    if (!d->active) {
+        nnh_buf_cstr(b, "null");
+        return;
+    }
+    Sprintf(id, "decision-%d", d->serial);
+    nnh_buf_cstr(b, "{\"id\":");
+    nnh_buf_jstr(b, id);
+    key_str(b, "kind", kind_names[d->kind]);
+    key_str(b, "prompt", d->prompt);
+    nnh_buf_cstr(b, ",\"cancellable\":true");
+    switch (d->kind) {
+    case NNH_AT_CONFIRMATION:
+        if (d->default_key) {
+            char def[2] = { (char) d->default_key, 0 };
+            key_str(b, "default", def);
+        }
+        break;
+    case NNH_AT_CHOICE:
+        key_str(b, "select", !d->is_menu || d->menu_how == PICK_ONE ? "one" : "any");
+        nnh_buf_cstr(b, ",\"options\":[");
+        for (i = 0; i < d->n_options; i++) {
+            if (i) nnh_buf_char(b, ',');
+            nnh_buf_cstr(b, "{\"id\":");
+            nnh_buf_int(b, d->options[i].id);
+            key_str(b, "name", d->options[i].name);
+            if (d->options[i].group[0]) key_str(b, "group", d->options[i].group);
+            if (d->options[i].preselected) nnh_buf_cstr(b, ",\"preselected\":true");
+            nnh_buf_char(b, '}');
+        }
+        nnh_buf_char(b, ']');
+        break;
+    case NNH_AT_TEXT:
+        if (d->key_prompt) nnh_buf_cstr(b, ",\"purpose\":\"key\",\"maxBytes\":1");
+        else nnh_buf_cstr(b, ",\"maxBytes\":128");
+        break;
+    case NNH_AT_ITEM: {
+        struct obj *o;
+        int first = 1;
+        nnh_buf_cstr(b, ",\"suggested\":[");
+        for (o = invent; o; o = o->nobj)
+            if (o->invlet && index(d->item_letters, o->invlet)) {
+                if (!first) nnh_buf_char(b, ',');
+                first = 0;
+                nnh_buf_jstr(b, nnh_item_id(o->o_id));
+            }
+        nnh_buf_cstr(b, index(d->item_letters, '-') ? "],\"hands\":true" : "],\"hands\":false");
+        break;
+    }
+    case NNH_AT_POSITION:
+        nnh_buf_cstr(b, ",\"mode\":\"select\",\"cursor\":{\"x\":");
+        nnh_buf_int(b, d->cursor_x);
+        nnh_buf_cstr(b, ",\"y\":");
+        nnh_buf_int(b, d->cursor_y);
+        nnh_buf_char(b, '}');
+        break;
+    default:
+        break;
+    }
+    nnh_buf_char(b, '}');
+}
+
+/* ---- end ------------------------------------------------------------------ */
+
+void nnh_end_write(nnh_buf *b)
+{
+    static const char *const hows[] = { "died", "choked", "poisoned", "starved", "drowned",
+        "burned", "dissolved", "crushed", "stoned", "slimed", "genocided", "panicked",
+        "trickery", "quit", "escaped", "ascended" };
+    const char *how = nnh.end_how >= 0 && nnh.end_how < (int) SIZE(hows) ? hows[nnh.end_how]
+                                                                          : "unknown";
+    nnh_buf_cstr(b, "{\"how\":");
+    nnh_buf_jstr(b, how);
+    if (nnh.end_how >= 0) {
+        key_int(b, "score", nnh.end_score);
+        key_int(b, "turn", nnh.end_turn);
+        key_str(b, "death", nnh.end_death);
+    }
+    key_int(b, "depth", depth(&u.uz));
+    key_int(b, "deepest", deepest_lev_reached(FALSE));
+    nnh_buf_char(b, '}');
+}

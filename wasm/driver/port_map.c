@@ -1,0 +1,153 @@
+/* port_map.c - the map as the window port was shown it, and terrain memory.
+ *
+ * Only print_glyph() feeds this module, so it holds exactly what a tty
+ * player has been shown: the displayed glyph per cell (which already layers
+ * NetHack's own remembered objects and terrain), plus, per level, the last
+ * terrain (cmap) glyph displayed at each cell. Nothing is read from the
+ * level structure itself, so undiscovered terrain stays unknown.
+ *
+ * Rows are encoded as fixed 80-character strings; gameplay responses carry
+ * only rows changed since the last response (see docs/PROTOCOL.md). */
+#include "hack.h"
+#include "nnh_state.h"
+
+#define UNSEEN (-1)
+
+static int shown[NNH_ROWS][NNH_COLS];         /* displayed glyph or UNSEEN */
+static unsigned char dirty[NNH_ROWS];
+static int current_ledger = -1;
+static short *terrain_memory[NNH_MAX_LEDGERS]; /* per level: cmap glyph or UNSEEN */
+
+static short *memory_for(int ledger)
+{
+    if (ledger < 0 || ledger >= NNH_MAX_LEDGERS) return NULL;
+    if (!terrain_memory[ledger]) {
+        int i;
+        terrain_memory[ledger] = (short *) malloc(sizeof(short) * NNH_ROWS * NNH_COLS);
+        if (!terrain_memory[ledger]) return NULL;
+        for (i = 0; i < NNH_ROWS * NNH_COLS; i++) terrain_memory[ledger][i] = UNSEEN;
+    }
+    return terrain_memory[ledger];
+}
+
+/* Forget the displayed map (clear_nhwindow(WIN_MAP), level change). Terrain
+ * memory is kept per level. This function can't fail. */
+void nnh_map_reset_window(void)
+{
+    int x, y;
+    for (y = 0; y < NNH_ROWS; y++) {
+        for (x = 0; x < NNH_COLS; x++) shown[y][x] = UNSEEN;
+        dirty[y] = 1;
+    }
+}
+
+/* Record which level the map window now shows. */
+void nnh_map_note_level(int ledger)
+{
+    int y;
+    if (ledger != current_ledger) {
+        current_ledger = ledger;
+        for (y = 0; y < NNH_ROWS; y++) dirty[y] = 1;
+    }
+}
+
+/* Record one print_glyph() call. Out-of-map coordinates are ignored. */
+void nnh_map_print_glyph(int x, int y, int glyph)
+{
+    short *memory;
+    if (x < 0 || x >= NNH_COLS || y < 0 || y >= NNH_ROWS) return;
+    if (shown[y][x] != glyph) {
+        shown[y][x] = glyph;
+        dirty[y] = 1;
+    }
+    if (glyph_is_cmap(glyph) && (memory = memory_for(current_ledger)) != NULL) {
+        int cmap = glyph_to_cmap(glyph);
+        /* Dark room floor and stone are the absence of a memory, not terrain. */
+        if (cmap != S_stone && memory[y * NNH_COLS + x] != glyph) {
+            memory[y * NNH_COLS + x] = (short) glyph;
+            dirty[y] = 1;
+        }
+    }
+}
+
+static char kind_of(int glyph)
+{
+    if (glyph == UNSEEN || glyph == NO_GLYPH) return ' ';
+    if (glyph_is_invisible(glyph)) return 'I';
+    if (glyph_is_pet(glyph)) return 'P';
+    if (glyph_is_detected_monster(glyph)) return 'D';
+    if (glyph_is_ridden_monster(glyph)) return 'R';
+    if (glyph_is_monster(glyph)) return 'M';
+    if (glyph_is_statue(glyph)) return 'S';
+    if (glyph_is_body(glyph)) return 'O';
+    if (glyph_is_object(glyph))
+        return glyph_to_obj(glyph) == BOULDER ? 'B' : 'O';
+    if (glyph_is_trap(glyph)) return 'X';
+    if (glyph_is_cmap(glyph))
+        return glyph_to_cmap(glyph) == S_stone ? ' ' : 'T';
+    if (glyph_is_warning(glyph)) return 'W';
+    return 'E'; /* explosion, zap beam, swallow border */
+}
+
+static void mark_and_color(int glyph, int x, int y, char *mark, char *color)
+{
+    int ch = ' ', col = NO_COLOR;
+    unsigned special = 0;
+    if (glyph != UNSEEN && glyph != NO_GLYPH)
+        (void) mapglyph(glyph, &ch, &col, &special, x, y, 0);
+    if (ch < 32 || ch > 126) ch = '?';
+    if (col < 0 || col > 15) col = NO_COLOR;
+    *mark = (char) ch;
+    *color = "0123456789abcdef"[col];
+}
+
+/* Append the world object for the current level: every row when full, else
+ * the rows changed since nnh_map_mark_sent(). This function can't fail. */
+void nnh_map_encode(nnh_buf *b, int full)
+{
+    char marks[NNH_COLS + 1], colors[NNH_COLS + 1], kinds[NNH_COLS + 1];
+    char terrain[NNH_COLS + 1], visible[NNH_COLS + 1], dummy;
+    short *memory = memory_for(current_ledger);
+    int x, y, first = 1;
+
+    nnh_buf_cstr(b, "{\"encoding\":\"rows-v1\",\"full\":");
+    nnh_buf_cstr(b, full ? "true" : "false");
+    nnh_buf_cstr(b, ",\"rows\":[");
+    for (y = 0; y < NNH_ROWS; y++) {
+        if (!full && !dirty[y]) continue;
+        for (x = 0; x < NNH_COLS; x++) {
+            int g = shown[y][x];
+            mark_and_color(g, x, y, &marks[x], &colors[x]);
+            kinds[x] = kind_of(g);
+            if (memory && memory[y * NNH_COLS + x] != UNSEEN)
+                mark_and_color(memory[y * NNH_COLS + x], x, y, &terrain[x], &dummy);
+            else
+                terrain[x] = ' ';
+            visible[x] = (x > 0 && cansee(x, y)) ? '1' : '0';
+        }
+        marks[NNH_COLS] = colors[NNH_COLS] = kinds[NNH_COLS] = 0;
+        terrain[NNH_COLS] = visible[NNH_COLS] = 0;
+        if (!first) nnh_buf_char(b, ',');
+        first = 0;
+        nnh_buf_cstr(b, "{\"y\":");
+        nnh_buf_int(b, y);
+        nnh_buf_cstr(b, ",\"marks\":");
+        nnh_buf_jstr(b, marks);
+        nnh_buf_cstr(b, ",\"colors\":\"");
+        nnh_buf_raw(b, colors, NNH_COLS);
+        nnh_buf_cstr(b, "\",\"kinds\":\"");
+        nnh_buf_raw(b, kinds, NNH_COLS);
+        nnh_buf_cstr(b, "\",\"terrain\":");
+        nnh_buf_jstr(b, terrain);
+        nnh_buf_cstr(b, ",\"visible\":\"");
+        nnh_buf_raw(b, visible, NNH_COLS);
+        nnh_buf_cstr(b, "\"}");
+    }
+    nnh_buf_cstr(b, "]}");
+}
+
+/* The rows written so far are now known to the host. */
+void nnh_map_mark_sent(void)
+{
+    memset(dirty, 0, sizeof dirty);
+}

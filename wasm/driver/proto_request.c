@@ -1,0 +1,473 @@
+/* proto_request.c - the low-protocol method table and request validation.
+ *
+ * Each method's parameters are declared once here; the same table drives
+ * validation and protocol.describe. Validation is complete before the
+ * boundary looks at game state, so a bad request can never send input. */
+#include <stdio.h>
+#include <string.h>
+#include "json_write.h"
+#include "proto_request.h"
+
+enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN };
+
+struct nnh_field {
+    const char *name;
+    enum field_type type;
+    int required;
+    long long min, max;          /* ints: range; strings: byte length */
+    const char *const *values;   /* enums */
+};
+
+static const char *const compass[] = { "north", "south", "east", "west", "northeast",
+    "northwest", "southeast", "southwest", NULL };
+static const char *const run_modes[] = { "normal", "untilInteresting", "pastBranches", NULL };
+static const char *const vertical[] = { "up", "down", NULL };
+static const char *const roles[] = { "archeologist", "barbarian", "caveman", "healer",
+    "knight", "monk", "priest", "rogue", "ranger", "samurai", "tourist", "valkyrie",
+    "wizard", NULL };
+static const char *const races[] = { "human", "elf", "dwarf", "gnome", "orc", NULL };
+static const char *const genders[] = { "male", "female", NULL };
+static const char *const alignments[] = { "lawful", "neutral", "chaotic", NULL };
+static const char *const wizard_commands[] = { "wish", "teleport", "map", "identify",
+    "levelTeleport", "createMonster", NULL };
+
+#define SAFE 9007199254740991LL
+#define SESSION { "sessionId", F_TOKEN, 1, 1, 64, NULL }
+#define INPUT SESSION, { "requestId", F_TOKEN, 1, 1, 128, NULL }, \
+              { "expectedRevision", F_INT, 1, 0, SAFE, NULL }
+#define END { NULL, 0, 0, 0, 0, NULL }
+
+static const struct nnh_field f_none[] = { END };
+static const struct nnh_field f_create[] = {
+    { "seed", F_INT, 0, 0, 4294967295LL, NULL },
+    { "name", F_STR, 0, 1, 31, NULL },
+    { "role", F_ENUM, 0, 0, 0, roles },
+    { "race", F_ENUM, 0, 0, 0, races },
+    { "gender", F_ENUM, 0, 0, 0, genders },
+    { "alignment", F_ENUM, 0, 0, 0, alignments },
+    { "harness_name", F_STR, 0, 0, 120, NULL },
+    { "model_name", F_STR, 0, 0, 120, NULL },
+    { "createdAt", F_INT, 0, 0, 4102444800LL, NULL },
+    { "sessionId", F_TOKEN, 0, 1, 64, NULL },
+    { "wizard", F_BOOL, 0, 0, 0, NULL },
+    END };
+static const struct nnh_field f_session[] = { SESSION, END };
+static const struct nnh_field f_input[] = { INPUT, END };
+static const struct nnh_field f_direction[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, compass }, END };
+static const struct nnh_field f_optional_direction[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, compass }, END };
+static const struct nnh_field f_run[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, compass },
+    { "mode", F_ENUM, 0, 0, 0, run_modes }, { "noPickup", F_BOOL, 0, 0, 0, NULL }, END };
+static const struct nnh_field f_counted[] = { INPUT, { "turns", F_INT, 0, 1, 1000, NULL }, END };
+static const struct nnh_field f_climb[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, vertical }, END };
+static const struct nnh_field f_item[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL }, END };
+static const struct nnh_field f_drop[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL },
+    { "quantity", F_INT, 0, 1, 2147483647LL, NULL }, END };
+static const struct nnh_field f_answer[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL },
+    { "answer", F_ANSWER, 1, 0, 0, NULL }, END };
+static const struct nnh_field f_cancel[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL }, END };
+static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, wizard_commands }, END };
+
+static const nnh_method methods[] = {
+    { "protocol.describe", NNH_LIFECYCLE, f_none, "List methods and capabilities." },
+    { "session.create", NNH_LIFECYCLE, f_create, "Start a game; omitted choices come from the seed." },
+    { "session.observe", NNH_LIFECYCLE, f_session, "Current observation with the full world; no input, no turn." },
+    { "session.close", NNH_LIFECYCLE, f_session, "Retire the engine; does not quit the game." },
+    { "game.move", NNH_GAMEPLAY, f_direction, "One ordinary step." },
+    { "game.run", NNH_GAMEPLAY, f_run, "Run: normal, untilInteresting (g) or pastBranches (G)." },
+    { "game.moveWithoutAttack", NNH_GAMEPLAY, f_direction, "Step without picking up or fighting (m)." },
+    { "game.attack", NNH_GAMEPLAY, f_direction, "Force one attack (F)." },
+    { "game.wait", NNH_GAMEPLAY, f_input, "Wait one turn." },
+    { "game.search", NNH_GAMEPLAY, f_counted, "Search, optionally counted (1-1000)." },
+    { "game.rest", NNH_GAMEPLAY, f_counted, "Rest, optionally counted (1-1000)." },
+    { "game.climb", NNH_GAMEPLAY, f_climb, "Climb stairs or a ladder up or down." },
+    { "game.pickup", NNH_GAMEPLAY, f_input, "Pick up from the floor; choices are decisions." },
+    { "game.drop", NNH_GAMEPLAY, f_drop, "Drop an item (optionally a partial count)." },
+    { "game.eat", NNH_GAMEPLAY, f_item, "Eat; omit itemId for the engine's selection." },
+    { "game.apply", NNH_GAMEPLAY, f_item, "Apply an item." },
+    { "game.read", NNH_GAMEPLAY, f_item, "Read an item." },
+    { "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked." },
+    { "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked." },
+    { "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked." },
+    { "game.engrave", NNH_GAMEPLAY, f_input, "Engrave; tool and text are decisions." },
+    { "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation)." },
+    { "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation." },
+    { "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID." },
+    { "decision.cancel", NNH_CONTINUATION, f_cancel, "Cancel the standing decision by its exact ID." },
+    { "debug.wizard", NNH_GAMEPLAY, f_wizard, "Wizard-mode fixture command (wizard sessions only)." },
+};
+
+#define N_METHODS ((int) (sizeof methods / sizeof methods[0]))
+
+const nnh_method *nnh_methods(int *count)
+{
+    *count = N_METHODS;
+    return methods;
+}
+
+static int fail(nnh_request *req, const char *code, const char *field, const char *message)
+{
+    snprintf(req->code, sizeof req->code, "%s", code);
+    snprintf(req->field, sizeof req->field, "%s", field ? field : "");
+    snprintf(req->message, sizeof req->message, "%s", message);
+    return -1;
+}
+
+static const nnh_json_node *node(const nnh_json_doc *doc, int i)
+{
+    return nnh_json_node_at(doc, i);
+}
+
+/* Opaque tokens: URL-safe ASCII only, so they can never carry markup or
+ * control characters into logs and pages. */
+static int is_token(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+              || *s == '-' || *s == '_' || *s == '.' || *s == ':'))
+            return 0;
+    return 1;
+}
+
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char) *s < 0x20 || *s == 0x7f) return 1;
+    return 0;
+}
+
+static int in_list(const char *s, const char *const *values)
+{
+    for (; *values; values++)
+        if (!strcmp(s, *values)) return 1;
+    return 0;
+}
+
+static int check_object_keys(nnh_request *req, int obj, const char *const *allowed, const char *where)
+{
+    const nnh_json_doc *doc = req->doc;
+    int c;
+    for (c = node(doc, obj)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
+        if (!in_list(node(doc, c)->key, allowed)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "unknown field '%.60s' in %s", node(doc, c)->key, where);
+            return fail(req, "unknownField", node(doc, c)->key, msg);
+        }
+    }
+    return 0;
+}
+
+/* Answer shapes, one per decision kind (see docs/PROTOCOL.md). */
+static int check_answer(nnh_request *req, int a)
+{
+    static const char *const k_confirm[] = { "kind", "confirm", NULL };
+    static const char *const k_choice[] = { "kind", "choose", NULL };
+    static const char *const k_text[] = { "kind", "text", NULL };
+    static const char *const k_direction[] = { "kind", "direction", NULL };
+    static const char *const k_item[] = { "kind", "item", "hands", "quantity", NULL };
+    static const char *const k_position[] = { "kind", "position", NULL };
+    static const char *const k_ref[] = { "id", NULL };
+    static const char *const k_xy[] = { "x", "y", NULL };
+    static const char *const directions_extra[] = { "north", "south", "east", "west",
+        "northeast", "northwest", "southeast", "southwest", "self", "up", "down", NULL };
+    static const char *const position_words[] = { "help", "finish", "north", "south", "east",
+        "west", "northeast", "northwest", "southeast", "southwest", NULL };
+    const nnh_json_doc *doc = req->doc;
+    int kind = nnh_json_member(doc, a, "kind"), v;
+    const char *k;
+
+    if (node(doc, a)->kind != NNH_JSON_OBJECT) return fail(req, "wrongType", "answer", "answer must be an object");
+    if (kind < 0) return fail(req, "missingField", "kind", "answer.kind is required");
+    if (node(doc, kind)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "kind", "answer.kind must be a string");
+    k = node(doc, kind)->str;
+    if (!strcmp(k, "confirmation")) {
+        if (check_object_keys(req, a, k_confirm, "answer")) return -1;
+        v = nnh_json_member(doc, a, "confirm");
+        if (v < 0) return fail(req, "missingField", "confirm", "confirmation answers need confirm");
+        if (node(doc, v)->kind != NNH_JSON_BOOL) return fail(req, "wrongType", "confirm", "confirm must be a boolean");
+    } else if (!strcmp(k, "choice")) {
+        int c, seen = 0;
+        if (check_object_keys(req, a, k_choice, "answer")) return -1;
+        v = nnh_json_member(doc, a, "choose");
+        if (v < 0) return fail(req, "missingField", "choose", "choice answers need choose");
+        if (node(doc, v)->kind != NNH_JSON_ARRAY) return fail(req, "wrongType", "choose", "choose must be an array of choice IDs");
+        if (node(doc, v)->child_count < 1 || node(doc, v)->child_count > 64)
+            return fail(req, "outOfRange", "choose", "choose holds 1 to 64 IDs; use decision.cancel to choose nothing");
+        for (c = node(doc, v)->first_child; c >= 0; c = node(doc, c)->next_sibling, seen++) {
+            int d;
+            if (node(doc, c)->kind != NNH_JSON_NUMBER || !node(doc, c)->is_integer)
+                return fail(req, "wrongType", "choose", "choice IDs are integers");
+            if (node(doc, c)->int_val < 0 || node(doc, c)->int_val > 4095)
+                return fail(req, "outOfRange", "choose", "choice ID out of range");
+            for (d = node(doc, v)->first_child; d != c; d = node(doc, d)->next_sibling)
+                if (node(doc, d)->int_val == node(doc, c)->int_val)
+                    return fail(req, "duplicateChoice", "choose", "a choice ID appears twice");
+        }
+    } else if (!strcmp(k, "text")) {
+        if (check_object_keys(req, a, k_text, "answer")) return -1;
+        v = nnh_json_member(doc, a, "text");
+        if (v < 0) return fail(req, "missingField", "text", "text answers need text");
+        if (node(doc, v)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "text", "text must be a string");
+        if (node(doc, v)->str_len > 128) return fail(req, "outOfRange", "text", "text is at most 128 bytes");
+        if (has_control(node(doc, v)->str)) return fail(req, "outOfRange", "text", "text has control characters");
+    } else if (!strcmp(k, "direction")) {
+        if (check_object_keys(req, a, k_direction, "answer")) return -1;
+        v = nnh_json_member(doc, a, "direction");
+        if (v < 0) return fail(req, "missingField", "direction", "direction answers need direction");
+        if (node(doc, v)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "direction", "direction must be a string");
+        if (!in_list(node(doc, v)->str, directions_extra))
+            return fail(req, "outOfRange", "direction", "direction is a compass word, self, up or down");
+    } else if (!strcmp(k, "item")) {
+        int item, hands, qty;
+        if (check_object_keys(req, a, k_item, "answer")) return -1;
+        item = nnh_json_member(doc, a, "item");
+        hands = nnh_json_member(doc, a, "hands");
+        qty = nnh_json_member(doc, a, "quantity");
+        if ((item < 0) == (hands < 0)) return fail(req, "missingField", "item", "item answers need exactly one of item or hands");
+        if (hands >= 0 && (node(doc, hands)->kind != NNH_JSON_BOOL || !node(doc, hands)->bool_val))
+            return fail(req, "wrongType", "hands", "hands must be true");
+        if (item >= 0) {
+            int id;
+            if (node(doc, item)->kind != NNH_JSON_OBJECT) return fail(req, "wrongType", "item", "item must be {id}");
+            if (check_object_keys(req, item, k_ref, "answer.item")) return -1;
+            id = nnh_json_member(doc, item, "id");
+            if (id < 0) return fail(req, "missingField", "id", "item.id is required");
+            if (node(doc, id)->kind != NNH_JSON_STRING || !is_token(node(doc, id)->str)
+                || node(doc, id)->str_len < 1 || node(doc, id)->str_len > 64)
+                return fail(req, "wrongType", "id", "item.id must be an opaque item ID");
+        }
+        if (qty >= 0 && (node(doc, qty)->kind != NNH_JSON_NUMBER || !node(doc, qty)->is_integer
+                         || node(doc, qty)->int_val < 1 || node(doc, qty)->int_val > 2147483647LL))
+            return fail(req, "outOfRange", "quantity", "quantity is a positive integer");
+    } else if (!strcmp(k, "position")) {
+        if (check_object_keys(req, a, k_position, "answer")) return -1;
+        v = nnh_json_member(doc, a, "position");
+        if (v < 0) return fail(req, "missingField", "position", "position answers need position");
+        if (node(doc, v)->kind == NNH_JSON_STRING) {
+            if (!in_list(node(doc, v)->str, position_words))
+                return fail(req, "outOfRange", "position", "position is {x,y}, help, finish or a compass word");
+        } else if (node(doc, v)->kind == NNH_JSON_OBJECT) {
+            int x, y;
+            if (check_object_keys(req, v, k_xy, "answer.position")) return -1;
+            x = nnh_json_member(doc, v, "x");
+            y = nnh_json_member(doc, v, "y");
+            if (x < 0 || y < 0) return fail(req, "missingField", x < 0 ? "x" : "y", "position needs x and y");
+            if (node(doc, x)->kind != NNH_JSON_NUMBER || !node(doc, x)->is_integer
+                || node(doc, y)->kind != NNH_JSON_NUMBER || !node(doc, y)->is_integer)
+                return fail(req, "wrongType", "position", "x and y are integers");
+            if (node(doc, x)->int_val < 1 || node(doc, x)->int_val > 79
+                || node(doc, y)->int_val < 0 || node(doc, y)->int_val > 20)
+                return fail(req, "outOfRange", "position", "x is 1-79 and y is 0-20");
+        } else {
+            return fail(req, "wrongType", "position", "position is an object or a string");
+        }
+    } else {
+        return fail(req, "outOfRange", "kind", "unknown answer kind");
+    }
+    return 0;
+}
+
+static int check_field(nnh_request *req, const struct nnh_field *f, int v)
+{
+    const nnh_json_node *n = node(req->doc, v);
+    char msg[160];
+    switch (f->type) {
+    case F_STR:
+    case F_TOKEN:
+    case F_ENUM:
+        if (n->kind != NNH_JSON_STRING) {
+            snprintf(msg, sizeof msg, "%s must be a string", f->name);
+            return fail(req, "wrongType", f->name, msg);
+        }
+        if (f->type == F_ENUM) {
+            if (!in_list(n->str, f->values)) {
+                snprintf(msg, sizeof msg, "%s has an unsupported value", f->name);
+                return fail(req, "outOfRange", f->name, msg);
+            }
+            return 0;
+        }
+        if ((long long) n->str_len < f->min || (long long) n->str_len > f->max) {
+            snprintf(msg, sizeof msg, "%s must be %lld to %lld bytes", f->name, f->min, f->max);
+            return fail(req, "outOfRange", f->name, msg);
+        }
+        if (f->type == F_TOKEN && !is_token(n->str)) {
+            snprintf(msg, sizeof msg, "%s must use letters, digits and -_.: only", f->name);
+            return fail(req, "outOfRange", f->name, msg);
+        }
+        if (f->type == F_STR && has_control(n->str)) {
+            snprintf(msg, sizeof msg, "%s must not contain control characters", f->name);
+            return fail(req, "outOfRange", f->name, msg);
+        }
+        return 0;
+    case F_INT:
+        if (n->kind != NNH_JSON_NUMBER || !n->is_integer) {
+            snprintf(msg, sizeof msg, "%s must be an integer", f->name);
+            return fail(req, "wrongType", f->name, msg);
+        }
+        if (n->int_val < f->min || n->int_val > f->max) {
+            snprintf(msg, sizeof msg, "%s must be %lld to %lld", f->name, f->min, f->max);
+            return fail(req, "outOfRange", f->name, msg);
+        }
+        return 0;
+    case F_BOOL:
+        if (n->kind != NNH_JSON_BOOL) {
+            snprintf(msg, sizeof msg, "%s must be a boolean", f->name);
+            return fail(req, "wrongType", f->name, msg);
+        }
+        return 0;
+    case F_ANSWER:
+        return check_answer(req, v);
+    }
+    return 0;
+}
+
+int nnh_request_parse(nnh_request *req, nnh_json_doc *doc, const char *line, int len)
+{
+    static const char *const envelope[] = { "version", "method", "params", NULL };
+    int root, version, method, params, c, i, status;
+    const nnh_json_node *r;
+
+    memset(req, 0, sizeof *req);
+    req->doc = doc;
+    req->params = -1;
+    if (len > NNH_JSON_MAX_INPUT)
+        return fail(req, "tooLarge", NULL, "request frames are at most 4096 bytes");
+    status = nnh_json_parse(doc, line, (size_t) len);
+    if (status != NNH_JSON_OK)
+        return fail(req, nnh_json_status_code(status), NULL, "request is not valid strict JSON");
+    root = nnh_json_root(doc);
+    r = node(doc, root);
+    if (r->kind != NNH_JSON_OBJECT) return fail(req, "wrongType", NULL, "a request is a JSON object");
+    if (check_object_keys(req, root, envelope, "request")) return -1;
+    version = nnh_json_member(doc, root, "version");
+    method = nnh_json_member(doc, root, "method");
+    params = nnh_json_member(doc, root, "params");
+    if (version < 0) return fail(req, "missingField", "version", "version is required");
+    if (node(doc, version)->kind != NNH_JSON_NUMBER || !node(doc, version)->is_integer
+        || node(doc, version)->int_val != 1)
+        return fail(req, "unsupportedVersion", "version", "only version 1 is supported");
+    if (method < 0) return fail(req, "missingField", "method", "method is required");
+    if (node(doc, method)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "method", "method must be a string");
+    for (i = 0; i < N_METHODS; i++)
+        if (!strcmp(methods[i].name, node(doc, method)->str)) req->method = &methods[i];
+    if (!req->method) return fail(req, "unknownMethod", "method", "no such method; see protocol.describe");
+    if (params >= 0 && node(doc, params)->kind != NNH_JSON_OBJECT)
+        return fail(req, "wrongType", "params", "params must be an object");
+    req->params = params;
+    if (params >= 0) {
+        for (c = node(doc, params)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
+            const struct nnh_field *f;
+            for (f = req->method->fields; f->name; f++)
+                if (!strcmp(f->name, node(doc, c)->key)) break;
+            if (!f->name) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "%s does not accept '%.60s'", req->method->name, node(doc, c)->key);
+                return fail(req, "unknownField", node(doc, c)->key, msg);
+            }
+            if (check_field(req, f, c)) return -1;
+        }
+    }
+    for (i = 0; req->method->fields[i].name; i++) {
+        const struct nnh_field *f = &req->method->fields[i];
+        if (f->required && (params < 0 || nnh_json_member(doc, params, f->name) < 0)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s requires %s", req->method->name, f->name);
+            return fail(req, "missingField", f->name, msg);
+        }
+    }
+    return 0;
+}
+
+int nnh_param_node(const nnh_request *req, const char *name)
+{
+    return req->params < 0 ? -1 : nnh_json_member(req->doc, req->params, name);
+}
+
+const char *nnh_param_str(const nnh_request *req, const char *name)
+{
+    int v = nnh_param_node(req, name);
+    return v < 0 ? NULL : node(req->doc, v)->str;
+}
+
+long long nnh_param_int(const nnh_request *req, const char *name, long long dflt)
+{
+    int v = nnh_param_node(req, name);
+    return v < 0 ? dflt : (long long) node(req->doc, v)->int_val;
+}
+
+int nnh_param_bool(const nnh_request *req, const char *name, int dflt)
+{
+    int v = nnh_param_node(req, name);
+    return v < 0 ? dflt : node(req->doc, v)->bool_val;
+}
+
+int nnh_direction_key(const char *name, int allow_extra)
+{
+    static const struct { const char *name; int key; } keys[] = {
+        { "north", 'k' }, { "south", 'j' }, { "east", 'l' }, { "west", 'h' },
+        { "northeast", 'u' }, { "northwest", 'y' }, { "southeast", 'n' }, { "southwest", 'b' },
+        { "self", '.' }, { "up", '<' }, { "down", '>' } };
+    int i;
+    for (i = 0; i < (int) (sizeof keys / sizeof keys[0]); i++)
+        if (!strcmp(keys[i].name, name)) return (i < 8 || allow_extra) ? keys[i].key : 0;
+    return 0;
+}
+
+static const char *type_name(enum field_type t)
+{
+    switch (t) {
+    case F_STR: return "string";
+    case F_TOKEN: return "token";
+    case F_INT: return "integer";
+    case F_BOOL: return "boolean";
+    case F_ENUM: return "enum";
+    case F_ANSWER: return "answer";
+    }
+    return "?";
+}
+
+/* protocol.describe: the method catalog, generated from the same table. */
+void nnh_describe_write(nnh_buf *b)
+{
+    int i;
+    nnh_buf_cstr(b, "{\"version\":1,\"protocol\":{\"name\":\"nethack-semantic\",\"version\":1,"
+                    "\"engine\":\"NetHack 3.6.7\",\"determinismProfile\":1,"
+                    "\"worldEncoding\":\"rows-v1\",\"maxRequestBytes\":4096},\"methods\":[");
+    for (i = 0; i < N_METHODS; i++) {
+        const struct nnh_field *f;
+        if (i) nnh_buf_char(b, ',');
+        nnh_buf_cstr(b, "{\"name\":");
+        nnh_buf_jstr(b, methods[i].name);
+        nnh_buf_cstr(b, ",\"class\":");
+        nnh_buf_jstr(b, methods[i].klass == NNH_LIFECYCLE ? "lifecycle"
+                        : methods[i].klass == NNH_GAMEPLAY ? "gameplay" : "continuation");
+        nnh_buf_cstr(b, ",\"summary\":");
+        nnh_buf_jstr(b, methods[i].summary);
+        nnh_buf_cstr(b, ",\"params\":[");
+        for (f = methods[i].fields; f->name; f++) {
+            if (f != methods[i].fields) nnh_buf_char(b, ',');
+            nnh_buf_cstr(b, "{\"name\":");
+            nnh_buf_jstr(b, f->name);
+            nnh_buf_cstr(b, ",\"type\":");
+            nnh_buf_jstr(b, type_name(f->type));
+            nnh_buf_cstr(b, f->required ? ",\"required\":true" : ",\"required\":false");
+            if (f->type == F_INT || f->type == F_STR || f->type == F_TOKEN) {
+                nnh_buf_cstr(b, f->type == F_INT ? ",\"minimum\":" : ",\"minBytes\":");
+                nnh_buf_int(b, f->min);
+                nnh_buf_cstr(b, f->type == F_INT ? ",\"maximum\":" : ",\"maxBytes\":");
+                nnh_buf_int(b, f->max);
+            }
+            if (f->values) {
+                const char *const *v;
+                nnh_buf_cstr(b, ",\"values\":[");
+                for (v = f->values; *v; v++) {
+                    if (v != f->values) nnh_buf_char(b, ',');
+                    nnh_buf_jstr(b, *v);
+                }
+                nnh_buf_char(b, ']');
+            }
+            nnh_buf_char(b, '}');
+        }
+        nnh_buf_cstr(b, "]}");
+    }
+    nnh_buf_cstr(b, "]}");
+}

@@ -1,0 +1,149 @@
+# engine.mk - build NetHack 3.6.7 + the semantic driver for one target.
+#
+#   make -f wasm/engine.mk TARGET=native   -> build/native/nhdriver (+ data/)
+#   make -f wasm/engine.mk TARGET=wasm     -> build/wasm/out/nethack.{js,wasm}
+#
+# Each target gets its own patched copy of the pristine tree, because
+# NetHack's utilities write generated headers and data into ../include and
+# ../dat, and those files are target-dependent (struct sizes, raw longs).
+# The utilities are therefore compiled with the target's own compiler; the
+# WASM ones run under Node.
+
+ROOT    := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+PRISTINE := $(ROOT)/build/nethack-3.6.7
+TARGET  ?= native
+OUT     := $(ROOT)/build/$(TARGET)
+NH      := $(OUT)/nh
+OBJ     := $(OUT)/obj
+DRIVER  := $(ROOT)/wasm/driver
+PATCHES := $(wildcard $(ROOT)/wasm/patches/*.patch)
+
+# One fixed build date, so date.h (and with it the engine identity) is
+# reproducible from the same sources.
+export SOURCE_DATE_EPOCH := 1676851200
+
+NH_DEFS := -DNNH_DRIVER -DNOTTYGRAPHICS '-DDEFAULT_WINDOW_SYS="nnh"' \
+           -DNOMAIL -DDLB -DREPRODUCIBLE_BUILD -Dqsort=nnh_qsort
+INCLUDES := -I$(NH)/include -I$(DRIVER)
+
+ifeq ($(TARGET),wasm)
+  CC      ?= emcc
+  ifeq ($(origin CC),default)
+    CC := emcc
+  endif
+  OPT     := -O2
+  ARCH    :=
+  RUNUTIL := node
+  UTIL_LDFLAGS := -sNODERAWFS=1 -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1
+  EXE     := .js
+else
+  CC      := gcc
+  OPT     := -O2
+  ARCH    := -m32
+  RUNUTIL :=
+  UTIL_LDFLAGS :=
+  EXE     :=
+  WARN_EXTRA := -Wno-stringop-truncation -Wno-format-truncation
+endif
+
+CFLAGS_NH := $(OPT) $(ARCH) -w $(NH_DEFS) $(INCLUDES)
+CFLAGS_DRV := $(OPT) $(ARCH) -std=gnu99 -Wall -Wextra -Wno-unused-parameter \
+              -Wno-missing-field-initializers -Wno-sign-compare $(WARN_EXTRA) $(NH_DEFS) $(INCLUDES)
+
+NH_SRCS := $(notdir $(wildcard $(PRISTINE)/src/*.c)) vis_tab.c
+NH_OBJS := $(addprefix $(OBJ)/nh/,$(NH_SRCS:.c=.o)) $(OBJ)/nh/posixregex.o
+DRV_SRCS := $(notdir $(wildcard $(DRIVER)/*.c))
+DRV_OBJS := $(addprefix $(OBJ)/drv/,$(DRV_SRCS:.c=.o))
+DRV_HDRS := $(wildcard $(DRIVER)/*.h)
+
+GEN_HDRS := $(NH)/include/onames.h $(NH)/include/pm.h $(NH)/include/date.h \
+            $(NH)/include/vis_tab.h
+
+.PHONY: all
+all: $(if $(filter wasm,$(TARGET)),$(OUT)/out/nethack.js,$(OUT)/nhdriver)
+
+# ---- patched tree -------------------------------------------------------
+$(NH)/.patched: $(PATCHES) $(PRISTINE)/.pristine
+	rm -rf $(NH) $(OBJ)
+	mkdir -p $(OUT)
+	cp -a $(PRISTINE) $(NH)
+	cp $(NH)/sys/share/lev_yacc.c $(NH)/sys/share/lev_lex.c \
+	   $(NH)/sys/share/dgn_yacc.c $(NH)/sys/share/dgn_lex.c $(NH)/util/
+	cp $(NH)/sys/share/lev_comp.h $(NH)/sys/share/dgn_comp.h $(NH)/include/
+	for p in $(PATCHES); do patch -s -p1 -d $(NH) < $$p || exit 1; done
+	touch $@
+
+# ---- utilities, built for the target ------------------------------------
+UTIL := $(NH)/util
+CFLAGS_UTIL := $(OPT) $(ARCH) -w $(NH_DEFS) -I$(NH)/include -I$(DRIVER)
+
+$(UTIL)/makedefs$(EXE): $(NH)/.patched
+	cd $(UTIL) && $(CC) $(CFLAGS_UTIL) -o makedefs$(EXE) makedefs.c \
+	    ../src/monst.c ../src/objects.c $(UTIL_LDFLAGS)
+
+$(GEN_HDRS) &: $(UTIL)/makedefs$(EXE)
+	cd $(UTIL) && $(RUNUTIL) ./makedefs$(EXE) -o && $(RUNUTIL) ./makedefs$(EXE) -p \
+	    && $(RUNUTIL) ./makedefs$(EXE) -v && $(RUNUTIL) ./makedefs$(EXE) -z
+
+$(NH)/src/vis_tab.c: $(NH)/include/vis_tab.h
+
+LEVCOMP_SRCS := lev_yacc.c lev_lex.c lev_main.c ../src/alloc.c panic.c \
+                ../src/drawing.c ../src/decl.c ../src/monst.c ../src/objects.c
+$(UTIL)/lev_comp$(EXE): $(GEN_HDRS)
+	cd $(UTIL) && $(CC) $(CFLAGS_UTIL) -o lev_comp$(EXE) $(LEVCOMP_SRCS) $(UTIL_LDFLAGS)
+
+$(UTIL)/dgn_comp$(EXE): $(GEN_HDRS)
+	cd $(UTIL) && $(CC) $(CFLAGS_UTIL) -o dgn_comp$(EXE) dgn_yacc.c dgn_lex.c \
+	    dgn_main.c ../src/alloc.c panic.c $(UTIL_LDFLAGS)
+
+# The dlb archive format is plain text headers + raw file bytes, the same
+# for every target, so the librarian is always a host program. (Its
+# fopen_datafile arity mismatch is harmless there and traps under wasm.)
+$(OUT)/host-dlb: $(GEN_HDRS)
+	cd $(UTIL) && gcc -O1 -w $(NH_DEFS) -I$(NH)/include -o $@ dlb_main.c \
+	    ../src/dlb.c ../src/alloc.c panic.c
+
+DATDLB := help hh cmdhelp keyhelp history opthelp wizhelp dungeon tribute \
+          bogusmon data engrave epitaph oracles options quest.dat rumors
+
+$(NH)/dat/nhdat: $(UTIL)/lev_comp$(EXE) $(UTIL)/dgn_comp$(EXE) $(OUT)/host-dlb
+	cd $(UTIL) && for f in -d -r -q -h -s -e; do $(RUNUTIL) ./makedefs$(EXE) $$f || exit 1; done
+	cd $(NH)/dat && $(RUNUTIL) ../util/dgn_comp$(EXE) dungeon.pdf
+	cd $(NH)/dat && for f in *.des; do $(RUNUTIL) ../util/lev_comp$(EXE) $$f || exit 1; done
+	cd $(NH)/dat && LC_ALL=C $(OUT)/host-dlb cf nhdat $(DATDLB) *.lev
+
+$(OUT)/data/nhdat: $(NH)/dat/nhdat $(ROOT)/wasm/data/sysconf
+	mkdir -p $(OUT)/data
+	cp $(NH)/dat/nhdat $(ROOT)/wasm/data/sysconf $(OUT)/data/
+	touch $(OUT)/data/record $(OUT)/data/logfile $(OUT)/data/xlogfile $(OUT)/data/perm
+
+# ---- game + driver ------------------------------------------------------
+$(filter-out %/posixregex.o,$(NH_OBJS)): $(OBJ)/nh/%.o: $(NH)/.patched $(GEN_HDRS) $(DRIVER)/nnh_hooks.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NH) -c $(NH)/src/$*.c -o $@
+
+$(OBJ)/nh/posixregex.o: $(NH)/.patched $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NH) -c $(NH)/sys/share/posixregex.c -o $@
+
+$(OBJ)/drv/%.o: $(DRIVER)/%.c $(DRV_HDRS) $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_DRV) -c $< -o $@
+
+$(OUT)/nhdriver: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat
+	$(CC) $(ARCH) -o $@ $(NH_OBJS) $(DRV_OBJS)
+
+# ASYNCIFY suspends only inside nnh_js_next_request(), the driver's single
+# "wait for the next request" point; every window-port callback is plain C.
+WASM_LDFLAGS := -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["nnh_js_next_request"]' \
+    -sASYNCIFY_STACK_SIZE=65536 -sTOTAL_STACK=1048576 \
+    -sMODULARIZE=1 -sEXPORT_NAME=createNetHackEngine -sEXPORT_ES6=1 \
+    -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0 \
+    -sINITIAL_MEMORY=33554432 -sFORCE_FILESYSTEM=1 \
+    -sEXPORTED_RUNTIME_METHODS='["FS","UTF8ToString","stringToUTF8","lengthBytesUTF8"]' \
+    -sEXPORTED_FUNCTIONS='["_main","_malloc","_free"]' \
+    --embed-file $(OUT)/data@/nh
+
+$(OUT)/out/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_LDFLAGS)
