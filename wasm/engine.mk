@@ -33,17 +33,24 @@ ifeq ($(TARGET),wasm)
   endif
   OPT     := -O2
   ARCH    :=
-  RUNUTIL := node
-  UTIL_LDFLAGS := -sNODERAWFS=1 -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1
+  RUNUTIL := node --no-experimental-fetch
+  UTIL_LDFLAGS := -sNODERAWFS=1 -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 \
+                  --pre-js $(ROOT)/wasm/util-env.js
   EXE     := .js
 else
-  CC      := gcc
+  # clang, like emcc: C leaves the evaluation order of function arguments
+  # unspecified, gcc goes right to left and clang left to right, and NetHack
+  # is full of calls like mkobj_at(0, somex(r), somey(r)) whose arguments
+  # draw random numbers. Same compiler family, same game.
+  # native64 is a diagnostic build (valgrind needs 64-bit symbols here);
+  # the shipped native twin is 32-bit, like wasm32.
+  CC      := clang
   OPT     := -O2
-  ARCH    := -m32
+  ARCH    := $(if $(filter native64,$(TARGET)),-g,-m32)
   RUNUTIL :=
   UTIL_LDFLAGS :=
   EXE     :=
-  WARN_EXTRA := -Wno-stringop-truncation -Wno-format-truncation
+  WARN_EXTRA :=
 endif
 
 CFLAGS_NH := $(OPT) $(ARCH) -w $(NH_DEFS) $(INCLUDES)

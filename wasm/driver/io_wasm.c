@@ -9,13 +9,15 @@
 #include "nnh_state.h"
 #include <emscripten.h>
 
+/* The host hands over raw request bytes (a Uint8Array without the line
+ * feed), so malformed UTF-8 and NUL bytes reach C validation exactly as
+ * they do natively. null means end of input. */
 EM_ASYNC_JS(int, nnh_js_next_request, (char *buf, int cap), {
-    const text = await Module.nnhNextRequest();
-    if (text === null || text === undefined) return -1;
-    const bytes = lengthBytesUTF8(text);
-    if (bytes >= cap) return cap; /* validation reports tooLarge */
-    stringToUTF8(text, buf, cap);
-    return bytes;
+    const bytes = await Module.nnhNextRequest();
+    if (bytes === null || bytes === undefined) return -1;
+    if (bytes.length >= cap) return cap; /* validation reports tooLarge */
+    HEAPU8.set(bytes, buf);
+    return bytes.length;
 });
 
 EM_JS(void, nnh_js_respond, (const char *data, int len), {
@@ -45,8 +47,8 @@ int nnh_io_read_request(char *buf, int cap)
 {
     int n = nnh_js_next_request(buf, cap);
     if (n >= 0 && n < cap) {
+        if (n && buf[n - 1] == '\r') n--; /* as natively: one CR before LF */
         buf[n] = 0;
-        while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = 0;
     }
     return n;
 }

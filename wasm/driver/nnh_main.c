@@ -10,6 +10,7 @@
 #include "nnh_state.h"
 #include "proto_request.h"
 #include <ctype.h>
+#include <stdarg.h>
 
 void nnh_wait_for_create(void);
 int nnh_playground_enter(void); /* io_*.c: cwd = fresh game directory */
@@ -123,6 +124,20 @@ int dosh(void) { return 0; }
 int dosuspend(void) { return 0; }
 void intron(void) {}
 void introff(void) {}
+
+/* NetHack's fatal-error exit (unixtty.c in the tty build): report it as a
+ * message and end through nh_terminate(), whose hook keeps the host alive. */
+void error(const char *fmt, ...)
+{
+    char buf[BUFSZ];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    fprintf(stderr, "nhdriver: NetHack error: %s\n", buf);
+    nnh_event_heard(buf);
+    nh_terminate(EXIT_FAILURE);
+}
 
 /* File names from player names: keep them to a safe alphabet. */
 void regularize(char *s)

@@ -171,14 +171,17 @@ static const char *burden_state(int cap)
     return cap >= 0 && cap < (int) SIZE(names) ? names[cap] : "unknown";
 }
 
+/* Copy in without leading/trailing blanks (status words are padded). The
+ * two buffers may be the same. */
 static void trimmed(char *out, const char *in, size_t cap)
 {
     size_t n;
     while (*in == ' ') in++;
-    Strcpy(out, "");
-    strncat(out, in, cap - 1);
-    n = strlen(out);
-    while (n && out[n - 1] == ' ') out[--n] = 0;
+    n = strlen(in);
+    while (n && in[n - 1] == ' ') n--;
+    if (n >= cap) n = cap - 1;
+    memmove(out, in, n);
+    out[n] = 0;
 }
 
 static void conditions(nnh_buf *b)
