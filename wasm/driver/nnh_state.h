@@ -124,6 +124,7 @@ void nnh_map_print_glyph(int x, int y, int glyph);
 void nnh_map_note_level(int ledger);
 void nnh_map_encode(nnh_buf *b, int full);
 void nnh_map_mark_sent(void);
+void nnh_map_entities(nnh_buf *b);
 
 /* port_window.c */
 extern struct window_procs nnh_procs;

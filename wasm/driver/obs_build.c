@@ -310,7 +310,9 @@ void nnh_obs_write(nnh_buf *b, int full_world)
         if (i) nnh_buf_char(b, ',');
         nnh_buf_jstr(b, nnh.recent[i]);
     }
-    nnh_buf_cstr(b, "],\"world\":");
+    nnh_buf_cstr(b, "],\"entities\":");
+    nnh_map_entities(b);
+    nnh_buf_cstr(b, ",\"world\":");
     nnh_map_encode(b, full_world);
     nnh_buf_char(b, '}');
 }

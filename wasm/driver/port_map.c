@@ -151,3 +151,55 @@ void nnh_map_mark_sent(void)
 {
     memset(dirty, 0, sizeof dirty);
 }
+
+/* Perceived creatures: every displayed monster-class glyph, with the
+ * monster type the glyph depicts (an appearance, not an identity) and the
+ * attitude NetHack discloses only for a visible, spotted, undisguised
+ * creature while the hero is neither hallucinating nor swallowed. */
+void nnh_map_entities(nnh_buf *b)
+{
+    int x, y, first = 1;
+    nnh_buf_char(b, '[');
+    for (y = 0; y < NNH_ROWS; y++)
+        for (x = 1; x < NNH_COLS; x++) {
+            int g = shown[y][x];
+            const char *kind;
+            int mnum = -1;
+            char mark, color;
+            struct monst *mtmp;
+            if (g == UNSEEN || g == NO_GLYPH) continue;
+            if (glyph_is_invisible(g)) kind = "unseen";
+            else if (glyph_is_warning(g)) kind = "warning";
+            else if (glyph_is_monster(g)) {
+                kind = glyph_is_pet(g) ? "ally" : glyph_is_detected_monster(g) ? "detected" : "creature";
+                mnum = glyph_to_mon(g);
+            } else continue;
+            if (x == u.ux && y == u.uy && !u.uswallow) continue; /* the hero */
+            mark_and_color(g, x, y, &mark, &color);
+            if (!first) nnh_buf_char(b, ',');
+            first = 0;
+            nnh_buf_cstr(b, "{\"x\":");
+            nnh_buf_int(b, x);
+            nnh_buf_cstr(b, ",\"y\":");
+            nnh_buf_int(b, y);
+            nnh_buf_cstr(b, ",\"kind\":");
+            nnh_buf_jstr(b, kind);
+            nnh_buf_cstr(b, ",\"mark\":");
+            {
+                char m[2] = { mark, 0 };
+                nnh_buf_jstr(b, m);
+            }
+            if (mnum >= 0 && mnum < NUMMONS && !Hallucination) {
+                nnh_buf_cstr(b, ",\"appearance\":");
+                nnh_buf_jstr(b, mons[mnum].mname);
+            }
+            if (mnum >= 0 && !Hallucination && !u.uswallow && cansee(x, y)
+                && (mtmp = m_at(x, y)) != NULL && canspotmon(mtmp)
+                && mtmp->m_ap_type == M_AP_NOTHING && !mtmp->mundetected) {
+                nnh_buf_cstr(b, ",\"attitude\":");
+                nnh_buf_jstr(b, mtmp->mtame ? "tame" : mtmp->mpeaceful ? "peaceful" : "hostile");
+            }
+            nnh_buf_char(b, '}');
+        }
+    nnh_buf_char(b, ']');
+}
