@@ -46,25 +46,22 @@ process.stdin.on('end', () => {
 
 function nextRequest() {
   if (lines.length) return Promise.resolve(lines.shift());
+  flush();
   if (ended) return Promise.resolve(null);
   return new Promise((resolveLine) => waiters.push(resolveLine));
 }
 
 // ---- the engine --------------------------------------------------------------
-// Responses are buffered and flushed once per event-loop turn: one write per
-// response would dominate the cost of a fast engine step.
+// Responses are buffered and written when the engine next waits for input
+// with nothing queued: one write per response would dominate a fast step.
 let out = [];
-let flushScheduled = false;
 function respond(text) {
   out.push(text, '\n');
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(() => {
-      flushScheduled = false;
-      const data = out.join('');
-      out = [];
-      process.stdout.write(data);
-    });
+}
+function flush() {
+  if (out.length) {
+    process.stdout.write(out.join(''));
+    out = [];
   }
 }
 
@@ -85,3 +82,4 @@ try {
   // NetHack's exit() surfaces as ExitStatus once input ends: a normal end.
   if (!(error && error.name === 'ExitStatus')) throw error;
 }
+flush();

@@ -221,6 +221,22 @@ class Game:
         return self.ok("debug.wizard", command=command)
 
 
+def assert_rejected_without_effect(game: Game, response: dict, code: str) -> dict:
+    """The response is a typed error `code`, and a following session.observe shows
+    the same revision, turn, position and standing decision as before the request.
+    Returns the observe response."""
+    assert "error" in response, f"expected error {code}, got a state response: {str(response)[:400]}"
+    assert response["error"]["code"] == code, response["error"]
+    assert response["version"] == 1
+    before = game.last
+    after = game.observe()
+    assert after["revision"] == game.revision == before["revision"]
+    assert after["observation"]["turn"] == before["observation"]["turn"]
+    assert after["observation"]["position"] == before["observation"]["position"]
+    assert after["decision"] == before["decision"], "a rejected request changed the standing decision"
+    return after
+
+
 def create_request(session_id: str, seed: int, **extra: Any) -> dict:
     params = {"seed": seed, "name": "Ada", "createdAt": CREATED_AT, "sessionId": session_id}
     params.update(extra)
