@@ -62,8 +62,11 @@ void nnh_map_print_glyph(int x, int y, int glyph)
     }
     if (glyph_is_cmap(glyph) && (memory = memory_for(current_ledger)) != NULL) {
         int cmap = glyph_to_cmap(glyph);
-        /* Dark room floor and stone are the absence of a memory, not terrain. */
-        if (cmap != S_stone && memory[y * NNH_COLS + x] != glyph) {
+        /* Stone is the absence of a memory, and cmap entries past the
+         * vibrating square are transient effects (beams, sparkles, clouds
+         * of spell effects), not terrain. */
+        if (cmap != S_stone && cmap <= S_vibrating_square
+            && memory[y * NNH_COLS + x] != glyph) {
             memory[y * NNH_COLS + x] = (short) glyph;
             dirty[y] = 1;
         }
@@ -89,6 +92,25 @@ static char kind_of(int glyph)
     return 'E'; /* explosion, zap beam, swallow border */
 }
 
+/* One character per remembered terrain type (docs/PROTOCOL.md has the
+ * legend). Indexed by NetHack's cmap symbol, S_stone through S_water;
+ * every trap symbol is '^'. */
+static const char feature_codes[] =
+    " WWWWWWWWWWW" /* stone, 11 wall pieces */
+    "dVHvhBT.:##"  /* doorway, open door |/-, closed door |/-, bars, tree, floor, dark floor, corridors */
+    "<>lL_g\\s{~ix" /* stairs, ladders, altar, grave, throne, sink, fountain, pool, ice, lava */
+    "==rrakw";     /* lowered/raised drawbridges, air, cloud, water */
+
+static char feature_of(int glyph)
+{
+    int cmap;
+    if (glyph == UNSEEN || !glyph_is_cmap(glyph)) return ' ';
+    cmap = glyph_to_cmap(glyph);
+    if (cmap >= S_arrow_trap && cmap <= S_vibrating_square) return '^';
+    if (cmap < (int) sizeof feature_codes - 1) return feature_codes[cmap];
+    return ' ';
+}
+
 static void mark_and_color(int glyph, int x, int y, char *mark, char *color)
 {
     int ch = ' ', col = NO_COLOR;
@@ -106,7 +128,7 @@ static void mark_and_color(int glyph, int x, int y, char *mark, char *color)
 void nnh_map_encode(nnh_buf *b, int full)
 {
     char marks[NNH_COLS + 1], colors[NNH_COLS + 1], kinds[NNH_COLS + 1];
-    char terrain[NNH_COLS + 1], visible[NNH_COLS + 1], dummy;
+    char terrain[NNH_COLS + 1], visible[NNH_COLS + 1], features[NNH_COLS + 1], dummy;
     short *memory = memory_for(current_ledger);
     int x, y, first = 1;
 
@@ -119,14 +141,16 @@ void nnh_map_encode(nnh_buf *b, int full)
             int g = shown[y][x];
             mark_and_color(g, x, y, &marks[x], &colors[x]);
             kinds[x] = kind_of(g);
-            if (memory && memory[y * NNH_COLS + x] != UNSEEN)
+            if (memory && memory[y * NNH_COLS + x] != UNSEEN) {
                 mark_and_color(memory[y * NNH_COLS + x], x, y, &terrain[x], &dummy);
-            else
-                terrain[x] = ' ';
+                features[x] = feature_of(memory[y * NNH_COLS + x]);
+            } else {
+                terrain[x] = features[x] = ' ';
+            }
             visible[x] = (x > 0 && cansee(x, y)) ? '1' : '0';
         }
         marks[NNH_COLS] = colors[NNH_COLS] = kinds[NNH_COLS] = 0;
-        terrain[NNH_COLS] = visible[NNH_COLS] = 0;
+        terrain[NNH_COLS] = visible[NNH_COLS] = features[NNH_COLS] = 0;
         if (!first) nnh_buf_char(b, ',');
         first = 0;
         nnh_buf_cstr(b, "{\"y\":");
@@ -139,6 +163,8 @@ void nnh_map_encode(nnh_buf *b, int full)
         nnh_buf_raw(b, kinds, NNH_COLS);
         nnh_buf_cstr(b, "\",\"terrain\":");
         nnh_buf_jstr(b, terrain);
+        nnh_buf_cstr(b, ",\"features\":");
+        nnh_buf_jstr(b, features);
         nnh_buf_cstr(b, ",\"visible\":\"");
         nnh_buf_raw(b, visible, NNH_COLS);
         nnh_buf_cstr(b, "\"}");
