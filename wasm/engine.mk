@@ -31,7 +31,9 @@ ifeq ($(TARGET),wasm)
   ifeq ($(origin CC),default)
     CC := emcc
   endif
-  OPT     := -O2
+  # -Os: the download is the cost that matters in a browser, and warm
+  # step speed measured the same as -O2 (docs/BENCHMARKS.md).
+  OPT     := -Os
   ARCH    :=
   RUNUTIL := node --no-experimental-fetch
   UTIL_LDFLAGS := -sNODERAWFS=1 -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 \
@@ -142,7 +144,11 @@ $(OUT)/nhdriver: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat
 
 # ASYNCIFY suspends only inside nnh_js_next_request(), the driver's single
 # "wait for the next request" point; every window-port callback is plain C.
+$(OUT)/asyncify-remove.json: $(ROOT)/wasm/asyncify-remove.py $(NH)/.patched $(wildcard $(DRIVER)/*.c)
+	python3 $(ROOT)/wasm/asyncify-remove.py $(NH)/src $(DRIVER) > $@
+
 WASM_LDFLAGS := -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["nnh_js_next_request"]' \
+    -sASYNCIFY_REMOVE=@$(OUT)/asyncify-remove.json \
     -sASYNCIFY_STACK_SIZE=65536 -sTOTAL_STACK=1048576 \
     -sMODULARIZE=1 -sEXPORT_NAME=createNetHackEngine -sEXPORT_ES6=1 \
     -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0 \
@@ -151,6 +157,8 @@ WASM_LDFLAGS := -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["nnh_js_next_request"]' \
     -sEXPORTED_FUNCTIONS='["_main","_malloc","_free"]' \
     --embed-file $(OUT)/data@/nh
 
-$(OUT)/out/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat
+$(OUT)/out/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat $(OUT)/asyncify-remove.json
 	@mkdir -p $(dir $@)
-	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_LDFLAGS)
+	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_LDFLAGS) > $(OUT)/link.log 2>&1 \
+	    || { cat $(OUT)/link.log; rm -f $@; exit 1; }
+	@grep -v "removelist contained a non-existing" $(OUT)/link.log || true

@@ -13,7 +13,7 @@ from typing import Callable
 
 import pytest
 
-from conftest import DriverClient, Game, assert_rejected_without_effect, dumps, start_game
+from driver_client import DriverClient, Game, assert_rejected_without_effect, driver_command, dumps, start_game
 
 SID = "test-1"
 
@@ -240,3 +240,53 @@ def test_blank_lines_are_ignored(native_client: DriverClient) -> None:
     raw, response = native_client.send_raw(observe_text().encode())
     assert response["revision"] == game.revision, raw[:200]
     assert "error" not in response
+
+
+def rejection_transcript(client: DriverClient) -> list[str]:
+    """Every row, blank lines and a 4096-byte frame, recorded as raw response lines."""
+    game = played_game(client)
+    lines = list(client.transcript)
+    for _, build, _, _ in ROWS:
+        lines.append(client.send_raw(build(game))[0])
+    client.proc.stdin.write(b"\n\r\n")
+    text = dumps({"version": 1, "method": "game.search", "params": gameplay(game, "game.search")})
+    lines.append(client.send_raw((text[:-2] + " " * (4096 - len(text)) + "}}").encode())[0])
+    lines.append(client.send_raw(observe_text().encode())[0])
+    return lines
+
+
+@pytest.mark.wasm
+def test_wasm_rejects_exactly_like_native(native_client: DriverClient) -> None:
+    """The byte-level cases go through the Node launcher too: same bytes out."""
+    expected = rejection_transcript(native_client)
+    with DriverClient(driver_command("wasm")) as wasm:
+        actual = rejection_transcript(wasm)
+    names = ["create", "search", "search"] + [row[0] for row in ROWS] + ["4096 bytes", "observe"]
+    for name, want, got in zip(names, expected, actual):
+        assert got == want, f"{name}:\nnative {want[:300]}\nwasm   {got[:300]}"
+    assert len(actual) == len(expected)
+
+
+def test_before_session_create(native_client: DriverClient) -> None:
+    """Without a game: typed errors (noSession for session-scoped methods), describe works,
+    and a following session.create still starts the game normally."""
+    for data, code in ((observe_text().encode(), "noSession"),
+                       (frame("game.wait", {"sessionId": SID, "requestId": "a", "expectedRevision": 0}),
+                        "noSession"),
+                       (b'{"version":1,', "malformedJson"),
+                       (frame("game.move", {"sessionId": SID, "requestId": "a", "expectedRevision": 0,
+                                            "direction": "up"}), "outOfRange")):
+        raw, response = native_client.send_raw(data)
+        assert response["error"]["code"] == code, raw
+        assert "observation" not in response and "revision" not in response, raw
+    raw, response = native_client.send({"version": 1, "method": "protocol.describe"})
+    assert "methods" in response, raw
+    game = start_game(native_client, seed=42, session_id=SID)
+    assert game.revision == 0
+
+
+def test_incompatible_character_is_refused(native_client: DriverClient) -> None:
+    raw, response = native_client.send({"version": 1, "method": "session.create",
+                                        "params": {"seed": 1, "role": "valkyrie", "race": "elf"}})
+    assert response["error"]["code"] == "incompatibleCharacter", raw
+    assert "observation" not in response

@@ -1,0 +1,173 @@
+"""native.py - the native engine host: one `nhdriver` subprocess per game.
+
+The driver speaks NDJSON: one request per line on stdin, one response per
+line on stdout, diagnostics on stderr. This is one of the two modules in the
+package allowed to use asyncio subprocess machinery (the other is the MCP
+server); everything else must run unchanged in Pyodide.
+
+Process hygiene: every process is reaped by `close()`; processes still
+alive at interpreter exit are terminated and reaped by an atexit hook; and
+a driver whose parent dies sees EOF on stdin and exits by itself, so no
+orphan outlives its host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import collections
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+from .base import Engine, EngineClosed, EngineError, JsonObject
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+DEFAULT_DRIVER = REPOSITORY / "build" / "native" / "nhdriver"
+RESPONSE_TIMEOUT = 60.0  # seconds; the engine answers in milliseconds
+LINE_LIMIT = 64 * 1024 * 1024  # full observations are tens of KB; be generous
+STDERR_TAIL = 40  # diagnostic lines kept for error messages
+
+# pid -> process, for the atexit sweep. Removed once a process is reaped.
+_live: dict[int, asyncio.subprocess.Process] = {}
+
+
+def driver_path() -> Path:
+    """The driver executable: $NNH_DRIVER, else build/native/nhdriver."""
+    override = os.environ.get("NNH_DRIVER")
+    return Path(override) if override else DEFAULT_DRIVER
+
+
+class NativeEngine(Engine):
+    """One `nhdriver` process. Create with `await NativeEngine.start()`."""
+
+    def __init__(self, process: asyncio.subprocess.Process, timeout: float) -> None:
+        super().__init__()
+        self._process = process
+        self._timeout = timeout
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
+        self._stderr_task = asyncio.ensure_future(self._drain_stderr())
+
+    @classmethod
+    async def start(cls, path: str | os.PathLike[str] | None = None,
+                    timeout: float = RESPONSE_TIMEOUT) -> NativeEngine:
+        """Spawn a driver. Raises EngineError when it cannot be started."""
+        executable = Path(path) if path else driver_path()
+        if not os.access(executable, os.X_OK):
+            raise EngineError(f"native driver not found at {executable}; run ./scripts/build "
+                              "or set NNH_DRIVER")
+        try:
+            process = await asyncio.create_subprocess_exec(
+                str(executable), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, limit=LINE_LIMIT)
+        except OSError as exc:
+            raise EngineError(f"cannot start {executable}: {exc}") from exc
+        _live[process.pid] = process
+        return cls(process, timeout)
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    async def _drain_stderr(self) -> None:
+        # Stderr must be read continuously or a chatty driver would block
+        # on a full pipe; keep only a tail for diagnostics.
+        assert self._process.stderr is not None
+        while line := await self._process.stderr.readline():
+            self._stderr.append(line.decode("utf-8", "replace").rstrip())
+
+    def _diagnostics(self) -> str:
+        tail = " | ".join(self._stderr)
+        return f" (exit code {self._process.returncode}; stderr: {tail or 'empty'})"
+
+    async def _exchange(self, message: JsonObject) -> JsonObject:
+        stdin, stdout = self._process.stdin, self._process.stdout
+        assert stdin is not None and stdout is not None
+        if self._process.returncode is not None:
+            await self._retire()
+            raise EngineClosed("the driver has exited" + self._diagnostics())
+        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        try:
+            stdin.write(data + b"\n")
+            await stdin.drain()
+            line = await asyncio.wait_for(stdout.readline(), self._timeout)
+        except (ConnectionError, asyncio.TimeoutError, asyncio.LimitOverrunError, ValueError) as exc:
+            # A late reply would be read as the answer to the next request:
+            # the engine is unusable from here on.
+            await self._retire()
+            raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
+        if not line:
+            await self._retire()
+            raise EngineError("driver closed its output" + self._diagnostics())
+        try:
+            response = json.loads(line)
+        except json.JSONDecodeError as exc:
+            await self._retire()
+            raise EngineError(f"driver reply is not JSON: {line[:200]!r}") from exc
+        if not isinstance(response, dict):
+            await self._retire()
+            raise EngineError(f"driver reply is not an object: {line[:200]!r}")
+        return response
+
+    async def _retire(self) -> None:
+        self._closed = True
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
+        process = self._process
+        if process.returncode is None:
+            if process.stdin is not None and not process.stdin.is_closing():
+                process.stdin.close()  # EOF: the driver exits on its own
+            for sig in (None, signal.SIGTERM, signal.SIGKILL):
+                if sig is not None and process.returncode is None:
+                    try:
+                        process.send_signal(sig)
+                    except ProcessLookupError:
+                        pass
+                try:
+                    await asyncio.wait_for(process.wait(), 5.0)
+                    break
+                except asyncio.TimeoutError:
+                    continue
+        else:
+            await process.wait()
+        try:
+            await asyncio.wait_for(self._stderr_task, 1.0)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            self._stderr_task.cancel()
+        _live.pop(process.pid, None)
+
+
+@atexit.register
+def _reap_at_exit() -> None:
+    """Terminate and reap drivers whose engines were never closed.
+
+    The event loop may already be gone, so this uses plain signals and
+    waitpid. A pid asyncio's child watcher already reaped raises
+    ChildProcessError, which means it is gone."""
+    for pid, process in list(_live.items()):
+        if process.returncode is not None:
+            continue
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            continue
+        deadline = time.monotonic() + 3.0
+        while True:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if done:
+                break
+            if time.monotonic() > deadline:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                except (ProcessLookupError, ChildProcessError):
+                    pass
+                break
+            time.sleep(0.02)
+    _live.clear()

@@ -1,0 +1,273 @@
+"""level.py - one perceived level as an immutable grid, and the tracker that builds it.
+
+The driver sends the map as rows-v1: per row six 80-character layers
+(marks, colors, kinds, terrain, features, visible), and in gameplay
+responses only the rows that changed. Navigation needs a *complete* picture
+of what the player has perceived on the current level, so WorldTracker
+merges every response into a per-level grid and LevelView freezes one
+moment of it. Everything downstream (terrain, neighborhood, route,
+frontiers, Navigator) is a pure function of a LevelView, which is why it
+is immutable: a plan is always tied to the exact view it was computed from.
+
+Two facts the driver does not carry in the grid are kept here:
+
+* visited squares - each observation's hero position, per level. The
+  hero stood there, so the square is known walkable even when its terrain
+  was never displayed bare (the hero's own square, squares under objects).
+* trap bases - the terrain feature last shown at a square before a known
+  trap was drawn over it, so local views can report the base beneath the
+  trap overlay ("Perception, not omniscience").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
+
+#: Width of every rows-v1 layer; column index = map x, x=0 is never used.
+MAP_WIDTH = 80
+#: Map rows y=0..20.
+MAP_ROWS = 21
+#: Playable bounds: x 1..79, y 0..20.
+MIN_X, MAX_X, MIN_Y, MAX_Y = 1, MAP_WIDTH - 1, 0, MAP_ROWS - 1
+
+#: The six per-cell layers of a rows-v1 row.
+LAYERS = ("marks", "colors", "kinds", "terrain", "features", "visible")
+_BLANK: Mapping[str, str] = MappingProxyType(
+    {"marks": " " * MAP_WIDTH, "colors": "0" * MAP_WIDTH, "kinds": " " * MAP_WIDTH,
+     "terrain": " " * MAP_WIDTH, "features": " " * MAP_WIDTH, "visible": "0" * MAP_WIDTH}
+)
+
+Position = tuple[int, int]
+
+#: Glyph classes that show a creature, and the entity kind each one means.
+_OCCUPANT_KINDS: Mapping[str, str] = MappingProxyType(
+    {"M": "creature", "R": "creature", "P": "ally", "D": "detected", "I": "unseen", "W": "warning"}
+)
+
+
+def in_bounds(x: int, y: int) -> bool:
+    """True inside the playable map (x 1..79, y 0..20)."""
+    return MIN_X <= x <= MAX_X and MIN_Y <= y <= MAX_Y
+
+
+def _layer(row: Mapping[str, str], name: str) -> str:
+    """One layer of a row, padded or cut to exactly MAP_WIDTH characters."""
+    text = row.get(name) or _BLANK[name]
+    if len(text) != MAP_WIDTH:
+        text = (text + _BLANK[name])[:MAP_WIDTH]
+    return text
+
+
+@dataclass(frozen=True)
+class LevelView:
+    """What the player has perceived of one level at one moment.
+
+    Layers are tuples of MAP_ROWS strings of MAP_WIDTH characters, indexed
+    [y][x]. Accessors return the blank value (' ' or False) outside the
+    grid, so callers never index out of range.
+    """
+
+    level_id: str
+    hero: Position
+    marks: tuple[str, ...]
+    colors: tuple[str, ...]
+    kinds: tuple[str, ...]
+    terrain_marks: tuple[str, ...]
+    features: tuple[str, ...]
+    visibility: tuple[str, ...]
+    entities: Mapping[Position, Mapping[str, Any]] = field(default_factory=dict)
+    visited: frozenset[Position] = frozenset()
+    trap_bases: Mapping[Position, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_rows(
+        cls,
+        level_id: str,
+        rows: Mapping[int, Mapping[str, str]],
+        hero: Position,
+        entities: Sequence[Mapping[str, Any]] = (),
+        visited: frozenset[Position] = frozenset(),
+        trap_bases: Mapping[Position, str] | None = None,
+    ) -> "LevelView":
+        """Build a view from merged rows-v1 rows keyed by y; missing rows are blank."""
+        grid = {name: tuple(_layer(rows.get(y, _BLANK), name) for y in range(MAP_ROWS)) for name in LAYERS}
+        by_position: dict[Position, Mapping[str, Any]] = {}
+        for entity in entities:
+            try:
+                by_position[(int(entity["x"]), int(entity["y"]))] = MappingProxyType(dict(entity))
+            except (KeyError, TypeError, ValueError):
+                continue  # an entity without a position cannot occupy a square
+        hero = (int(hero[0]), int(hero[1]))
+        return cls(
+            level_id=level_id,
+            hero=hero,
+            marks=grid["marks"],
+            colors=grid["colors"],
+            kinds=grid["kinds"],
+            terrain_marks=grid["terrain"],
+            features=grid["features"],
+            visibility=grid["visible"],
+            entities=MappingProxyType(by_position),
+            visited=frozenset(visited) | {hero},
+            trap_bases=MappingProxyType(dict(trap_bases or {})),
+        )
+
+    def _char(self, layer: tuple[str, ...], x: int, y: int, blank: str = " ") -> str:
+        if 0 <= y < MAP_ROWS and 0 <= x < MAP_WIDTH:
+            return layer[y][x]
+        return blank
+
+    def mark(self, x: int, y: int) -> str:
+        """The character displayed now (objects, creatures and remembered terrain)."""
+        return self._char(self.marks, x, y)
+
+    def kind(self, x: int, y: int) -> str:
+        """The class of the displayed glyph (' ', T, X, O, B, S, M, P, D, R, I, W, E)."""
+        return self._char(self.kinds, x, y)
+
+    def terrain_mark(self, x: int, y: int) -> str:
+        """The last terrain character displayed at this square on this level."""
+        return self._char(self.terrain_marks, x, y)
+
+    def feature(self, x: int, y: int) -> str:
+        """The typed terrain memory code (see terrain.py), ' ' when never shown."""
+        return self._char(self.features, x, y)
+
+    def color(self, x: int, y: int) -> int | None:
+        """The displayed colour 0..15, or None outside the grid."""
+        digit = self._char(self.colors, x, y, "")
+        return int(digit, 16) if digit else None
+
+    def visible(self, x: int, y: int) -> bool:
+        """True when the hero currently sees this square."""
+        return self._char(self.visibility, x, y, "0") == "1"
+
+    def entity_at(self, x: int, y: int) -> Mapping[str, Any] | None:
+        """The perceived creature displayed at this square (never the hero)."""
+        if (x, y) == self.hero:
+            return None
+        return self.entities.get((x, y))
+
+    def occupant_at(self, x: int, y: int) -> Mapping[str, Any] | None:
+        """The perceived creature here: its entity, else one read from the glyph class.
+
+        The entity list is authoritative; the glyph class is a fallback for
+        grids that carry no entity (a creature glyph is still a creature).
+        """
+        if (x, y) == self.hero:
+            return None
+        entity = self.entities.get((x, y))
+        if entity is not None:
+            return entity
+        kind = _OCCUPANT_KINDS.get(self.kind(x, y))
+        if kind is None:
+            return None
+        return MappingProxyType({"x": x, "y": y, "kind": kind, "mark": self.mark(x, y)})
+
+    def was_visited(self, x: int, y: int) -> bool:
+        """True when the hero has stood here on this level (including now)."""
+        return (x, y) in self.visited
+
+    def trap_base(self, x: int, y: int) -> str | None:
+        """The feature shown here before a known trap was drawn over it, if any."""
+        return self.trap_bases.get((x, y))
+
+    def positions_with_feature(self, codes: str) -> list[Position]:
+        """Every in-bounds square whose feature is one of codes, in row-major order."""
+        found = []
+        for y in range(MAP_ROWS):
+            row = self.features[y]
+            for x in range(MIN_X, MAX_X + 1):
+                if row[x] in codes:
+                    found.append((x, y))
+        return found
+
+
+class _LevelMemory:
+    """Merged rows, visited squares and trap bases of one level."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, dict[str, str]] = {}
+        self.visited: set[Position] = set()
+        self.bases: dict[Position, str] = {}
+
+    def update_row(self, row: Mapping[str, Any]) -> None:
+        y = int(row["y"])
+        if not 0 <= y < MAP_ROWS:
+            return
+        merged = {name: _layer(row, name) for name in LAYERS}
+        self.rows[y] = merged
+        features = merged["features"]
+        for x, code in enumerate(features):
+            if code not in (" ", "^"):
+                self.bases[(x, y)] = code
+
+    def trap_bases(self) -> dict[Position, str]:
+        found = {}
+        for y, row in self.rows.items():
+            for x, code in enumerate(row["features"]):
+                if code == "^" and (x, y) in self.bases:
+                    found[(x, y)] = self.bases[(x, y)]
+        return found
+
+
+class WorldTracker:
+    """Merges every driver observation into per-level grids and yields the current view.
+
+    Call apply() with each response's `observation` in order (gameplay,
+    observe and create alike) and view() whenever a fresh LevelView is
+    needed. A full world replaces the level's rows; a partial world
+    updates only the rows it carries; rows never sent stay blank. The grid
+    is keyed by levelId because the driver keeps terrain memory per level
+    and resends every row when the displayed level changes.
+    """
+
+    def __init__(self) -> None:
+        self._levels: dict[str, _LevelMemory] = {}
+        self._level_id: str | None = None
+        self._hero: Position | None = None
+        self._entities: list[Mapping[str, Any]] = []
+
+    @property
+    def level_id(self) -> str | None:
+        """The level of the latest observation, or None before the first."""
+        return self._level_id
+
+    def apply(self, observation: Mapping[str, Any] | None) -> None:
+        """Merge one observation. A missing or level-less observation changes nothing."""
+        if not observation or "levelId" not in observation:
+            return
+        level_id = str(observation["levelId"])
+        memory = self._levels.setdefault(level_id, _LevelMemory())
+        world = observation.get("world")
+        if isinstance(world, Mapping):
+            if world.get("full"):
+                memory.rows.clear()
+            for row in world.get("rows") or ():
+                memory.update_row(row)
+        position = observation.get("position")
+        if isinstance(position, Mapping) and "x" in position and "y" in position:
+            self._hero = (int(position["x"]), int(position["y"]))
+            memory.visited.add(self._hero)
+        self._entities = list(observation.get("entities") or ())
+        self._level_id = level_id
+
+    def visited(self, level_id: str) -> frozenset[Position]:
+        """The squares the hero has been observed standing on, on that level."""
+        memory = self._levels.get(level_id)
+        return frozenset(memory.visited) if memory else frozenset()
+
+    def view(self) -> LevelView:
+        """The current level as perceived now. Raises LookupError before any observation."""
+        if self._level_id is None or self._hero is None:
+            raise LookupError("no observation with a level and a position has been applied")
+        memory = self._levels[self._level_id]
+        return LevelView.from_rows(
+            self._level_id,
+            memory.rows,
+            self._hero,
+            self._entities,
+            frozenset(memory.visited),
+            memory.trap_bases(),
+        )

@@ -1,0 +1,1 @@
+"""projection - low-protocol responses to DecisionFrame v2 (pure functions)."""

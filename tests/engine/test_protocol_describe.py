@@ -1,0 +1,113 @@
+"""test_protocol_describe.py - protocol.describe lists every method, and the list is
+the one validation actually uses."""
+from __future__ import annotations
+
+import pytest
+
+from driver_client import DriverClient, driver_command, dumps, start_game
+
+EXPECTED_METHODS = {
+    "protocol.describe": "lifecycle",
+    "session.create": "lifecycle",
+    "session.observe": "lifecycle",
+    "session.close": "lifecycle",
+    "game.move": "gameplay",
+    "game.run": "gameplay",
+    "game.moveWithoutAttack": "gameplay",
+    "game.attack": "gameplay",
+    "game.wait": "gameplay",
+    "game.search": "gameplay",
+    "game.rest": "gameplay",
+    "game.climb": "gameplay",
+    "game.pickup": "gameplay",
+    "game.drop": "gameplay",
+    "game.eat": "gameplay",
+    "game.apply": "gameplay",
+    "game.read": "gameplay",
+    "game.open": "gameplay",
+    "game.close": "gameplay",
+    "game.kick": "gameplay",
+    "game.engrave": "gameplay",
+    "game.pray": "gameplay",
+    "game.quit": "gameplay",
+    "decision.answer": "continuation",
+    "decision.cancel": "continuation",
+    "debug.wizard": "gameplay",
+}
+
+GAME_INPUT = {"sessionId", "requestId", "expectedRevision"}
+
+
+def describe(client: DriverClient) -> tuple[str, dict]:
+    raw, response = client.send({"version": 1, "method": "protocol.describe"})
+    assert "error" not in response, raw
+    return raw, response
+
+
+def test_describe_lists_every_method(native_client: DriverClient) -> None:
+    _, response = describe(native_client)
+    assert response["version"] == 1
+    protocol = response["protocol"]
+    assert protocol["version"] == 1
+    assert protocol["engine"] == "NetHack 3.6.7"
+    assert protocol["maxRequestBytes"] == 4096
+
+    names = [method["name"] for method in response["methods"]]
+    assert len(names) == len(set(names)), "a method is listed twice"
+    assert set(names) == set(EXPECTED_METHODS), (
+        f"missing {sorted(set(EXPECTED_METHODS) - set(names))}, "
+        f"unexpected {sorted(set(names) - set(EXPECTED_METHODS))}")
+    for method in response["methods"]:
+        assert method["class"] == EXPECTED_METHODS[method["name"]], method
+        assert isinstance(method["summary"], str) and method["summary"], method
+        params = {param["name"]: param for param in method["params"]}
+        assert len(params) == len(method["params"])
+        for param in method["params"]:
+            assert param["type"] in {"string", "token", "integer", "boolean", "enum", "answer"}, param
+            assert isinstance(param["required"], bool)
+            if param["type"] == "enum":
+                assert param["values"], param
+        if method["class"] in ("gameplay", "continuation"):
+            assert GAME_INPUT <= {n for n, p in params.items() if p["required"]}, method
+    by_name = {method["name"]: method for method in response["methods"]}
+    move_directions = next(p for p in by_name["game.move"]["params"] if p["name"] == "direction")["values"]
+    assert set(move_directions) == {"north", "south", "east", "west",
+                                    "northeast", "northwest", "southeast", "southwest"}
+    wizard = next(p for p in by_name["debug.wizard"]["params"] if p["name"] == "command")["values"]
+    assert set(wizard) == {"wish", "teleport", "map", "identify", "levelTeleport", "createMonster"}
+
+
+def test_describe_is_the_validation_table(native_client: DriverClient) -> None:
+    """Every described method is known to validation (an extra field is unknownField,
+    never unknownMethod), and each described required parameter really is required."""
+    _, response = describe(native_client)
+    for method in response["methods"]:
+        name = method["name"]
+        raw, reply = native_client.send({"version": 1, "method": name, "params": {"zzUndeclared": 1}})
+        assert reply["error"]["code"] == "unknownField", raw
+        assert reply["error"]["field"] == "zzUndeclared"
+        required = [p["name"] for p in method["params"] if p["required"]]
+        if required:
+            raw, reply = native_client.send({"version": 1, "method": name, "params": {}})
+            assert reply["error"]["code"] == "missingField", raw
+            assert reply["error"]["field"] in required, raw
+    raw, reply = native_client.send({"version": 1, "method": "game.undescribed", "params": {}})
+    assert reply["error"]["code"] == "unknownMethod", raw
+
+
+def test_describe_is_free_and_stable_during_a_game(native_client: DriverClient) -> None:
+    before_raw, _ = describe(native_client)
+    game = start_game(native_client, seed=42)
+    game.ok("game.search")
+    observed = game.observe()
+    during_raw, _ = describe(native_client)
+    assert during_raw == before_raw
+    assert game.observe() == observed  # describing spent nothing
+
+
+@pytest.mark.wasm
+def test_wasm_describe_matches_native(native_client: DriverClient) -> None:
+    native_raw, _ = describe(native_client)
+    with DriverClient(driver_command("wasm")) as wasm:
+        wasm_raw, _ = wasm.send_raw(dumps({"version": 1, "method": "protocol.describe"}).encode())
+    assert wasm_raw == native_raw
