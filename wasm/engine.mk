@@ -142,6 +142,14 @@ $(OBJ)/drv/%.o: $(DRIVER)/%.c $(DRV_HDRS) $(GEN_HDRS)
 $(OUT)/nhdriver: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat
 	$(CC) $(ARCH) -o $@ $(NH_OBJS) $(DRV_OBJS)
 
+# The engine without a transport, for scripts/bench-engine (io_bench.c).
+$(OBJ)/bench/io_bench.o: $(ROOT)/wasm/bench/io_bench.c $(DRV_HDRS) $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_DRV) -c $< -o $@
+
+$(OUT)/nhbench: $(NH_OBJS) $(filter-out %/io_native.o,$(DRV_OBJS)) $(OBJ)/bench/io_bench.o $(OUT)/data/nhdat
+	$(CC) $(ARCH) -o $@ $(NH_OBJS) $(filter-out %/io_native.o,$(DRV_OBJS)) $(OBJ)/bench/io_bench.o
+
 # ASYNCIFY suspends only inside nnh_js_next_request(), the driver's single
 # "wait for the next request" point; every window-port callback is plain C.
 $(OUT)/asyncify-remove.json: $(ROOT)/wasm/asyncify-remove.py $(NH)/.patched $(wildcard $(DRIVER)/*.c)

@@ -1,11 +1,11 @@
-"""conftest.py - fixtures for the engine tests (the client lives in driver_client.py)."""
+"""conftest.py - fixtures for the engine tests (the client lives in engine_client.py)."""
 from __future__ import annotations
 
 from typing import Iterator
 
 import pytest
 
-from driver_client import DriverClient, native_command
+from engine_client import DriverClient, native_command
 
 
 @pytest.fixture

@@ -2,15 +2,14 @@
 were meant for, and never surface as a stray decision.
 
 A direction, count or item passed with the initial request must be consumed
-by the engine's own reading of that argument. Tests marked xfail(strict) pin
-driver bugs found while writing this suite; once the driver is fixed they
-XPASS, which strict mode reports as a failure: then delete the marker.
+by the engine's own reading of that argument. Each test here once pinned a
+driver bug (an argument that reached the wrong prompt); they guard the fixes.
 """
 from __future__ import annotations
 
 import pytest
 
-from driver_client import DriverClient, Game, start_game
+from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
 
 
 def heard(response: dict) -> list[str]:
@@ -67,9 +66,6 @@ def test_drop_partial_count_through_the_decision(native_client: DriverClient) ->
     assert any(item["label"] == "an apple" for item in response["observation"]["inventory"])
 
 
-@pytest.mark.xfail(strict=True, reason="driver bug: the count typed for game.drop {itemId, quantity} "
-                   "is read by get_count() via readchar(), which cannot pop the ITEM-tagged "
-                   "inventory letter, so a '(key)' text decision appears")
 def test_drop_partial_count_by_id(native_client: DriverClient) -> None:
     game, apples = apples_game(native_client)
     response = game.call("game.drop", itemId=apples, quantity=2)
@@ -78,9 +74,6 @@ def test_drop_partial_count_by_id(native_client: DriverClient) -> None:
     assert [item["label"] for item in response["observation"]["here"]["items"]] == ["2 apples"]
 
 
-@pytest.mark.xfail(strict=True, reason="driver bug: parse() reads the F prefix's direction with "
-                   "readchar(), which cannot pop the DIRECTION-tagged key, so a '(key)' text "
-                   "decision appears")
 def test_attack_direction_argument(native_client: DriverClient) -> None:
     game = start_game(native_client, seed=42)
     response = game.call("game.attack", direction="west")
@@ -88,9 +81,6 @@ def test_attack_direction_argument(native_client: DriverClient) -> None:
     assert response["outcome"]["action"] == "attack"
 
 
-@pytest.mark.xfail(strict=True, reason="driver bug: noPickup sends 'm' + the run key, which "
-                   "NetHack 3.6.7 rejects ('Invalid direction for 'm' prefix.'); 3.6.7 spells "
-                   "run-without-pickup 'M' + direction")
 def test_run_without_pickup(native_client: DriverClient) -> None:
     game = start_game(native_client, seed=42)
     response = game.call("game.run", direction="west", noPickup=True)
@@ -99,10 +89,6 @@ def test_run_without_pickup(native_client: DriverClient) -> None:
     assert response["outcome"]["positionChanged"] is True
 
 
-@pytest.mark.xfail(strict=True, reason="driver bug: an item answer's quantity is accepted for "
-                   "prompts that take no count (eat); the engine says 'No count allowed with "
-                   "this command.' and eats anyway. The protocol accepts counts only on counted "
-                   "item decisions")
 def test_quantity_refused_where_the_engine_takes_no_count(native_client: DriverClient) -> None:
     game, apples = apples_game(native_client)
     decision = game.ok("game.eat")["decision"]
@@ -112,3 +98,11 @@ def test_quantity_refused_where_the_engine_takes_no_count(native_client: DriverC
     assert "error" in response, f"accepted; heard {heard(response)}"
     assert response["error"]["code"] == "outOfRange"
     assert game.observe()["decision"] == decision
+
+
+def test_run_without_pickup_other_modes_rejected(native_client: DriverClient) -> None:
+    """NetHack 3.6.7 has no no-pickup variant of the g/G runs: a typed error, no input."""
+    game = start_game(native_client, seed=42)
+    for mode in ("untilInteresting", "pastBranches"):
+        response = game.call("game.run", direction="west", mode=mode, noPickup=True)
+        assert_rejected_without_effect(game, response, "outOfRange")

@@ -12,7 +12,7 @@ from typing import Callable
 
 import pytest
 
-from driver_client import DriverClient, Game, assert_rejected_without_effect, start_game
+from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
 
 # ---- helpers -----------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from driver_client import CREATED_AT, DriverClient, build_staleness_note, driver_command, dumps
+from engine_client import CREATED_AT, DriverClient, build_staleness_note, driver_command, dumps
 
 SEEDS = [42, 20240607, 3141592653]
 WIZARD_SEED = 777  # a fourth run in a wizard-mode fixture: wishes, teleports, monsters

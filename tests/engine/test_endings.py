@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from driver_client import DriverClient, Game, assert_rejected_without_effect, start_game
+from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
 
 DISCLOSURE_PROMPTS = [
     "Do you want your possessions identified?",

@@ -13,7 +13,7 @@ from typing import Callable
 
 import pytest
 
-from driver_client import DriverClient, Game, assert_rejected_without_effect, driver_command, dumps, start_game
+from engine_client import DriverClient, Game, assert_rejected_without_effect, driver_command, dumps, start_game
 
 SID = "test-1"
 
@@ -152,7 +152,7 @@ ROWS: list[Row] = [
      "notWizard", "command"),
 ]
 
-STATE_ERRORS = {"staleRevision", "unknownSession", "noDecision", "unknownItem", "notWizard",
+STATE_ERRORS = {"staleRevision", "noDecision", "unknownItem", "notWizard",
                 "decisionStanding", "decisionMismatch", "wrongAnswerKind", "unknownChoice", "gameEnded"}
 
 
@@ -180,6 +180,9 @@ def check_error_shape(raw: str, response: dict, code: str, field: str | None) ->
     assert "observation" not in response and "outcome" not in response, raw
     if code in STATE_ERRORS:
         assert response["sessionId"] == SID and isinstance(response["revision"], int), raw
+    if code == "unknownSession":
+        # a caller with the wrong session learns nothing about the hosted one
+        assert "sessionId" not in response and "revision" not in response, raw
     assert json.loads(raw) == response
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from driver_client import DriverClient, driver_command, dumps, start_game
+from engine_client import DriverClient, driver_command, dumps, start_game
 
 EXPECTED_METHODS = {
     "protocol.describe": "lifecycle",

@@ -153,7 +153,10 @@ void append_slash(char *name)
     if (len && name[len - 1] != '/') Strcat(name, "/");
 }
 
-void nnh_start_game(const nnh_request *req)
+/* Start NetHack for a validated session.create. Returns -1 (after writing
+ * a typed error, with nothing started) when the explicit character choices
+ * are incompatible; otherwise it never returns. */
+int nnh_start_game(const nnh_request *req)
 {
     static char options[1024];
     unsigned char random_seed[4];
@@ -170,6 +173,14 @@ void nnh_start_game(const nnh_request *req)
     nnh.created_at = nnh_param_node(req, "createdAt") >= 0 ? nnh_param_int(req, "createdAt", 0)
                                                            : nnh_io_wall_clock();
     nnh.wizard_mode = nnh_param_bool(req, "wizard", 0);
+    if (choose_character(req, (unsigned long long) nnh.seed)) {
+        nnh_buf_cstr(&nnh.out, "{\"version\":1,\"error\":{\"code\":\"incompatibleCharacter\","
+                               "\"field\":\"role\",\"message\":\"NetHack does not allow this "
+                               "role/race/gender/alignment combination\"}}\n");
+        nnh_io_write_response(nnh.out.data, (int) nnh.out.len);
+        nnh_buf_reset(&nnh.out);
+        return -1;
+    }
 
     hname = "nethack";
     hackpid = 1; /* fixed: the pid must not influence anything */
@@ -192,15 +203,7 @@ void nnh_start_game(const nnh_request *req)
     set_playmode();
     if (nnh_param_str(req, "name")) Strcpy(plname, nnh_param_str(req, "name"));
     else generated_name((unsigned long long) nnh.seed, plname);
-    if (choose_character(req, (unsigned long long) nnh.seed)) {
-        /* reported on the create request; nothing started */
-        nnh_buf_cstr(&nnh.out, "{\"version\":1,\"error\":{\"code\":\"incompatibleCharacter\","
-                               "\"field\":\"role\",\"message\":\"NetHack does not allow this "
-                               "role/race/gender/alignment combination\"}}\n");
-        nnh_io_write_response(nnh.out.data, (int) nnh.out.len);
-        nnh_io_write_response(NULL, 0);
-        exit(EXIT_SUCCESS);
-    }
+    (void) choose_character(req, (unsigned long long) nnh.seed); /* initoptions reset the flags */
     Strcpy(lock, "game");
     dlb_init();
     vision_init();
@@ -213,6 +216,7 @@ void nnh_start_game(const nnh_request *req)
     nnh.op_start_y = u.uy;
     nnh.op_start_level = ledger_no(&u.uz);
     moveloop(0);
+    return 0; /* not reached: the game ends through nh_terminate() */
 }
 
 /* really_done(): every bonus is in u.urexp now. */

@@ -57,6 +57,7 @@ typedef struct {
     int n_options;
     nnh_option options[NNH_MAX_OPTIONS];
     char item_letters[64];         /* getobj's offered letters */
+    int counted;                   /* getobj accepts a count */
     int cursor_x, cursor_y;        /* getpos cursor */
     int key_prompt;                /* text decision standing for a bare key */
 } nnh_decision;
@@ -96,6 +97,7 @@ typedef struct {
     enum nnh_boundary hint;        /* set by nnh_hook_prompt */
     char hint_detail[64];
     int hint_x, hint_y;
+    int hint_counted;              /* getobj's allowcnt */
     /* the in-flight operation */
     int in_flight;
     long op_start_moves;

@@ -373,6 +373,7 @@ void nnh_decision_write(nnh_buf *b)
                 nnh_buf_jstr(b, nnh_item_id(o->o_id));
             }
         nnh_buf_cstr(b, index(d->item_letters, '-') ? "],\"hands\":true" : "],\"hands\":false");
+        nnh_buf_cstr(b, d->counted ? ",\"counted\":true" : ",\"counted\":false");
         break;
     }
     case NNH_AT_POSITION:

@@ -219,6 +219,9 @@ static void publish_menu(nnh_window *win, int how)
     d->is_menu = 1;
     d->menu_how = how;
     strncpy(d->prompt, win->prompt, NNH_LABEL_MAX - 1);
+    if (!d->prompt[0] && win->n_lines && !selectable(&win->lines[0]))
+        strncpy(d->prompt, win->lines[0].text, NNH_LABEL_MAX - 1); /* untitled: its first header */
+    if (!d->prompt[0]) strcpy(d->prompt, how == PICK_ONE ? "Pick one" : "Pick any");
     for (i = 0; i < win->n_lines && d->n_options < NNH_MAX_OPTIONS; i++) {
         nnh_menu_line *line = &win->lines[i];
         if (!selectable(line)) {
@@ -368,7 +371,10 @@ static char nnh_yn_function(const char *query, const char *choices, CHAR_P def)
         strncpy(d->prompt, query ? query : "", NNH_LABEL_MAX - 1);
         if (choices) strncpy(d->choices, choices, sizeof d->choices - 1);
         d->default_key = def;
-        if (at == NNH_AT_ITEM) strncpy(d->item_letters, nnh.hint_detail, sizeof d->item_letters - 1);
+        if (at == NNH_AT_ITEM) {
+            strncpy(d->item_letters, nnh.hint_detail, sizeof d->item_letters - 1);
+            d->counted = nnh.hint_counted != 0;
+        }
         if (at == NNH_AT_TEXT) d->key_prompt = 1;
         if (at == NNH_AT_CHOICE) {
             const char *c;
@@ -488,4 +494,5 @@ void nnh_hook_prompt(int kind, const char *detail, int x, int y)
         nnh.hint_x = x;
         nnh.hint_y = y;
     }
+    if (kind == NNH_PROMPT_ITEM) nnh.hint_counted = x;
 }

@@ -60,6 +60,18 @@ static void error_response(const char *request_id, const char *code, const char 
 
 static void session_metadata(nnh_buf *b);
 
+/* "blocked" describes a step or wait that achieved nothing; a zero-time
+ * answer or a free action (a wish, a declined quit) simply completed. */
+static int is_movement(const char *action)
+{
+    static const char *const movement[] = { "move", "run", "moveWithoutAttack", "attack",
+                                            "climb", "wait", "search", "rest", NULL };
+    int i;
+    for (i = 0; movement[i]; i++)
+        if (!strcmp(action, movement[i])) return 1;
+    return 0;
+}
+
 /* The full response shared by operations and observe. */
 static void state_response(const char *request_id, int is_observe)
 {
@@ -85,7 +97,7 @@ static void state_response(const char *request_id, int is_observe)
         else if (!strcmp(nnh.action, "create")) nnh_buf_jstr(b, "completed");
         else if (nnh.op_requested_turns > 1 && turns < nnh.op_requested_turns && !moved)
             nnh_buf_jstr(b, "interrupted");
-        else if (turns == 0 && !moved) nnh_buf_jstr(b, "blocked");
+        else if (turns == 0 && !moved && is_movement(nnh.action)) nnh_buf_jstr(b, "blocked");
         else nnh_buf_jstr(b, "completed");
         nnh_buf_cstr(b, ",\"turnsElapsed\":");
         nnh_buf_int(b, turns);
@@ -157,7 +169,7 @@ static int check_session(const nnh_request *req)
     }
     if (!sid || strcmp(sid, nnh.session_id)) {
         error_response(nnh_param_str(req, "requestId"), "unknownSession", "sessionId",
-                       "this engine hosts a different session", 1);
+                       "this engine hosts a different session", 0);
         return -1;
     }
     return 0;
@@ -262,8 +274,16 @@ static int translate_command(const nnh_request *req)
         nnh_keys_push(key, NNH_FOR_ANY);
     } else if (!strcmp(m, "run")) {
         const char *mode = nnh_param_str(req, "mode");
-        if (nnh_param_bool(req, "noPickup", 0)) nnh_keys_push('m', NNH_FOR_ANY);
-        if (!mode || !strcmp(mode, "normal")) {
+        int no_pickup = nnh_param_bool(req, "noPickup", 0);
+        int normal = !mode || !strcmp(mode, "normal");
+        /* NetHack 3.6.7 has one no-pickup run: M + direction (mode 1). */
+        if (no_pickup && !normal)
+            return reject(req, "outOfRange", "noPickup",
+                          "NetHack 3.6.7 runs without pickup only in mode normal");
+        if (no_pickup) {
+            nnh_keys_push('M', NNH_FOR_ANY);
+            nnh_keys_push(key, NNH_FOR_ANY);
+        } else if (normal) {
             nnh_keys_push(toupper(key), NNH_FOR_ANY);
         } else {
             nnh_keys_push(!strcmp(mode, "untilInteresting") ? 'g' : 'G', NNH_FOR_ANY);
@@ -273,8 +293,9 @@ static int translate_command(const nnh_request *req)
         nnh_keys_push('m', NNH_FOR_ANY);
         nnh_keys_push(key, NNH_FOR_ANY);
     } else if (!strcmp(m, "attack")) {
+        /* parse() reads F's direction itself, as part of the command */
         nnh_keys_push('F', NNH_FOR_ANY);
-        nnh_keys_push(key, NNH_FOR_DIRECTION);
+        nnh_keys_push(key, NNH_FOR_ANY);
     } else if (!strcmp(m, "wait")) {
         nnh_keys_push('.', NNH_FOR_ANY);
     } else if (!strcmp(m, "search") || !strcmp(m, "rest")) {
@@ -296,12 +317,16 @@ static int translate_command(const nnh_request *req)
         nnh_keys_push(m[0] == 'd' ? 'd' : m[0] == 'e' ? 'e' : m[0] == 'a' ? 'a' : 'r', NNH_FOR_ANY);
         if (obj) {
             if (qty && qty < obj->quan) {
+                /* getobj takes the first digit at its item prompt, then
+                 * get_count() reads the rest as plain keys */
                 char digits[16];
                 int i;
                 Sprintf(digits, "%ld", qty);
-                for (i = 0; digits[i]; i++) nnh_keys_push(digits[i], NNH_FOR_ITEM);
+                for (i = 0; digits[i]; i++) nnh_keys_push(digits[i], i ? NNH_FOR_ANY : NNH_FOR_ITEM);
+                nnh_keys_push(obj->invlet, NNH_FOR_ANY);
+            } else {
+                nnh_keys_push(obj->invlet, NNH_FOR_ITEM);
             }
-            nnh_keys_push(obj->invlet, NNH_FOR_ITEM);
         }
     } else if (!strcmp(m, "open") || !strcmp(m, "close") || !strcmp(m, "kick")) {
         nnh_keys_push(m[0] == 'o' ? 'o' : m[0] == 'c' ? 'c' : NNH_CTRL('d'), NNH_FOR_ANY);
@@ -400,6 +425,8 @@ static int translate_answer(const nnh_request *req)
         }
         if (qty >= 0) {
             long q = (long) nnh_json_node_at(doc, qty)->int_val;
+            if (!d->counted)
+                return reject(req, "outOfRange", "quantity", "this question takes no count");
             if (!obj || q > obj->quan)
                 return reject(req, "outOfRange", "quantity", "quantity exceeds the carried stack");
             if (q < obj->quan) {
@@ -548,9 +575,10 @@ void nnh_serve_forever(void)
 
 /* ---- session.create ------------------------------------------------------ */
 
-void nnh_start_game(const nnh_request *req); /* nnh_main.c */
+int nnh_start_game(const nnh_request *req); /* nnh_main.c */
 
-/* Before NetHack starts: answer describe/errors until session.create. */
+/* Before NetHack starts: answer describe/errors until a session.create
+ * that can start a game. Never returns. */
 void nnh_wait_for_create(void)
 {
     nnh_request req;
@@ -563,19 +591,22 @@ void nnh_wait_for_create(void)
             error_response(NULL, req.code, req.field, req.message, 0);
             continue;
         }
-        if (!strcmp(req.method->name, "session.create")) break;
         if (!strcmp(req.method->name, "protocol.describe")) {
             handle_lifecycle(&req);
             continue;
         }
-        error_response(nnh_param_str(&req, "requestId"), "noSession", "sessionId",
-                       "no game has been created", 0);
+        if (strcmp(req.method->name, "session.create")) {
+            error_response(nnh_param_str(&req, "requestId"), "noSession", "sessionId",
+                           "no game has been created", 0);
+            continue;
+        }
+        if (nnh_param_str(&req, "sessionId")) Strcpy(nnh.session_id, nnh_param_str(&req, "sessionId"));
+        else mint_session_id(nnh.session_id);
+        Strcpy(harness_name, nnh_param_str(&req, "harness_name") ? nnh_param_str(&req, "harness_name") : "");
+        Strcpy(model_name, nnh_param_str(&req, "model_name") ? nnh_param_str(&req, "model_name") : "");
+        Strcpy(nnh.action, "create");
+        nnh.in_flight = 1;
+        (void) nnh_start_game(&req); /* returns only when nothing started */
+        nnh.in_flight = 0;
     }
-    if (nnh_param_str(&req, "sessionId")) Strcpy(nnh.session_id, nnh_param_str(&req, "sessionId"));
-    else mint_session_id(nnh.session_id);
-    if (nnh_param_str(&req, "harness_name")) Strcpy(harness_name, nnh_param_str(&req, "harness_name"));
-    if (nnh_param_str(&req, "model_name")) Strcpy(model_name, nnh_param_str(&req, "model_name"));
-    Strcpy(nnh.action, "create");
-    nnh.in_flight = 1;
-    nnh_start_game(&req);
 }

@@ -27,7 +27,7 @@ typedef struct {
     int params;                 /* node index of params object */
     char code[40];              /* error code when invalid */
     char message[200];
-    char field[40];
+    char field[80];
 } nnh_request;
 
 /* Parse and validate one request line. Returns 0 when valid (req->method

@@ -1,4 +1,4 @@
-"""driver_client.py - a synchronous NDJSON client for the semantic driver.
+"""engine_client.py - a synchronous NDJSON client for the semantic driver.
 
 Every engine test talks to the REAL driver: the native build
 (build/native/nhdriver) or the WebAssembly build run under Node

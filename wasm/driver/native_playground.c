@@ -1,0 +1,90 @@
+/* native_playground.c - the native twin's per-game directory.
+ *
+ * Each process plays in a fresh temporary directory (level files, an empty
+ * record) holding links to the game data, removed at exit, so no bones or
+ * leftovers from another game can change this one. */
+#ifndef __EMSCRIPTEN__
+#include "hack.h"
+#include "nnh_state.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char playground[256];
+
+static void remove_playground(void)
+{
+    DIR *dir;
+    struct dirent *entry;
+    char path[512];
+    if (!playground[0]) return;
+    if ((dir = opendir(playground)) != NULL) {
+        while ((entry = readdir(dir)) != NULL) {
+            if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..")) continue;
+            snprintf(path, sizeof path, "%s/%s", playground, entry->d_name);
+            unlink(path);
+        }
+        closedir(dir);
+    }
+    rmdir(playground);
+    playground[0] = 0;
+}
+
+static void on_signal(int sig)
+{
+    remove_playground();
+    _exit(128 + sig);
+}
+
+/* The data directory: $NNH_DATA_DIR, else data/ beside the executable. */
+static void data_dir(char *out, size_t cap)
+{
+    const char *env = getenv("NNH_DATA_DIR");
+    ssize_t n;
+    char *slash;
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+        return;
+    }
+    n = readlink("/proc/self/exe", out, cap - 8);
+    if (n <= 0) { snprintf(out, cap, "data"); return; }
+    out[n] = 0;
+    slash = strrchr(out, '/');
+    if (slash) strcpy(slash + 1, "data");
+}
+
+/* chdir into a fresh game directory holding links to the game data.
+ * Returns 0, or -1 with a diagnostic on stderr. */
+int nnh_playground_enter(void)
+{
+    static const char *const linked[] = { "nhdat", "sysconf" };
+    static const char *const empty[] = { "record", "logfile", "xlogfile", "perm" };
+    const char *tmp = getenv("TMPDIR");
+    char data[400], from[512], to[512];
+    int i, fd;
+
+    data_dir(data, sizeof data);
+    snprintf(playground, sizeof playground, "%s/nnh-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(playground)) { perror("mkdtemp"); playground[0] = 0; return -1; }
+    atexit(remove_playground);
+    signal(SIGTERM, on_signal);
+    signal(SIGINT, on_signal);
+    signal(SIGHUP, on_signal);
+    signal(SIGPIPE, on_signal);
+    for (i = 0; i < 2; i++) {
+        snprintf(from, sizeof from, "%s/%s", data, linked[i]);
+        snprintf(to, sizeof to, "%s/%s", playground, linked[i]);
+        if (access(from, R_OK) || symlink(from, to)) {
+            fprintf(stderr, "nhdriver: missing game data %s\n", from);
+            return -1;
+        }
+    }
+    for (i = 0; i < 4; i++) {
+        snprintf(to, sizeof to, "%s/%s", playground, empty[i]);
+        if ((fd = open(to, O_CREAT | O_WRONLY, 0600)) >= 0) close(fd);
+    }
+    return chdir(playground);
+}
+
+#endif
