@@ -23,3 +23,19 @@ def pytest_configure(config: pytest.Config) -> None:
         "wasm: needs the WebAssembly driver (node scripts/wasm-driver.mjs); fails, "
         "never skips, when it is missing",
     )
+
+
+@pytest.fixture
+def native_client_factory() -> Iterator:
+    """Start as many native drivers as a test needs; all are closed after it."""
+    clients: list[DriverClient] = []
+
+    def start() -> DriverClient:
+        clients.append(DriverClient(native_command()))
+        return clients[-1]
+
+    try:
+        yield start
+    finally:
+        for client in clients:
+            client.close()

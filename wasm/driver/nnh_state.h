@@ -100,6 +100,7 @@ typedef struct {
     int hint_counted;              /* getobj's allowcnt */
     /* the in-flight operation */
     int in_flight;
+    int quiet;                     /* answer the in-flight request minimally */
     long op_start_moves;
     int op_start_x, op_start_y, op_start_level;
     int op_requested_turns;

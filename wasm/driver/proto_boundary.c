@@ -107,11 +107,17 @@ static void state_response(const char *request_id, int is_observe)
         nnh_buf_cstr(b, ",\"session\":");
         session_metadata(b);
     }
-    nnh_buf_cstr(b, ",\"observation\":");
-    nnh_obs_write(b, is_observe || !strcmp(nnh.action, "create"));
-    nnh_buf_cstr(b, ",\"events\":[");
-    if (!is_observe) nnh_buf_raw(b, nnh.events.data ? nnh.events.data : "", nnh.events.len);
-    nnh_buf_cstr(b, "],\"decision\":");
+    /* A quiet response (replay) carries what verification needs — revision,
+     * outcome, decision, end — and skips the observation and events. The
+     * map keeps its changed rows for the next full response. */
+    if (!(nnh.quiet && !is_observe)) {
+        nnh_buf_cstr(b, ",\"observation\":");
+        nnh_obs_write(b, is_observe || !strcmp(nnh.action, "create"));
+        nnh_buf_cstr(b, ",\"events\":[");
+        if (!is_observe) nnh_buf_raw(b, nnh.events.data ? nnh.events.data : "", nnh.events.len);
+        nnh_buf_char(b, ']');
+    }
+    nnh_buf_cstr(b, ",\"decision\":");
     nnh_decision_write(b);
     nnh_buf_cstr(b, nnh.ended ? ",\"ended\":true,\"end\":" : ",\"ended\":false,\"end\":null");
     if (nnh.ended) nnh_end_write(b);
@@ -121,6 +127,16 @@ static void state_response(const char *request_id, int is_observe)
         nnh_buf_reset(&nnh.events);
         nnh.n_events = 0;
     }
+}
+
+/* Answer the in-flight operation; a full response resets the map's
+ * changed-row tracking, a quiet one leaves it for the next full one. */
+static void finish_operation(void)
+{
+    state_response(nnh.request_id, 0);
+    if (!nnh.quiet) nnh_map_mark_sent();
+    nnh.in_flight = 0;
+    nnh.quiet = 0;
 }
 
 /* ---- session metadata ---------------------------------------------------- */
@@ -511,6 +527,7 @@ static int accept_input(const nnh_request *req)
     Strcpy(nnh.action, continuation ? (req->method->name[9] == 'a' ? "answer" : "cancel")
                                     : strchr(req->method->name, '.') + 1);
     nnh.in_flight = 1;
+    nnh.quiet = nnh_param_bool(req, "quiet", 0);
     nnh.decision.active = 0;
     nnh.op_start_moves = moves;
     nnh.op_start_x = u.ux;
@@ -553,11 +570,7 @@ void nnh_await_input(enum nnh_boundary kind)
         nnh.decision.kind = kind;
         nnh.decision.serial = ++nnh.decision_serial;
     }
-    if (nnh.in_flight) {
-        state_response(nnh.request_id, 0);
-        nnh.in_flight = 0;
-        nnh_map_mark_sent();
-    }
+    if (nnh.in_flight) finish_operation();
     serve_until_input();
 }
 
@@ -566,10 +579,7 @@ void nnh_await_input(enum nnh_boundary kind)
 void nnh_serve_forever(void)
 {
     nnh.decision.active = 0;
-    if (nnh.in_flight) {
-        state_response(nnh.request_id, 0);
-        nnh.in_flight = 0;
-    }
+    if (nnh.in_flight) finish_operation();
     for (;;) serve_until_input();
 }
 

@@ -34,7 +34,8 @@ static const char *const wizard_commands[] = { "wish", "teleport", "map", "ident
 #define SAFE 9007199254740991LL
 #define SESSION { "sessionId", F_TOKEN, 1, 1, 64, NULL }
 #define INPUT SESSION, { "requestId", F_TOKEN, 1, 1, 128, NULL }, \
-              { "expectedRevision", F_INT, 1, 0, SAFE, NULL }
+              { "expectedRevision", F_INT, 1, 0, SAFE, NULL }, \
+              { "quiet", F_BOOL, 0, 0, 0, NULL }
 #define END { NULL, 0, 0, 0, 0, NULL }
 
 static const struct nnh_field f_none[] = { END };
