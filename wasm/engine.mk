@@ -80,6 +80,8 @@ $(NH)/.patched: $(PATCHES) $(PRISTINE)/.pristine
 	   $(NH)/sys/share/dgn_yacc.c $(NH)/sys/share/dgn_lex.c $(NH)/util/
 	cp $(NH)/sys/share/lev_comp.h $(NH)/sys/share/dgn_comp.h $(NH)/include/
 	for p in $(PATCHES); do patch -s -p1 -d $(NH) < $$p || exit 1; done
+	@# the utilities' .js are CommonJS, whatever the repository's package.json says
+	echo '{"type":"commonjs"}' > $(OUT)/package.json
 	touch $@
 
 # ---- utilities, built for the target ------------------------------------

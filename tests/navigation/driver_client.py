@@ -11,7 +11,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE_DRIVER = ROOT / "build" / "native" / "nhdriver"
@@ -82,7 +82,7 @@ class DriverClient:
                 self.process.kill()
                 self.process.wait()
 
-    def __enter__(self) -> "DriverClient":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

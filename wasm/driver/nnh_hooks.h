@@ -15,6 +15,9 @@
  *                      requests; NetHack's exit() never takes the host down.
  *   nnh_clock_now      getnow() and the birthday read the profile-1 clock
  *                      fixed at session creation, not the host's clock.
+ *   nnh_terrain_glyph  (provided by detect.c) the player's own #terrain
+ *                      view of a square, so terrain memory covers squares
+ *                      first seen under an object or a creature.
  */
 #ifndef NNH_HOOKS_H
 #define NNH_HOOKS_H
@@ -33,5 +36,6 @@ void nnh_hook_prompt(int kind, const char *detail, int x, int y);
 void nnh_hook_final(int how);
 void nnh_hook_terminate(int status);
 time_t nnh_clock_now(void);
+int nnh_terrain_glyph(int x, int y);
 
 #endif

@@ -17,6 +17,7 @@ static int shown[NNH_ROWS][NNH_COLS];         /* displayed glyph or UNSEEN */
 static unsigned char dirty[NNH_ROWS];
 static int current_ledger = -1;
 static short *terrain_memory[NNH_MAX_LEDGERS]; /* per level: cmap glyph or UNSEEN */
+static unsigned char *visited[NNH_MAX_LEDGERS];  /* per level: the hero stood here */
 
 static short *memory_for(int ledger)
 {
@@ -51,11 +52,40 @@ void nnh_map_note_level(int ledger)
     }
 }
 
-/* Record one print_glyph() call. Out-of-map coordinates are ignored. */
+static unsigned char *visited_for(int ledger)
+{
+    if (ledger < 0 || ledger >= NNH_MAX_LEDGERS) return NULL;
+    if (!visited[ledger]) visited[ledger] = (unsigned char *) calloc(NNH_ROWS * NNH_COLS, 1);
+    return visited[ledger];
+}
+
+/* Terrain under a displayed object or creature, from the player's own
+ * #terrain view (which NetHack refuses while hallucinating, stunned or
+ * confused, and so do we). Stored as memory once known. */
+static void remember_covered_terrain(short *memory, int x, int y)
+{
+    int glyph, cmap;
+    if (!memory || memory[y * NNH_COLS + x] != UNSEEN || Hallucination || Stunned || Confusion)
+        return;
+    glyph = nnh_terrain_glyph(x, y);
+    if (!glyph_is_cmap(glyph)) return;
+    cmap = glyph_to_cmap(glyph);
+    if (cmap != S_stone && cmap <= S_vibrating_square) memory[y * NNH_COLS + x] = (short) glyph;
+}
+
+/* Record one print_glyph() call. Out-of-map coordinates are ignored. The
+ * hero's own glyph drawn at the hero's square marks a standing position:
+ * runs draw every square they pass, so each one counts as visited. */
 void nnh_map_print_glyph(int x, int y, int glyph)
 {
     short *memory;
+    unsigned char *stood;
     if (x < 0 || x >= NNH_COLS || y < 0 || y >= NNH_ROWS) return;
+    if (x == u.ux && y == u.uy && !u.uswallow && (stood = visited_for(current_ledger)) != NULL
+        && !stood[y * NNH_COLS + x]) {
+        stood[y * NNH_COLS + x] = 1;
+        dirty[y] = 1;
+    }
     if (shown[y][x] != glyph) {
         shown[y][x] = glyph;
         dirty[y] = 1;
@@ -129,7 +159,9 @@ void nnh_map_encode(nnh_buf *b, int full)
 {
     char marks[NNH_COLS + 1], colors[NNH_COLS + 1], kinds[NNH_COLS + 1];
     char terrain[NNH_COLS + 1], visible[NNH_COLS + 1], features[NNH_COLS + 1], dummy;
+    char stood_here[NNH_COLS + 1];
     short *memory = memory_for(current_ledger);
+    unsigned char *stood = visited_for(current_ledger);
     int x, y, first = 1;
 
     nnh_buf_cstr(b, "{\"encoding\":\"rows-v1\",\"full\":");
@@ -141,6 +173,9 @@ void nnh_map_encode(nnh_buf *b, int full)
             int g = shown[y][x];
             mark_and_color(g, x, y, &marks[x], &colors[x]);
             kinds[x] = kind_of(g);
+            if (g != UNSEEN && g != NO_GLYPH && !glyph_is_cmap(g) && x > 0)
+                remember_covered_terrain(memory, x, y);
+            stood_here[x] = stood && stood[y * NNH_COLS + x] ? '1' : '0';
             if (memory && memory[y * NNH_COLS + x] != UNSEEN) {
                 mark_and_color(memory[y * NNH_COLS + x], x, y, &terrain[x], &dummy);
                 features[x] = feature_of(memory[y * NNH_COLS + x]);
@@ -150,7 +185,7 @@ void nnh_map_encode(nnh_buf *b, int full)
             visible[x] = (x > 0 && cansee(x, y)) ? '1' : '0';
         }
         marks[NNH_COLS] = colors[NNH_COLS] = kinds[NNH_COLS] = 0;
-        terrain[NNH_COLS] = visible[NNH_COLS] = features[NNH_COLS] = 0;
+        terrain[NNH_COLS] = visible[NNH_COLS] = features[NNH_COLS] = stood_here[NNH_COLS] = 0;
         if (!first) nnh_buf_char(b, ',');
         first = 0;
         nnh_buf_cstr(b, "{\"y\":");
@@ -167,6 +202,8 @@ void nnh_map_encode(nnh_buf *b, int full)
         nnh_buf_jstr(b, features);
         nnh_buf_cstr(b, ",\"visible\":\"");
         nnh_buf_raw(b, visible, NNH_COLS);
+        nnh_buf_cstr(b, "\",\"visited\":\"");
+        nnh_buf_raw(b, stood_here, NNH_COLS);
         nnh_buf_cstr(b, "\"}");
     }
     nnh_buf_cstr(b, "]}");

@@ -93,7 +93,7 @@ class NativeEngine(Engine):
             stdin.write(data + b"\n")
             await stdin.drain()
             line = await asyncio.wait_for(stdout.readline(), self._timeout)
-        except (ConnectionError, asyncio.TimeoutError, asyncio.LimitOverrunError, ValueError) as exc:
+        except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
             # A late reply would be read as the answer to the next request:
             # the engine is unusable from here on.
             await self._retire()
@@ -129,13 +129,13 @@ class NativeEngine(Engine):
                 try:
                     await asyncio.wait_for(process.wait(), 5.0)
                     break
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
         else:
             await process.wait()
         try:
             await asyncio.wait_for(self._stderr_task, 1.0)
-        except (asyncio.TimeoutError, asyncio.CancelledError):
+        except (TimeoutError, asyncio.CancelledError):
             self._stderr_task.cancel()
         _live.pop(process.pid, None)
 

@@ -20,9 +20,10 @@ Two facts the driver does not carry in the grid are kept here:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 #: Width of every rows-v1 layer; column index = map x, x=0 is never used.
 MAP_WIDTH = 80
@@ -89,7 +90,7 @@ class LevelView:
         entities: Sequence[Mapping[str, Any]] = (),
         visited: frozenset[Position] = frozenset(),
         trap_bases: Mapping[Position, str] | None = None,
-    ) -> "LevelView":
+    ) -> LevelView:
         """Build a view from merged rows-v1 rows keyed by y; missing rows are blank."""
         grid = {name: tuple(_layer(rows.get(y, _BLANK), name) for y in range(MAP_ROWS)) for name in LAYERS}
         by_position: dict[Position, Mapping[str, Any]] = {}

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..navigation.level import LevelView
-from .vocabulary import (CREATURE_KINDS, FEATURE_NAMES, KIND_NAMES, OBJECT_CLASS_MARKS,
-                         POINT_FEATURES)
+from ..navigation.terrain import TERRAIN_TYPES
+from .vocabulary import CREATURE_KINDS, KIND_NAMES, OBJECT_CLASS_MARKS, POINT_FEATURES
 
 MAP_MARGIN = 1          # blank columns/rows kept around the known region
 SYMBOL_CAP = 24         # positions listed per mark before truncating
@@ -58,7 +58,7 @@ def cell_meaning(level: LevelView, x: int, y: int) -> str:
     if kind in CREATURE_KINDS:
         return KIND_NAMES[kind]
     if kind == "T" or kind == "X":
-        return FEATURE_NAMES.get(level.feature(x, y), KIND_NAMES[kind])
+        return TERRAIN_TYPES.get(level.feature(x, y), KIND_NAMES[kind])
     if kind == "O":
         cls = OBJECT_CLASS_MARKS.get(mark)
         return f"object ({cls})" if cls else "object"

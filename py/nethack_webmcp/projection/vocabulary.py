@@ -1,41 +1,20 @@
 """vocabulary.py - names for the driver's one-character row codes.
 
-The world rows (docs/PROTOCOL.md, "World encoding rows-v1") encode the
-typed terrain memory (`features`) and the kind of displayed glyph (`kinds`)
-as single characters. This module is the one place that names them, so the
-legend, the feature list and lookup describe a square the same way.
+The world rows (docs/PROTOCOL.md, "World encoding rows-v1") encode the kind
+of displayed glyph (`kinds`) as single characters; terrain codes are named
+by navigation.terrain. This module names the presentation-only codes, so
+the legend, the feature list and lookup describe a square the same way.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-#: `features` code -> terrain name (what the hero last saw bare there).
-FEATURE_NAMES: Final[dict[str, str]] = {
-    "W": "wall", "d": "doorway", "V": "open door", "H": "open door",
-    "v": "closed door", "h": "closed door", "B": "iron bars", "T": "tree",
-    ".": "floor", ":": "dark floor", "#": "corridor", "<": "staircase up",
-    ">": "staircase down", "l": "ladder up", "L": "ladder down", "_": "altar",
-    "g": "grave", "\\": "throne", "s": "sink", "{": "fountain", "~": "water",
-    "i": "ice", "x": "lava", "=": "lowered drawbridge", "r": "raised drawbridge",
-    "a": "air", "k": "cloud", "w": "water", "^": "trap",
-}
-
-#: Point features worth listing in `scene.features` and the symbol index:
-#: code -> (kind, extra facts). Walls, floor, corridors and open water are
-#: area terrain, already visible on the map.
-POINT_FEATURES: Final[dict[str, tuple[str, dict[str, str]]]] = {
-    "d": ("doorway", {}),
-    "V": ("door", {"state": "open", "orientation": "vertical"}),
-    "H": ("door", {"state": "open", "orientation": "horizontal"}),
-    "v": ("door", {"state": "closed", "orientation": "vertical"}),
-    "h": ("door", {"state": "closed", "orientation": "horizontal"}),
-    "<": ("stairsUp", {}), ">": ("stairsDown", {}),
-    "l": ("ladderUp", {}), "L": ("ladderDown", {}),
-    "_": ("altar", {}), "g": ("grave", {}), "\\": ("throne", {}),
-    "s": ("sink", {}), "{": ("fountain", {}), "^": ("trap", {}),
-    "=": ("drawbridge", {"state": "lowered"}), "r": ("drawbridge", {"state": "raised"}),
-}
+#: Point features worth listing in `scene.features` and the symbol index.
+#: Walls, floor, corridors and open water are area terrain, already drawn
+#: on the map. Names come from navigation.terrain.TERRAIN_TYPES, the one
+#: place that interprets feature codes.
+POINT_FEATURES: Final[frozenset[str]] = frozenset("dVHvh<>lL_g\\s{^=r")
 
 #: `kinds` code -> what the displayed glyph is.
 KIND_NAMES: Final[dict[str, str]] = {

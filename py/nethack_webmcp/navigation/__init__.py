@@ -1,0 +1,74 @@
+"""nethack_webmcp.navigation - perceived-map navigation: pure functions over what the player saw.
+
+Feed every driver observation to a WorldTracker and take its view(); then
+
+* neighborhood(view)   - the 9x9 surroundings with movement offers,
+* route(view, (x, y))  - the shortest known walking route,
+* navigation(view)     - frontiers, ways down/up and doors with approaches,
+* await run_leg(...)   - one bounded travel/explore/descend leg over a
+  caller-supplied step() and view().
+
+Nothing here sends input, reads hidden game state or imports anything but
+the standard library, so it runs unchanged under CPython and Pyodide.
+"""
+from .directions import CARDINAL, COMPASS, DELTAS, direction_between
+from .frontiers import (
+    FirstSteps,
+    borders_undiscovered,
+    doors,
+    frontiers,
+    is_frontier,
+    navigation,
+    ways,
+)
+from .level import LevelView, WorldTracker, in_bounds
+from .navigator import MODES, STOP_REASONS, LegResult, run_leg
+from .neighborhood import RADIUS, neighborhood, neighborhood_cell
+from .outcome import (
+    HeroState,
+    StepOutcome,
+    door_attempted,
+    new_creatures_perceived,
+    step_outcome,
+)
+from .policy import distances_from, passable, step_allowed
+from .route import WHY_REASONS, route, shortest_steps, why_unreachable
+from .terrain import TERRAIN_TYPES, walkable
+
+__all__ = [
+    "CARDINAL",
+    "COMPASS",
+    "DELTAS",
+    "MODES",
+    "RADIUS",
+    "STOP_REASONS",
+    "TERRAIN_TYPES",
+    "WHY_REASONS",
+    "FirstSteps",
+    "HeroState",
+    "LegResult",
+    "LevelView",
+    "StepOutcome",
+    "WorldTracker",
+    "borders_undiscovered",
+    "direction_between",
+    "distances_from",
+    "door_attempted",
+    "doors",
+    "frontiers",
+    "in_bounds",
+    "is_frontier",
+    "navigation",
+    "neighborhood",
+    "neighborhood_cell",
+    "new_creatures_perceived",
+    "passable",
+    "route",
+    "run_leg",
+    "shortest_steps",
+    "step_allowed",
+    "step_outcome",
+    "walkable",
+    "ways",
+    "why_unreachable",
+]

@@ -1,0 +1,176 @@
+"""frontiers.py - where to explore, where the ways down are, and how to reach doors.
+
+navigation(level) answers the seed's session.navigation query from one
+LevelView, under the same knownWalking policy as routes (policy.py):
+
+* frontiers - reachable squares the hero has not stood on that have an
+  undiscovered cardinal neighbour: nothing has ever been displayed there
+  (no terrain memory and no glyph). A square covered by an object or a
+  creature is not undiscovered - standing next to it reveals nothing more.
+* waysDown / waysUp - every remembered downward (upward) stair or ladder,
+  reachable or not (unreachable ones have distance null).
+* doors - every remembered door square (doorway, open, closed) with the
+  nearest reachable cardinal approach square, its walking distance and the
+  direction from the approach into the door. Lock knowledge comes only from
+  disclosures this module never sees, so it is always unknown here.
+
+Every entry with a positive distance also names the route's first step
+(`firstStep`, the same direction route() would take first), so a caller can
+act without a second query. A door's `direction` is the seed's: the step
+from its approach square into the door. Lists are sorted by distance
+(unreachable last), then row-major; a door's approach ties are broken by
+side in compass order (north, south, east, west of the door).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .directions import CARDINAL, COMPASS, direction_between
+from .level import LevelView, Position, in_bounds
+from .policy import distances_from, passable, step_allowed
+from .route import basis
+from .terrain import (
+    DOOR_FEATURES,
+    WAYS_DOWN,
+    WAYS_UP,
+    door_orientation,
+    door_state,
+    terrain_type,
+)
+
+
+class FirstSteps:
+    """Walking distances from the hero and the tie-broken first step toward any square.
+
+    The first step toward t is the first compass direction whose neighbour n
+    lies on a shortest path (distance from n to t is one less), which is
+    exactly the first step route() takes. One search per possible first
+    step answers it for every target at once.
+    """
+
+    def __init__(self, level: LevelView) -> None:
+        self.origin = level.hero
+        self.distance = distances_from(level, self.origin)
+        self._from_first: list[tuple[str, dict[Position, int]]] = []
+        x, y = self.origin
+        for name, dx, dy in COMPASS:
+            nxt = (x + dx, y + dy)
+            if passable(level, *nxt) and step_allowed(level, self.origin, nxt):
+                self._from_first.append((name, distances_from(level, nxt)))
+
+    def first_step(self, target: Position) -> str | None:
+        """The direction of the first step of the route to target; None at the origin or unreachable."""
+        total = self.distance.get(target)
+        if not total:
+            return None
+        for name, distance in self._from_first:
+            if distance.get(target) == total - 1:
+                return name
+        return None
+
+
+def _undiscovered(level: LevelView, x: int, y: int) -> bool:
+    return (
+        in_bounds(x, y)
+        and level.feature(x, y) == " "
+        and level.kind(x, y) == " "
+        and level.mark(x, y) == " "
+        and not level.was_visited(x, y)
+    )
+
+
+def borders_undiscovered(level: LevelView, position: Position) -> bool:
+    """True when a cardinal neighbour of position has never displayed anything."""
+    x, y = position
+    return any(_undiscovered(level, x + dx, y + dy) for _, dx, dy in CARDINAL)
+
+
+def is_frontier(level: LevelView, position: Position) -> bool:
+    """True when position is an unvisited passable square beside undiscovered terrain.
+
+    Reachability is not tested here; frontiers() lists only reachable ones.
+    """
+    x, y = position
+    if level.was_visited(x, y) or not passable(level, x, y):
+        return False
+    return borders_undiscovered(level, position)
+
+
+def _entry(position: Position, steps: FirstSteps) -> dict[str, Any]:
+    entry: dict[str, Any] = {"x": position[0], "y": position[1], "distance": steps.distance.get(position)}
+    direction = steps.first_step(position)
+    if direction is not None:
+        entry["firstStep"] = direction
+    return entry
+
+
+def _order(entry: dict[str, Any]) -> tuple[bool, int, int, int]:
+    distance = entry["distance"]
+    return (distance is None, distance or 0, entry["y"], entry["x"])
+
+
+def frontiers(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
+    """Reachable frontier squares, nearest first, each with distance and first step."""
+    steps = steps or FirstSteps(level)
+    found = [_entry(p, steps) for p in steps.distance if is_frontier(level, p)]
+    return sorted(found, key=_order)
+
+
+def ways(level: LevelView, codes: str, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
+    """Remembered stairs/ladders with one of the feature codes, reachable or not."""
+    steps = steps or FirstSteps(level)
+    found = []
+    for position in level.positions_with_feature(codes):
+        entry = _entry(position, steps)
+        entry["type"] = terrain_type(level, *position)
+        found.append(entry)
+    return sorted(found, key=_order)
+
+
+def doors(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
+    """Remembered door squares with their nearest reachable cardinal approach."""
+    steps = steps or FirstSteps(level)
+    found = []
+    for x, y in level.positions_with_feature("".join(sorted(DOOR_FEATURES))):
+        code = level.feature(x, y)
+        entry: dict[str, Any] = {"x": x, "y": y, "state": door_state(code)}
+        orientation = door_orientation(code)
+        if orientation:
+            entry["orientation"] = orientation
+        entry["lock"] = {"state": "unknown", "freshness": "unknown"}
+        best: tuple[int, int, Position, str] | None = None
+        for rank, (_, dx, dy) in enumerate(CARDINAL):
+            approach = (x + dx, y + dy)
+            distance = steps.distance.get(approach)
+            if distance is None:
+                continue
+            into = direction_between(approach, (x, y))
+            assert into is not None
+            if best is None or (distance, rank) < best[:2]:
+                best = (distance, rank, approach, into)
+        if best is None:
+            entry["distance"] = None
+        else:
+            distance, _, approach, into = best
+            entry["distance"] = distance
+            entry["approach"] = {"x": approach[0], "y": approach[1]}
+            entry["direction"] = into
+            first = steps.first_step(approach)
+            if first is not None:
+                entry["firstStep"] = first
+        found.append(entry)
+    return sorted(found, key=_order)
+
+
+def navigation(level: LevelView) -> dict[str, Any]:
+    """The seed's navigation result: frontiers, waysDown, waysUp and doors of the current level."""
+    steps = FirstSteps(level)
+    return {
+        "kind": "navigation",
+        "policy": "knownWalking",
+        "basis": basis(level),
+        "frontiers": frontiers(level, steps),
+        "waysDown": ways(level, WAYS_DOWN, steps),
+        "waysUp": ways(level, WAYS_UP, steps),
+        "doors": doors(level, steps),
+    }

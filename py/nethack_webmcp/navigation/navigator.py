@@ -1,0 +1,287 @@
+"""navigator.py - one bounded navigation leg: travel to a square, explore, or walk to a way down.
+
+The seed's optional Navigator executes bounded travel/explore/descend legs
+out of ordinary single moves. It is written against two callables so it
+does not depend on the session: `step(direction)` sends one ordinary move
+and reports a StepOutcome (outcome.py); `view()` returns the fresh
+LevelView after it. Before every step the leg re-plans from the fresh view
+(never an old plan), so a door that closed, a creature that stepped in the
+way or newly seen terrain changes the next step at once.
+
+The leg never answers questions, opens doors on purpose, attacks, or
+climbs: in "descend" mode it stops on the way down with "atWayDown" and the
+caller decides to climb. The caller checks the input gate before calling
+(a standing decision means no leg at all).
+
+Stop reasons (LegResult.stop_reason), checked after every step in this order:
+
+    ended              the game ended
+    decision           a real question stands
+    levelChanged       the hero is on another level (trap door, hole, ...)
+    hpDropped          hit points went down
+    conditionsChanged  the set of status conditions changed
+    hungerChanged      the hunger state changed
+    newCreature        a creature not displayed before appeared
+    doorAttempt        the move bumped into or opened a door
+    interrupted        the engine reported the move interrupted
+    blocked            the move did not change the hero's position
+    unexpectedPosition the hero moved, but not to the square the step aimed at
+                       (teleport trap, slipping, being displaced): the plan is void
+    stepFailed         step() raised; confirmed progress is kept, error is set
+
+and before every step (goal, plan and budget):
+
+    arrived            mode "to": the hero stands on the target
+    atWayDown          mode "descend": the hero stands on a remembered > or ladder down
+    frontierReached    mode "explore": max_frontiers frontiers handled, the last one stood on
+                       (the nearest reachable frontier is chosen, ties row-major, and kept
+                       as the target until it is reached, revealed or stops being passable)
+    frontierRevealed   mode "explore": ... the last one stopped being a frontier before arrival
+    noRoute            no known walking route to the target / nearest way down (why says why)
+    noWayDown          mode "descend": no way down is remembered on this level
+    noFrontier         mode "explore": no reachable frontier is left (why "closedDoor"
+                       when a remembered closed door can still be approached)
+    budgetExhausted    max_actions moves were sent
+"""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from .directions import DELTAS
+from .frontiers import borders_undiscovered, doors, frontiers, is_frontier, ways
+from .level import LevelView, Position
+from .outcome import HeroState, StepOutcome
+from .route import shortest_steps, why_unreachable
+from .terrain import WAYS_DOWN
+
+Mode = Literal["to", "explore", "descend"]
+StopReason = Literal[
+    "ended", "decision", "levelChanged", "hpDropped", "conditionsChanged", "hungerChanged",
+    "newCreature", "doorAttempt", "interrupted", "blocked", "unexpectedPosition", "stepFailed",
+    "arrived", "atWayDown", "frontierReached", "frontierRevealed",
+    "noRoute", "noWayDown", "noFrontier", "budgetExhausted",
+]
+STOP_REASONS: tuple[str, ...] = get_args(StopReason)
+MODES: tuple[str, ...] = get_args(Mode)
+
+
+@dataclass(frozen=True)
+class LegResult:
+    """What a leg did: how many moves it sent, why it stopped, and the confirmed steps."""
+
+    mode: str
+    stop_reason: str
+    actions_taken: int
+    steps: tuple[dict[str, Any], ...]
+    final_position: Position
+    level_id: str
+    target: Position | None = None
+    why: str | None = None
+    frontiers_handled: int = 0
+    events: tuple[Any, ...] = ()
+    last_outcome: StepOutcome | None = None
+    error: BaseException | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (camelCase) for result payloads."""
+        summary: dict[str, Any] = {
+            "mode": self.mode,
+            "stopReason": self.stop_reason,
+            "actionsTaken": self.actions_taken,
+            "steps": [dict(step) for step in self.steps],
+            "finalPosition": {"x": self.final_position[0], "y": self.final_position[1]},
+            "levelId": self.level_id,
+        }
+        if self.target is not None:
+            summary["target"] = {"x": self.target[0], "y": self.target[1]}
+        if self.why is not None:
+            summary["why"] = self.why
+        if self.mode == "explore":
+            summary["frontiersHandled"] = self.frontiers_handled
+        if self.error is not None:
+            summary["error"] = str(self.error)
+        return summary
+
+
+@dataclass
+class _Leg:
+    """Mutable bookkeeping of one run_leg call."""
+
+    mode: str
+    level_id: str
+    max_frontiers: int
+    target: Position | None = None
+    actions: int = 0
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
+    frontiers_handled: int = 0
+    last_frontier_reason: str = "frontierReached"
+    last_frontier: Position | None = None
+    last: StepOutcome | None = None
+
+
+@dataclass(frozen=True)
+class _Stop:
+    reason: str
+    why: str | None = None
+
+
+def _plan_to(level: LevelView, leg: _Leg) -> _Stop | str:
+    assert leg.target is not None
+    if level.hero == leg.target:
+        return _Stop("arrived")
+    steps = shortest_steps(level, leg.target)
+    if not steps:
+        return _Stop("noRoute", why_unreachable(level, leg.target))
+    return str(steps[0]["direction"])
+
+
+def _plan_descend(level: LevelView, leg: _Leg) -> _Stop | str:
+    if level.feature(*level.hero) in WAYS_DOWN:
+        leg.target = level.hero
+        return _Stop("atWayDown")
+    known = ways(level, WAYS_DOWN)
+    if not known:
+        return _Stop("noWayDown")
+    nearest = known[0]
+    leg.target = (nearest["x"], nearest["y"])
+    steps = shortest_steps(level, leg.target) if nearest["distance"] is not None else None
+    if not steps:
+        return _Stop("noRoute", why_unreachable(level, leg.target))
+    return str(steps[0]["direction"])
+
+
+def _plan_explore(level: LevelView, leg: _Leg) -> _Stop | str:
+    if leg.target is not None:
+        if level.hero == leg.target:
+            leg.frontiers_handled += 1
+            leg.last_frontier_reason = "frontierReached"
+            leg.last_frontier, leg.target = leg.target, None
+        elif not borders_undiscovered(level, leg.target):
+            leg.frontiers_handled += 1
+            leg.last_frontier_reason = "frontierRevealed"
+            leg.last_frontier, leg.target = leg.target, None
+        elif not is_frontier(level, leg.target):
+            leg.target = None  # still unexplored but no longer passable (a creature, a trap): not handled
+    if leg.frontiers_handled >= leg.max_frontiers:
+        leg.target = leg.last_frontier  # report the frontier that completed the leg
+        return _Stop(leg.last_frontier_reason)
+    steps = shortest_steps(level, leg.target) if leg.target is not None else None
+    if not steps:
+        # No target yet, or the chosen frontier became unreachable: take the nearest one now.
+        reachable = [entry for entry in frontiers(level) if entry["distance"]]
+        if not reachable:
+            leg.target = None
+            closed = [d for d in doors(level) if d["state"] == "closed" and d["distance"] is not None]
+            return _Stop("noFrontier", "closedDoor" if closed else None)
+        leg.target = (reachable[0]["x"], reachable[0]["y"])
+        steps = shortest_steps(level, leg.target)
+        assert steps, "a reachable frontier has a route"
+    return str(steps[0]["direction"])
+
+
+_PLANNERS: dict[str, Callable[[LevelView, _Leg], _Stop | str]] = {
+    "to": _plan_to,
+    "descend": _plan_descend,
+    "explore": _plan_explore,
+}
+
+
+def _stop_after(
+    outcome: StepOutcome, before: HeroState | None, level: LevelView, leg_level: str, expected: Position
+) -> str | None:
+    """The first stop rule the step's outcome triggers, in the documented order."""
+    if outcome.ended:
+        return "ended"
+    if outcome.decision:
+        return "decision"
+    if outcome.level_id != leg_level or level.level_id != leg_level:
+        return "levelChanged"
+    if before is not None:
+        if before.hp is not None and outcome.hp is not None and outcome.hp < before.hp:
+            return "hpDropped"
+        if sorted(before.conditions) != sorted(outcome.conditions):
+            return "conditionsChanged"
+        if before.hunger != outcome.hunger:
+            return "hungerChanged"
+    if outcome.new_creatures:
+        return "newCreature"
+    if outcome.door_attempt:
+        return "doorAttempt"
+    if outcome.interrupted:
+        return "interrupted"
+    if not outcome.position_changed:
+        return "blocked"
+    if level.hero != expected:
+        return "unexpectedPosition"
+    return None
+
+
+async def run_leg(
+    mode: Mode,
+    *,
+    step: Callable[[str], Awaitable[StepOutcome]],
+    view: Callable[[], LevelView],
+    target: Position | None = None,
+    max_actions: int = 40,
+    max_frontiers: int = 1,
+    start: HeroState | None = None,
+) -> LegResult:
+    """Run one bounded leg and report why it stopped.
+
+    mode "to" walks to target; "explore" walks to the nearest frontier and,
+    when max_frontiers > 1, on to successive frontiers; "descend" walks to
+    the nearest remembered way down and stops on it. At most max_actions
+    moves are sent in total. start is the hero's state before the leg; pass
+    it so the first step's damage, condition or hunger change is caught
+    (without it those comparisons begin after the first step).
+    Raises ValueError for an unknown mode, a "to" leg without target, or
+    negative budgets.
+    """
+    if mode not in _PLANNERS:
+        raise ValueError(f"unknown navigation mode {mode!r}; expected one of {MODES}")
+    if mode == "to" and target is None:
+        raise ValueError('mode "to" needs a target')
+    if max_actions < 0 or max_frontiers < 1:
+        raise ValueError("max_actions must be >= 0 and max_frontiers >= 1")
+    level = view()
+    leg = _Leg(mode=mode, level_id=level.level_id, max_frontiers=max_frontiers,
+               target=(int(target[0]), int(target[1])) if mode == "to" and target is not None else None)
+    before = start
+    plan = _PLANNERS[mode]
+
+    def finish(reason: str, why: str | None = None, error: BaseException | None = None) -> LegResult:
+        return LegResult(
+            mode=mode, stop_reason=reason, actions_taken=leg.actions, steps=tuple(leg.steps),
+            final_position=level.hero, level_id=level.level_id, target=leg.target, why=why,
+            frontiers_handled=leg.frontiers_handled, events=tuple(leg.events),
+            last_outcome=leg.last, error=error,
+        )
+
+    while True:
+        planned = plan(level, leg)
+        if isinstance(planned, _Stop):
+            return finish(planned.reason, planned.why)
+        if leg.actions >= max_actions:
+            return finish("budgetExhausted")
+        dx, dy = DELTAS[planned]
+        expected = (level.hero[0] + dx, level.hero[1] + dy)
+        try:
+            outcome = await step(planned)
+        except Exception as error:  # noqa: BLE001 - any failed substep keeps the confirmed progress
+            with contextlib.suppress(Exception):  # else keep the last view; the caller verifies the step
+                level = view()
+            return finish("stepFailed", error=error)
+        leg.actions += 1
+        leg.last = outcome
+        leg.events.extend(outcome.events)
+        level = view()
+        if outcome.position_changed:
+            leg.steps.append({"x": level.hero[0], "y": level.hero[1], "direction": planned})
+        reason = _stop_after(outcome, before, level, leg.level_id, expected)
+        if reason is not None:
+            return finish(reason)
+        before = outcome.hero_state()

@@ -1,0 +1,131 @@
+"""scene.py - `scene`: a compact, self-contained snapshot of what the hero perceives.
+
+Every part is a projection of the latest observation and the merged level
+view; nothing is inferred. Unknown stays unknown: an unavailable inventory
+is null (not an empty list), unseen terrain has no name, and attitude or
+appearance appear only when the engine disclosed them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..navigation.directions import direction_between
+from ..navigation.level import MAP_ROWS, MAX_X, MIN_X, LevelView
+from ..navigation.terrain import TERRAIN_TYPES, door_orientation
+from . import mapview
+from .nearby import nearby
+from .vocabulary import POINT_FEATURES
+
+FEATURE_CAP = 24  # nearest point features listed; the map shows the rest
+
+
+def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Moves between two squares on an open map (Chebyshev distance)."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def self_view(metadata: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
+    identity = {key: metadata[key] for key in ("name", "role", "race", "gender", "alignment")
+                if key in metadata}
+    return {**identity,
+            "position": observation.get("position"),
+            "level": {"id": observation.get("levelId"), "dungeon": observation.get("dungeon"),
+                      "depth": observation.get("depth"), "label": observation.get("levelLabel")},
+            "vitals": observation.get("vitals")}
+
+
+def entities(level: LevelView) -> list[dict[str, Any]]:
+    """Perceived creatures, nearest first, with their distance and, when
+    adjacent, the compass direction to them (usable as a target)."""
+    listed = []
+    for (x, y), entity in level.entities.items():
+        if (x, y) == level.hero:
+            continue
+        item = dict(entity)
+        item["distance"] = distance(level.hero, (x, y))
+        step = direction_between(level.hero, (x, y))
+        if step:
+            item["direction"] = step
+        listed.append(item)
+    return sorted(listed, key=lambda e: (e["distance"], e["y"], e["x"]))
+
+
+def features(level: LevelView) -> list[dict[str, Any]]:
+    """Remembered point features (stairs, doors, fountains, traps…), nearest first."""
+    found = []
+    for y in range(MAP_ROWS):
+        row = level.features[y]
+        for x in range(MIN_X, MAX_X + 1):
+            code = row[x]
+            if code not in POINT_FEATURES:
+                continue
+            feature: dict[str, Any] = {"kind": TERRAIN_TYPES[code], "x": x, "y": y,
+                                       "distance": distance(level.hero, (x, y))}
+            if code in "VHvh":
+                feature["orientation"] = door_orientation(code)
+            if not level.visible(x, y):
+                feature["remembered"] = True
+            found.append(feature)
+    found.sort(key=lambda f: (f["distance"], f["y"], f["x"]))
+    return found[:FEATURE_CAP]
+
+
+def inventory_items(observation: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Carried items, or None when the inventory is not known."""
+    if not observation.get("inventoryKnown"):
+        return None
+    return [{key: item[key] for key in ("id", "letter", "label", "quantity", "category", "equipmentSlots")
+             if key in item} for item in observation.get("inventory", ())]
+
+
+def here(observation: dict[str, Any], level: LevelView) -> dict[str, Any]:
+    """Underfoot: items when the floor can be seen, and the remembered terrain."""
+    low = observation.get("here") or {"known": False}
+    view: dict[str, Any] = {"known": bool(low.get("known"))}
+    if view["known"]:
+        view["items"] = [{key: item[key] for key in ("id", "label", "quantity", "category") if key in item}
+                         for item in low.get("items", ())]
+    code = level.feature(*level.hero)
+    if code != " ":
+        view["terrain"] = TERRAIN_TYPES.get(code, "unknown")
+    return view
+
+
+def perception(observation: dict[str, Any]) -> dict[str, str]:
+    known_here = bool((observation.get("here") or {}).get("known"))
+    known_inventory = bool(observation.get("inventoryKnown"))
+    return {"map": "current", "inventory": "current" if known_inventory else "unknown",
+            "equipment": "current" if known_inventory else "unknown",
+            "here": "current" if known_here else "unknown"}
+
+
+def world(level: LevelView) -> dict[str, Any]:
+    """Every merged row of the current level, in the driver's rows-v1 layers."""
+    return {"levelId": level.level_id, "encoding": "rows-v1", "rows": [
+        {"y": y, "marks": level.marks[y], "colors": level.colors[y], "kinds": level.kinds[y],
+         "terrain": level.terrain_marks[y], "features": level.features[y],
+         "visible": level.visibility[y]} for y in range(MAP_ROWS)]}
+
+
+def build(metadata: dict[str, Any], observation: dict[str, Any], level: LevelView,
+          end: dict[str, Any] | None, include_world: bool = False) -> dict[str, Any]:
+    scene: dict[str, Any] = {
+        "kind": "snapshot",
+        "self": self_view(metadata, observation),
+        "nearby": nearby(level),
+        "entities": entities(level),
+        "features": features(level),
+        "map": mapview.render(level),
+        "inventory": inventory_items(observation),
+        "here": here(observation, level),
+        # The driver has no automatic pickup configuration yet; the engine
+        # runs with NetHack's autopickup off.
+        "automaticPickup": {"enabled": False},
+        "perception": perception(observation),
+    }
+    if end is not None:
+        scene["end"] = end
+    if include_world:
+        scene["world"] = world(level)
+    return scene

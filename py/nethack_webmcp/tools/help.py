@@ -1,0 +1,63 @@
+"""help.py - the `help` tool: how the families work, with short real examples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..projection import frame as frames
+from .base import Tool, ToolContext, variant
+
+TOPICS: dict[str, str] = {
+    "overview": """You play real NetHack 3.6.7 through eleven tools. Start with \
+session {"action":"create"}. Every reply is a DecisionFrame: basis (sessionId, revision, viewId, \
+levelId, turn), control.gate (ready | decision | recoveryRequired | lostOwnership | ended), \
+outcome (submission accepted|rejected|uncertain, status, actionsTaken, turnsElapsed), scene \
+(self, nearby, entities, features, map, inventory, here), decision (a question with its reply \
+syntax), events (what you heard/saw), result (query data), error. Acting tools (interact, use, \
+travel) need the current basis.viewId; respond needs the exact decision.id. Free tools (observe, \
+plan, lookup, inventory, equipment, help, and interact/use without action) never spend a turn.""",
+    "map": """scene.map.text is the display: the first two lines are x rulers (tens digit over \
+ones digit), each row starts with its y. Blank means never seen (not floor). legend explains each \
+shown mark; symbols maps marks to [x,y] positions (walls/floor/corridors omitted); hero is your \
+square. Example: legend {"d":"little dog (tame)","+":"closedDoor"}, symbols {"d":[[58,7]]}.""",
+    "targets": """Targets: {"direction":"east"} (compass; "self" where allowed), \
+{"position":{"x":58,"y":7}} (actions need an adjacent square), {"symbol":"d","scope":"adjacent"} \
+or scope "level". A symbol must match exactly one displayed mark: none is notFound, several is \
+ambiguous with candidates - then name one by direction or position. Example: \
+interact {"sessionId":"…","viewId":"…","action":"attack","target":{"symbol":"x","scope":"adjacent"}}.""",
+    "decisions": """When NetHack asks something, control.gate is "decision" and frame.decision \
+holds id, kind, prompt, options, reply and cancel. Only respond is accepted then. Copy \
+decision.reply.arguments and add value: confirmation true/false; choice [0,2] or ["an apple"] \
+(names only if unique); text "Elbereth"; direction "west"; item {"itemId":"item-4"} or "hands"; \
+position {"x":40,"y":12} or "finish". Example: respond {"action":"answer","sessionId":"…",\
+"decisionId":"decision-2","value":false}. Cancel: respond {"action":"cancel",…}.""",
+    "travel": """travel step {"mode":"step","target":{"direction":"north"}} is one move (it \
+attacks a shown hostile). run {"mode":"run","direction":"east"}. climb {"mode":"climb",\
+"direction":"down"} on stairs. Legs: to {"mode":"to","to":{"x":40,"y":12}}, explore \
+{"mode":"explore"}, descend {"mode":"descend"}; bounded by maxActions; they stop on questions, \
+damage, new creatures, door bumps; result.stopReason says why. Plan first with plan \
+{"query":"route","to":{"x":40,"y":12}} or {"query":"navigation"} (free).""",
+    "items": """Items are named by itemId from scene.inventory (e.g. item-4), never by letter \
+or name. use {"action":"eat","itemId":"item-4"}; drop part of a stack with quantity. Omit itemId \
+and NetHack asks (an item decision). use without action lists offered item actions for free; \
+inventory and equipment list carried and worn items for free.""",
+    "errors": """Errors come back as frames with error {code, message}; nothing was sent to the \
+game and the revision is unchanged: staleView (decide again on the returned scene), \
+staleRevision, decisionStanding (answer first), decisionMismatch (use the shown decision.id), \
+notFound / ambiguous / notAdjacent (targets), invalidArguments, invalidValue, requestIdReused, \
+gameEnded. outcome.submission "uncertain" means the engine failed mid-action: observe.""",
+}
+
+SCHEMA = variant({}, {"topic": {"type": "string", "enum": list(TOPICS)}})
+
+DESCRIPTION = """How to play through these tools, with short examples (free, no game needed). \
+Topics: """ + ", ".join(TOPICS) + """. Example: {"topic":"decisions"}."""
+
+
+async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    topic = args.get("topic", "overview")
+    return frames.build(None, result={"kind": "help", "topic": topic, "text": TOPICS[topic],
+                                      "topics": list(TOPICS)})
+
+
+TOOL = Tool("help", "Help", DESCRIPTION, SCHEMA, True, handle)

@@ -1,0 +1,34 @@
+"""inventory.py - the `inventory` tool: the carried items, free.
+
+Reads the latest observation: no input, no turn. `known:false` means the
+inventory is not currently perceived (unknown is not empty).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..projection import frame as frames
+from ..session import Session
+from .base import SESSION_ID, Tool, ToolContext, query, variant
+
+SCHEMA = variant({"sessionId": SESSION_ID})
+
+DESCRIPTION = """List the hero's carried items (free: no input, no game time): itemId (opaque; \
+use it with the use tool), inventory letter, NetHack's own label, quantity, perceived category, \
+usage and equipmentSlots. Example: {"sessionId":"…"}."""
+
+
+def result(session: Session) -> dict[str, Any]:
+    observation = session.observation
+    if not observation.get("inventoryKnown"):
+        return {"kind": "inventory", "known": False}
+    return {"kind": "inventory", "known": True, "items": observation.get("inventory", [])}
+
+
+async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    return await query(ctx, args, lambda session: frames.build(session, result=result(session),
+                                                               include_scene=False))
+
+
+TOOL = Tool("inventory", "Inventory", DESCRIPTION, SCHEMA, True, handle)

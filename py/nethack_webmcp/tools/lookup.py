@@ -1,0 +1,80 @@
+"""lookup.py - the `lookup` tool: what a displayed mark or a square shows.
+
+Answers only from the perceived scene: the legend meaning of a mark, the
+glyph class, remembered terrain and a displayed creature's disclosed
+appearance. There is no encyclopedia in the engine yet, so this never
+claims more than the display shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..navigation.level import MAP_ROWS, MAX_X, MIN_X
+from ..navigation.terrain import TERRAIN_TYPES, freshness
+from ..projection import frame as frames
+from ..projection.mapview import cell_meaning
+from ..projection.vocabulary import KIND_NAMES, OBJECT_CLASS_MARKS
+from ..session import Session
+from .base import POSITION, SESSION_ID, Tool, ToolContext, one_of, query, variant
+
+POSITIONS_SHOWN = 40
+
+SCHEMA = one_of(
+    variant({"sessionId": SESSION_ID, "symbol": {"type": "string", "minLength": 1, "maxLength": 1}},
+            description="What a displayed mark means here, and where it is shown."),
+    variant({"sessionId": SESSION_ID, "position": POSITION},
+            description="What one square shows: mark, glyph class, remembered terrain, creature."),
+)
+
+DESCRIPTION = """Describe what the map shows, for free (no input, no game time): a mark \
+{"sessionId":"…","symbol":"d"} (its meanings on this level and every position showing it) or a \
+square {"sessionId":"…","position":{"x":12,"y":5}}. Answers come from what is displayed only: \
+a mark is presentation, not identity; object marks name a class ("[" armor), not the object."""
+
+
+def by_symbol(session: Session, symbol: str) -> dict[str, Any]:
+    level = session.level()
+    positions, meanings = [], []
+    for y in range(MAP_ROWS):
+        for x in range(MIN_X, MAX_X + 1):
+            if level.mark(x, y) == symbol:
+                positions.append([x, y])
+                meaning = cell_meaning(level, x, y)
+                if meaning not in meanings:
+                    meanings.append(meaning)
+    result: dict[str, Any] = {"kind": "lookup", "symbol": symbol, "shown": bool(positions),
+                              "meanings": meanings, "positions": positions[:POSITIONS_SHOWN],
+                              "count": len(positions)}
+    if symbol in OBJECT_CLASS_MARKS:
+        result["objectClass"] = OBJECT_CLASS_MARKS[symbol]
+    return result
+
+
+def by_position(session: Session, x: int, y: int) -> dict[str, Any]:
+    level = session.level()
+    mark = level.mark(x, y)
+    result: dict[str, Any] = {"kind": "lookup", "position": {"x": x, "y": y}, "mark": mark,
+                              "visible": level.visible(x, y),
+                              "terrain": TERRAIN_TYPES.get(level.feature(x, y), "unknown"),
+                              "terrainFreshness": freshness(level, x, y)}
+    if mark != " ":
+        result["shows"] = cell_meaning(level, x, y)
+        result["glyphClass"] = KIND_NAMES.get(level.kind(x, y), "unknown")
+    entity = level.entity_at(x, y)
+    if entity is not None:
+        result["creature"] = dict(entity)
+    return result
+
+
+async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    def build(session: Session) -> dict[str, Any]:
+        if "symbol" in args:
+            found = by_symbol(session, args["symbol"])
+        else:
+            found = by_position(session, args["position"]["x"], args["position"]["y"])
+        return frames.build(session, result=found, include_scene=False)
+    return await query(ctx, args, build)
+
+
+TOOL = Tool("lookup", "Look up", DESCRIPTION, SCHEMA, True, handle)

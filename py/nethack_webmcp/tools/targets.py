@@ -1,0 +1,91 @@
+"""targets.py - the shared operation target grammar, resolved in the captured view.
+
+    {direction}                      compass word (or "self" where permitted)
+    {position: {x, y}}               a square; actions need it adjacent
+    {symbol, scope: adjacent|level}  a displayed mark, which must be unique
+
+Symbols resolve only among the marks of the current perceived view and the
+explicit scope: no match is `notFound`, several are `ambiguous` with every
+candidate listed. Nothing is guessed: not the nearest match, not by
+discarding a tame ally, and the hero's own square is never a symbol match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..navigation.directions import DELTAS, direction_between
+from ..navigation.level import LevelView, in_bounds
+from ..session import SessionError
+from .base import COMPASS, POSITION
+
+
+@dataclass(frozen=True)
+class Square:
+    x: int
+    y: int
+    direction: str | None  # compass word, "self", or None when not adjacent
+
+
+def schema(*, allow_self: bool, description: str) -> dict[str, Any]:
+    directions = COMPASS + (["self"] if allow_self else [])
+    return {"description": description, "oneOf": [
+        {"type": "object", "properties": {"direction": {"type": "string", "enum": directions}},
+         "required": ["direction"], "additionalProperties": False},
+        {"type": "object", "properties": {"position": POSITION},
+         "required": ["position"], "additionalProperties": False},
+        {"type": "object", "properties": {"symbol": {"type": "string", "minLength": 1, "maxLength": 1},
+                                          "scope": {"type": "string", "enum": ["adjacent", "level"]}},
+         "required": ["symbol", "scope"], "additionalProperties": False},
+    ]}
+
+
+def resolve(level: LevelView, target: dict[str, Any], *, allow_self: bool = False) -> Square:
+    """The square a target names. Raises SessionError notFound/ambiguous."""
+    hero = level.hero
+    if "direction" in target:
+        word = target["direction"]
+        if word == "self":
+            if not allow_self:
+                raise SessionError("invalidTarget", "this action does not take the hero's own square",
+                                   field="target")
+            return Square(hero[0], hero[1], "self")
+        dx, dy = DELTAS[word]
+        return Square(hero[0] + dx, hero[1] + dy, word)
+    if "position" in target:
+        x, y = target["position"]["x"], target["position"]["y"]
+        if (x, y) == hero:
+            return Square(x, y, "self")
+        return Square(x, y, direction_between(hero, (x, y)))
+    symbol, scope = target["symbol"], target["scope"]
+    if scope == "adjacent":
+        squares = [(hero[0] + dx, hero[1] + dy) for dx, dy in DELTAS.values()]
+    else:
+        squares = [(x, y) for y in range(21) for x in range(1, 80)]
+    matches = [(x, y) for x, y in squares
+               if in_bounds(x, y) and (x, y) != hero and level.mark(x, y) == symbol]
+    if not matches:
+        raise SessionError("notFound", f"no {symbol!r} is displayed {_scope_words(scope)}",
+                           field="target")
+    if len(matches) > 1:
+        candidates = [{"x": x, "y": y, **({"direction": d} if (d := direction_between(hero, (x, y))) else {})}
+                      for x, y in matches]
+        raise SessionError("ambiguous",
+                           f"{len(matches)} squares show {symbol!r} {_scope_words(scope)}; "
+                           "name one by direction or position", field="target", candidates=candidates)
+    x, y = matches[0]
+    return Square(x, y, direction_between(hero, (x, y)))
+
+
+def adjacent(square: Square) -> str:
+    """The compass word of an adjacent square, else SessionError notAdjacent."""
+    if square.direction is None or square.direction == "self":
+        raise SessionError("notAdjacent",
+                           f"({square.x},{square.y}) is not next to the hero; this action needs an adjacent "
+                           "square (travel there first)", field="target")
+    return square.direction
+
+
+def _scope_words(scope: str) -> str:
+    return "next to the hero" if scope == "adjacent" else "on this level"

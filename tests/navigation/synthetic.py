@@ -1,0 +1,54 @@
+"""synthetic.py - small hand-drawn LevelViews for exact edge cases.
+
+A drawing is a list of strings of *feature codes* (terrain.py): line i is
+map row y=i, character j is map column x=j (column 0 is off-map, so
+drawings start with a space). The displayed marks and glyph classes follow
+from the features unless a cell is overridden, e.g. to put a boulder,
+an object or a creature on it. Squares of unknown terrain stay ' '.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from nethack_webmcp.navigation import LevelView
+
+_MARKS = {"W": "-", "d": ".", "V": "|", "H": "-", "v": "+", "h": "+", ":": "."}
+
+
+def draw(
+    drawing: Iterable[str],
+    hero: tuple[int, int],
+    *,
+    cells: Mapping[tuple[int, int], tuple[str, str]] | None = None,
+    entities: Iterable[Mapping[str, Any]] = (),
+    visited: Iterable[tuple[int, int]] = (),
+    visible: bool = True,
+    trap_bases: Mapping[tuple[int, int], str] | None = None,
+    level_id: str = "d0-l1",
+) -> LevelView:
+    """A LevelView of the drawing; cells overrides (mark, kind) per square."""
+    rows: dict[int, dict[str, str]] = {}
+    for y, line in enumerate(drawing):
+        features = line.ljust(80)[:80]
+        marks = "".join(_MARKS.get(code, code) for code in features)
+        kinds = "".join(" " if code == " " else "X" if code == "^" else "T" for code in features)
+        seen = "".join("1" if visible and code != " " else "0" for code in features)
+        rows[y] = {"marks": marks, "kinds": kinds, "terrain": marks, "features": features,
+                   "visible": seen, "colors": "7" * 80}
+    for (x, y), (mark, kind) in (cells or {}).items():
+        row = rows.setdefault(y, {"marks": " " * 80, "kinds": " " * 80, "terrain": " " * 80,
+                                  "features": " " * 80, "visible": "0" * 80, "colors": "7" * 80})
+        row["marks"] = row["marks"][:x] + mark + row["marks"][x + 1:]
+        row["kinds"] = row["kinds"][:x] + kind + row["kinds"][x + 1:]
+    entity_list = list(entities)
+    return LevelView.from_rows(level_id, rows, hero, entity_list, frozenset(visited), trap_bases)
+
+
+def creature(x: int, y: int, kind: str = "creature", attitude: str | None = "hostile",
+             appearance: str = "jackal", mark: str = "d") -> dict[str, Any]:
+    """An entity record shaped like the driver's."""
+    entity: dict[str, Any] = {"x": x, "y": y, "kind": kind, "mark": mark, "appearance": appearance}
+    if attitude:
+        entity["attitude"] = attitude
+    return entity

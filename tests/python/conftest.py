@@ -1,0 +1,19 @@
+"""conftest.py - the `agent` fixture: a tool caller over live native games."""
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest_asyncio
+from agent_support import Agent, require_driver
+from nethack_webmcp.engine.native import NativeEngine
+from nethack_webmcp.session import GameRegistry
+
+
+@pytest_asyncio.fixture
+async def agent() -> AsyncIterator[Agent]:
+    require_driver()
+    games = GameRegistry(NativeEngine.start)
+    try:
+        yield Agent(games)
+    finally:
+        await games.close_all()

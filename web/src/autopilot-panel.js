@@ -1,0 +1,42 @@
+// autopilot-panel.js - start/stop the autopilot and show what it is doing.
+// This panel controls the reference agent only; it sends no gameplay input
+// itself and there is no manual play.
+import { h, replace } from './dom.js';
+import { HARNESS } from './autopilot.js';
+
+export class AutopilotPanel {
+  constructor(autopilot, ready) {
+    this.autopilot = autopilot;
+    this.button = h('button', { type: 'button', disabled: 'disabled', dataset: { control: 'autopilot' },
+                                text: 'Start the autopilot', onclick: () => this.toggle() });
+    this.status = h('div', { className: 'autopilot-status' });
+    this.log = h('ol', { className: 'log autopilot-log' });
+    this.element = h('section', { className: 'autopilot panel' },
+      h('h2', { text: 'Autopilot' }),
+      h('p', { className: 'muted', text: `A reference agent that plays only through the WebMCP tools this page registers; `
+        + `its games carry the harness label “${HARNESS}”.` }),
+      this.button, this.status, this.log);
+    ready.then(() => this.button.removeAttribute('disabled'), () => {});
+    this.update();
+  }
+
+  toggle() {
+    if (this.autopilot.state.running) this.autopilot.stop();
+    else this.autopilot.start();
+  }
+
+  update() {
+    const state = this.autopilot.state;
+    this.button.textContent = state.running ? 'Stop the autopilot' : 'Start the autopilot';
+    const parts = [
+      h('span', { dataset: { field: 'autopilot-state' }, text: state.running ? 'playing' : 'stopped' }),
+      ` · ${state.actions} actions, ${state.calls} tool calls, ${state.decisions} decisions answered`,
+    ];
+    if (state.gameId) {
+      parts.push(' · game ', h('a', { href: `#/g/${encodeURIComponent(state.gameId)}`, text: state.gameId }));
+    }
+    replace(this.status, ...parts);
+    if (state.unhandled) this.status.append(h('div', { className: 'boot-error', text: `${state.unhandled.code}: ${state.unhandled.message}` }));
+    replace(this.log, state.log.slice().reverse().map((line) => h('li', { text: line })));
+  }
+}

@@ -1,0 +1,98 @@
+// home.js - the home view: what this page is, how an agent connects, the
+// autopilot switch, this browser's games and the ten most recent records.
+import { ago, h, replace, when } from './dom.js';
+import { CHANNEL, listGames, recentRecords } from './store.js';
+
+function link(game) {
+  return h('a', { href: `#/g/${encodeURIComponent(game.gameId)}`, dataset: { gameId: game.gameId } },
+    h('span', { className: 'name', text: game.name || '(unnamed)' }));
+}
+
+function depths(game) {
+  return `${game.deepest ?? '?'} / ${game.depth ?? '?'}`;
+}
+
+/** What a live game's lifecycle means from this tab. */
+function lifecycle(game, heldLocks) {
+  if (game.lifecycle === 'live' && game.ownerTab && !heldLocks.has(`nethack:tab:${game.ownerTab}`)) {
+    return 'live (its tab is closed)';
+  }
+  return game.lifecycle;
+}
+
+function gamesTable(games, heldLocks) {
+  if (!games.length) return h('p', { className: 'muted', text: 'No games yet. Start the autopilot, or let an agent call the session tool.' });
+  return h('table', { className: 'games', dataset: { list: 'games' } },
+    h('thead', {}, h('tr', {}, ['Character', 'State', 'Started', 'Last update', 'Turn', 'Deepest / now', 'Harness', 'Model']
+      .map((title) => h('th', { text: title })))),
+    h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
+      h('td', {}, link(game)),
+      h('td', {}, h('span', { className: `badge ${game.lifecycle}`, text: lifecycle(game, heldLocks) })),
+      h('td', { text: when(game.startedAt) }),
+      h('td', { text: ago(game.updatedAt) }),
+      h('td', { text: String(game.turn ?? '—') }),
+      h('td', { text: depths(game) }),
+      h('td', { className: 'harness', text: game.harness || '—' }),
+      h('td', { className: 'model', text: game.model || '—' })))));
+}
+
+function recordsTable(records) {
+  if (!records.length) return h('p', { className: 'muted', text: 'No completed games yet.' });
+  return h('table', { className: 'records', dataset: { list: 'records' } },
+    h('thead', {}, h('tr', {}, ['Character', 'Started', 'Ended', 'End reason', 'Deepest floor', 'Final floor', 'Score', 'Harness', 'Model']
+      .map((title) => h('th', { text: title })))),
+    h('tbody', {}, records.map((game) => h('tr', { dataset: { gameId: game.gameId } },
+      h('td', {}, link(game)),
+      h('td', { text: when(game.startedAt) }),
+      h('td', { text: when(game.endedAt) }),
+      h('td', { text: game.endReason === 'ascended' ? 'ascended (won)' : game.endReason }),
+      h('td', { text: String(game.deepest ?? 'unknown') }),
+      h('td', { text: String(game.depth ?? 'unknown') }),
+      h('td', { text: String(game.score ?? '—') }),
+      h('td', { className: 'harness', text: game.harness || '—' }),
+      h('td', { className: 'model', text: game.model || '—' })))));
+}
+
+export class HomeView {
+  constructor(root, { webmcpKind, autopilotPanel }) {
+    this.root = root;
+    this.gamesBox = h('div', { className: 'games-box' });
+    this.recordsBox = h('div', { className: 'records-box' });
+    replace(root,
+      h('section', { className: 'intro panel' },
+        h('h2', { text: 'Real NetHack 3.6.7 for software agents' }),
+        h('p', { text: 'This page runs NetHack in WebAssembly and the agent tools in Python (Pyodide), all inside this tab. '
+          + 'It registers eleven WebMCP tools (session, observe, interact, use, travel, equipment, inventory, plan, lookup, respond, help): '
+          + 'an agent in this browser can list and call them. Start with help, then session {"action":"create"}.' }),
+        h('p', {}, 'WebMCP: ', h('strong', { dataset: { field: 'webmcp' }, text: webmcpKind === 'native'
+          ? 'the browser\'s native document.modelContext' : 'the @mcp-b/webmcp-polyfill (this browser has no native WebMCP)' }),
+          '. Desktop MCP clients can use the same tools over stdio: see the README.'),
+        h('p', { className: 'muted', text: 'Everything you see here is read-only: watching a game never changes it.' })),
+      autopilotPanel,
+      h('section', { className: 'panel' }, h('h2', { text: 'Games in this browser' }), this.gamesBox),
+      h('section', { className: 'panel' }, h('h2', { text: 'Ten most recently completed games' }), this.recordsBox));
+    this.channel = new BroadcastChannel(CHANNEL);
+    this.channel.onmessage = () => this.schedule();
+    this.timer = setInterval(() => this.refresh(), 2000);
+    this.refresh();
+  }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = setTimeout(() => { this.pending = null; this.refresh(); }, 250);
+  }
+
+  async refresh() {
+    const [games, records, locks] = await Promise.all([listGames(), recentRecords(10),
+      navigator.locks ? navigator.locks.query() : Promise.resolve({ held: [] })]);
+    const held = new Set((locks.held || []).map((lock) => lock.name));
+    replace(this.gamesBox, gamesTable(games, held));
+    replace(this.recordsBox, recordsTable(records));
+  }
+
+  dispose() {
+    clearInterval(this.timer);
+    clearTimeout(this.pending);
+    this.channel.close();
+  }
+}

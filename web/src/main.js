@@ -1,0 +1,80 @@
+// main.js - the page: boot the core worker, register the WebMCP tools, and
+// route between the home view (#/) and a game's spectator (#/g/<game-id>).
+//
+// window.nethackSite exposes read-only facts for people and test harnesses:
+// {status, stage, error, webmcp, tabId, timings, autopilot}.
+import config from 'nethack-site-config';
+import { modelContext } from '../../webmcp/context.js';
+import { declarations } from '../../webmcp/declarations.js';
+import { registerTools } from '../../webmcp/register.js';
+import { ToolClient } from '../../webmcp/client.js';
+import { Autopilot } from './autopilot.js';
+import { AutopilotPanel } from './autopilot-panel.js';
+import { BootStatus } from './boot-status.js';
+import { WorkerBridge } from './bridge.js';
+import { HomeView } from './home.js';
+import { SpectatorView } from './spectator.js';
+
+const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
+
+const site = { status: 'booting', stage: null, error: null, webmcp: null, tabId: crypto.randomUUID(),
+               timings: null, autopilot: null, registered: false };
+window.nethackSite = site;
+
+// A lock held for the tab's life lets other tabs tell whether a game's
+// owning tab is still open (navigator.locks.query()).
+if (navigator.locks) navigator.locks.request(`nethack:tab:${site.tabId}`, () => new Promise(() => {}));
+
+const boot = new BootStatus(document.getElementById('boot'));
+const bridge = new WorkerBridge(config, site.tabId);
+bridge.onprogress = ({ stage, label }) => { site.stage = stage; boot.progress(stage, label); };
+bridge.ready.then((ready) => {
+  const expected = JSON.stringify(declarations);
+  if (JSON.stringify(ready.declarations) !== expected) {
+    throw { stage: 'start', message: 'the Python package declares different tools than this page was built with: rebuild the site' };
+  }
+  site.timings = ready.timings;
+  site.status = 'ready';
+  boot.ready(ready.timings);
+}).catch((failure) => {
+  site.status = 'failed';
+  site.error = failure;
+  boot.failed(failure);
+});
+
+async function execute(name, args) {
+  try {
+    await bridge.ready;
+  } catch (failure) {
+    throw new Error(`the game host in this page failed to start (${failure.stage}): ${failure.message}`);
+  }
+  if (site.status === 'failed') throw new Error(`the game host in this page is unusable: ${site.error.message}`);
+  return bridge.call(name, args);
+}
+
+const { context, kind } = modelContext();
+site.webmcp = kind;
+const registration = new AbortController();
+registerTools(context, declarations, execute, registration.signal).then(
+  () => { site.registered = true; },
+  (error) => { site.error = { stage: 'webmcp', message: String(error && error.message || error) }; boot.failed(site.error); });
+window.addEventListener('pagehide', () => registration.abort());
+
+const autopilot = new Autopilot(new ToolClient(context), () => panel.update());
+site.autopilot = autopilot.state;
+const panel = new AutopilotPanel(autopilot, bridge.ready);
+
+const main = document.getElementById('main');
+let view = null;
+function route() {
+  if (view) view.dispose();
+  const match = GAME_ROUTE.exec(location.hash);
+  if (match) {
+    view = new SpectatorView(main, match[1]);
+  } else {
+    view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element });
+  }
+  main.dataset.view = match ? 'game' : 'home';
+}
+window.addEventListener('hashchange', route);
+route();
