@@ -8,7 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "wasm" / "driver"
-SOURCES = [ROOT / "tests" / "c" / "test_json.c", DRIVER / "json_read.c", DRIVER / "json_write.c"]
+SOURCES = [ROOT / "tests" / "c" / "test_json.c", DRIVER / "json_read.c", DRIVER / "json_write.c",
+           DRIVER / "utf8.c"]
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", f"-I{DRIVER}"]
 
 VARIANTS = {

@@ -1,5 +1,6 @@
 /* json_read.c - strict JSON request parser */
 #include "json_read.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,31 +21,6 @@ static int fail(parser *p, int status, size_t offset)
     return status;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (n bytes available), or 0.
- * Rejects overlongs, encoded surrogates and code points above U+10FFFF
- * by narrowing the allowed range of the second byte (RFC 3629 table). */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-    size_t need, i;
-
-    if (c < 0x80) return 1;
-    if (c < 0xC2) return 0;
-    if (c < 0xE0) need = 2;
-    else if (c < 0xF0) {
-        need = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c < 0xF5) {
-        need = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else return 0;
-    if (n < need || s[1] < lo || s[1] > hi) return 0;
-    for (i = 2; i < need; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-    return need;
-}
 
 static void skip_ws(parser *p)
 {
@@ -387,7 +363,7 @@ int nnh_json_parse(nnh_json_doc *doc, const char *text, size_t len)
         for (i = 0, rc = NNH_JSON_OK; i < len && rc == NNH_JSON_OK; ) {
             size_t k;
             if (p.s[i] == 0) rc = fail(&p, NNH_JSON_NUL_BYTE, i);
-            else if ((k = utf8_seq_len(p.s + i, len - i)) == 0)
+            else if ((k = nnh_utf8_seq_len(p.s + i, len - i)) == 0)
                 rc = fail(&p, NNH_JSON_INVALID_UTF8, i);
             else i += k;
         }

@@ -1,5 +1,6 @@
 /* json_write.c - growable output buffer for building JSON responses */
 #include "json_write.h"
+#include "utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -88,29 +89,6 @@ void nnh_buf_int(nnh_buf *b, long long v)
     nnh_buf_raw(b, tmp + i, sizeof tmp - i);
 }
 
-/* Same rules as the reader's validator (RFC 3629); duplicated so the
- * writer links without the parser. Returns 0 for a malformed sequence. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0], lo = 0x80, hi = 0xBF;
-    size_t need, i;
-
-    if (c < 0xC2) return 0;
-    if (c < 0xE0) need = 2;
-    else if (c < 0xF0) {
-        need = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c < 0xF5) {
-        need = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else return 0;
-    if (n < need || s[1] < lo || s[1] > hi) return 0;
-    for (i = 2; i < need; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-    return need;
-}
 
 void nnh_buf_jstrn(nnh_buf *b, const char *s, size_t n)
 {
@@ -137,7 +115,7 @@ void nnh_buf_jstrn(nnh_buf *b, const char *s, size_t n)
         if (reserve(b, 6)) goto out;  /* longest single output: \u00XX */
         o = b->data + b->len;
         if (*p >= 0x80) {
-            if ((k = utf8_seq_len(p, (size_t)(end - p))) != 0) {
+            if ((k = nnh_utf8_seq_len(p, (size_t)(end - p))) != 0) {
                 memcpy(o, p, k);
                 b->len += k;
                 p += k;

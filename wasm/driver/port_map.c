@@ -153,6 +153,14 @@ static void mark_and_color(int glyph, int x, int y, char *mark, char *color)
     *color = "0123456789abcdef"[col];
 }
 
+/* One 80-character row string; marks may hold '"' or '\\', so escape. */
+static void row_field(nnh_buf *b, const char *name, const char *text)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, name);
+    nnh_buf_jstr(b, text);
+}
+
 /* Append the world object for the current level: every row when full, else
  * the rows changed since nnh_map_mark_sent(). This function can't fail. */
 void nnh_map_encode(nnh_buf *b, int full)
@@ -190,21 +198,14 @@ void nnh_map_encode(nnh_buf *b, int full)
         first = 0;
         nnh_buf_cstr(b, "{\"y\":");
         nnh_buf_int(b, y);
-        nnh_buf_cstr(b, ",\"marks\":");
-        nnh_buf_jstr(b, marks);
-        nnh_buf_cstr(b, ",\"colors\":\"");
-        nnh_buf_raw(b, colors, NNH_COLS);
-        nnh_buf_cstr(b, "\",\"kinds\":\"");
-        nnh_buf_raw(b, kinds, NNH_COLS);
-        nnh_buf_cstr(b, "\",\"terrain\":");
-        nnh_buf_jstr(b, terrain);
-        nnh_buf_cstr(b, ",\"features\":");
-        nnh_buf_jstr(b, features);
-        nnh_buf_cstr(b, ",\"visible\":\"");
-        nnh_buf_raw(b, visible, NNH_COLS);
-        nnh_buf_cstr(b, "\",\"visited\":\"");
-        nnh_buf_raw(b, stood_here, NNH_COLS);
-        nnh_buf_cstr(b, "\"}");
+        row_field(b, "marks", marks);
+        row_field(b, "colors", colors);
+        row_field(b, "kinds", kinds);
+        row_field(b, "terrain", terrain);
+        row_field(b, "features", features);
+        row_field(b, "visible", visible);
+        row_field(b, "visited", stood_here);
+        nnh_buf_char(b, '}');
     }
     nnh_buf_cstr(b, "]}");
 }
