@@ -1,9 +1,9 @@
 """navigation(): frontiers, ways down/up and doors with approaches."""
 from __future__ import annotations
 
-from nethack_webmcp.navigation import is_frontier, navigation, route
+from nethack_webmcp.navigation import WorldTracker, is_frontier, navigation, route
 from recorded import fixture_view
-from synthetic import draw
+from synthetic import draw, observation
 
 
 def at(entries, x, y):
@@ -23,6 +23,23 @@ def test_visited_and_unreachable_squares_are_not_frontiers():
     assert is_frontier(view, (5, 4))  # a frontier square, but not reachable: not listed
 
 
+def test_squares_passed_in_a_run_are_not_frontiers():
+    """The driver's `visited` rows mark every square a run passed; none of them is a frontier."""
+    corridor = [" ", " ######"]
+    before_run = observation(corridor, (1, 1), visited=[(1, 1)])
+    after_run = observation(corridor, (6, 1), visited=[(x, 1) for x in range(1, 7)], full=False)
+    tracker = WorldTracker()
+    tracker.apply(before_run)
+    tracker.apply(after_run)
+    assert navigation(tracker.view())["frontiers"] == []
+    # Observed positions alone (data recorded before `visited`) only know both ends of the run.
+    old = WorldTracker()
+    old.apply(observation(corridor, (1, 1)))
+    old.apply(observation(corridor, (6, 1), full=False))
+    assert [(f["x"], f["distance"]) for f in navigation(old.view())["frontiers"]] == [
+        (5, 1), (4, 2), (3, 3), (2, 4)]
+
+
 def test_object_covered_squares_are_not_undiscovered():
     view = draw([" ", " WWW", " ...", " WWW"], (1, 2), cells={(4, 2): ("[", "O")})
     assert navigation(view)["frontiers"] == []
@@ -37,10 +54,13 @@ def test_frontiers_sort_by_distance_then_row_major():
 def test_real_start_room_frontiers_and_doors():
     result = navigation(fixture_view("seed42_start"))
     assert result["basis"] == {"levelId": "d0-l1", "origin": {"x": 59, "y": 6}}
-    # (59,4) borders the not-yet-displayed east doorway; (48,5) is the west doorway.
+    # (59,4) borders the not-yet-displayed east doorway; (48,3) and (48,5) are the west doorways.
+    # (48,3) is reachable because the floor under the '[' at (49,3) is known (the #terrain view).
     assert [(f["x"], f["y"], f["distance"], f["firstStep"]) for f in result["frontiers"]] == [
-        (59, 4, 2, "north"), (48, 5, 11, "west")]
-    assert result["waysDown"] == [] and result["waysUp"] == []  # the hero covers the <
+        (59, 4, 2, "north"), (48, 3, 11, "west"), (48, 5, 11, "west")]
+    # The hero stands on the up staircase: its terrain is known under the '@', at distance 0.
+    assert result["waysDown"] == []
+    assert result["waysUp"] == [{"x": 59, "y": 6, "distance": 0, "type": "stairsUp"}]
     closed_south = at(result["doors"], 53, 9)
     assert closed_south == {
         "x": 53, "y": 9, "state": "closed", "orientation": "horizontal",
@@ -51,18 +71,24 @@ def test_real_start_room_frontiers_and_doors():
     assert west["approach"] == {"x": 49, "y": 7} and west["direction"] == "west" and west["distance"] == 10
     doorway = at(result["doors"], 48, 5)
     assert doorway["state"] == "doorway" and "orientation" not in doorway
-    hidden = at(result["doors"], 48, 3)  # behind the '[' of unknown terrain
-    assert hidden["distance"] is None and "approach" not in hidden and "direction" not in hidden
-    assert result["doors"][-1] is hidden  # unreachable last
+    behind_object = at(result["doors"], 48, 3)  # approached over the '[' on known floor
+    assert behind_object["approach"] == {"x": 49, "y": 3} and behind_object["direction"] == "west"
+    assert behind_object["distance"] == 10 and behind_object["firstStep"] == "west"
+    # Sorted by distance, then row-major: every door of the first room is approachable.
+    assert [(d["x"], d["y"], d["distance"]) for d in result["doors"]] == [
+        (53, 9, 6), (48, 3, 10), (48, 5, 10), (48, 7, 10)]
     for entry in result["frontiers"]:
         assert route(fixture_view("seed42_start"), (entry["x"], entry["y"]))["steps"][0]["direction"] == \
             entry["firstStep"]
 
 
 def test_real_ways_down_and_up():
+    # The hero stands in a doorless doorway (known under the '@'): diagonals out of it are allowed.
     result = navigation(fixture_view("seed42_stairs"))
-    assert result["waysDown"] == [{"x": 31, "y": 12, "distance": 3, "firstStep": "south", "type": "stairsDown"}]
-    assert result["waysUp"] == [{"x": 59, "y": 6, "distance": 31, "firstStep": "north", "type": "stairsUp"}]
+    assert result["waysDown"] == [
+        {"x": 31, "y": 12, "distance": 2, "firstStep": "southeast", "type": "stairsDown"}]
+    assert result["waysUp"] == [
+        {"x": 59, "y": 6, "distance": 30, "firstStep": "northeast", "type": "stairsUp"}]
 
 
 def test_unreachable_way_down_is_listed_with_null_distance():

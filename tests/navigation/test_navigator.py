@@ -13,6 +13,7 @@ from nethack_webmcp.navigation import (
     HeroState,
     LevelView,
     StepOutcome,
+    navigation,
     passable,
     run_leg,
     step_outcome,
@@ -325,23 +326,73 @@ def test_live_descend_stops_on_the_stairs_without_climbing(driver):
     stepper.send("game.run", direction="west", mode="normal")
     result = asyncio.run(run_leg("descend", step=stepper.step, view=stepper.view, start=stepper.hero_state()))
     assert result.stop_reason == "atWayDown" and result.final_position == (31, 12)
-    assert [s["direction"] for s in result.steps] == ["south", "east", "southeast"]
-    assert all(request["method"] == "game.move" for request, _ in stepper.log[-3:])
+    # The run ended in a doorway known (under the '@') to be doorless: straight out diagonally.
+    assert [s["direction"] for s in result.steps] == ["southeast", "southeast"]
+    assert all(request["method"] == "game.move" for request, _ in stepper.log[-2:])
     assert stepper.observation["levelId"] == "d0-l1"
+    assert stepper.view().feature(31, 12) == ">"  # the stairs under the hero
+
+
+def test_live_door_bump_stops_with_door_attempt(driver):
+    """The live counterpart of the replayed bump: seed 42's west door opens on the first push."""
+    stepper = DriverStepper(driver(42))
+    walk = asyncio.run(run_leg("to", step=stepper.step, view=stepper.view, target=(49, 7),
+                               start=stepper.hero_state()))
+    assert walk.stop_reason == "arrived"
+    # A leg never plans through the closed door itself ...
+    refused = asyncio.run(run_leg("to", step=stepper.step, view=stepper.view, target=(48, 7),
+                                  start=stepper.hero_state()))
+    assert (refused.stop_reason, refused.why, refused.actions_taken) == ("noRoute", "closedDoor", 0)
+
+    # ... but a caller whose step pushes into it (here: always west) is stopped at once.
+    async def push_west(direction: str):
+        return await stepper.step("west")
+
+    result = asyncio.run(run_leg("to", step=push_west, view=stepper.view, target=(50, 7),
+                                 start=stepper.hero_state()))
+    assert result.stop_reason == "doorAttempt" and result.actions_taken == 1 and result.steps == ()
+    assert {"type": "heard", "text": "The door opens."} in result.events
+    assert stepper.view().feature(48, 7) == "V" and stepper.view().hero == (49, 7)
 
 
 def test_live_exploration_stops_for_a_new_creature_and_for_damage(driver):
-    stepper = DriverStepper(driver(42))
+    # Seed 3 (a Monk with a kitten): the corridor walk is interrupted once by the kitten
+    # refusing to swap, then a jackal appears and bites.
+    stepper = DriverStepper(driver(3))
     reasons = []
     for _ in range(12):
+        hp = stepper.observation["vitals"]["hp"]
         result = asyncio.run(run_leg("explore", step=stepper.step, view=stepper.view,
                                      start=stepper.hero_state(), max_frontiers=5, max_actions=60))
         reasons.append(result.stop_reason)
+        if result.stop_reason == "blocked":
+            assert any("is in the way" in str(e.get("text")) for e in result.events)
+        if result.stop_reason == "newCreature":
+            assert [e["appearance"] for e in stepper.observation["entities"] if e["kind"] == "creature"] == [
+                "jackal"]
         if result.stop_reason == "hpDropped":
+            assert stepper.observation["vitals"]["hp"] < hp
+            assert {"type": "heard", "text": "The jackal bites!"} in result.events
             break
-    assert "newCreature" in reasons and reasons[-1] == "hpDropped"
-    jackals = [e for e in stepper.observation["entities"] if e.get("appearance") == "jackal"]
-    assert jackals
+    assert reasons == ["frontierReached", "frontierReached", "blocked", "frontierReached", "newCreature",
+                       "hpDropped"]
+
+
+RUN_PATH = [(x, 7) for x in range(46, 36, -1)] + [(36, 8)] + [(x, 9) for x in range(35, 28, -1)]
+
+
+def test_live_run_marks_every_square_passed_as_visited(driver):
+    stepper = DriverStepper(driver(42))
+    for direction in ["west"] * 9 + ["southwest", "west", "west", "west"]:
+        stepper.send("game.move", direction=direction)
+    stepper.send("game.run", direction="west", mode="normal")
+    view = stepper.view()
+    assert view.hero == (29, 10)
+    assert [p for p in RUN_PATH if not view.was_visited(*p)] == []
+    # So no square the run passed is a frontier; the corridor's side branches still are.
+    frontiers = {(f["x"], f["y"]) for f in navigation(view)["frontiers"]}
+    assert not frontiers & set(RUN_PATH)
+    assert {(42, 6), (42, 8)} <= frontiers
 
 
 def test_live_teleport_trap_voids_the_plan(driver):

@@ -39,14 +39,15 @@ def test_real_start_room_cells():
     dog = cell(result, -1, 1)
     assert dog["occupant"] == {"kind": "ally", "mark": "d", "appearance": "little dog", "attitude": "tame"}
     assert dog["movement"] == {"direction": "southwest", "intent": "displaceAlly"}
-    assert "mark" not in dog["terrain"]  # an occupant covers the terrain mark
+    # An occupant covers the terrain mark, but the floor beneath it is known (#terrain view).
+    assert dog["terrain"] == {"type": "floor", "freshness": "current"} and dog["walkable"] is True
     floor = cell(result, -1, 0)
     assert floor["terrain"] == {"type": "floor", "mark": ".", "freshness": "current"}
     assert floor["walkable"] is True and floor["movement"] == {"direction": "west", "intent": "step"}
     wall = cell(result, 1, 0)
     assert wall["terrain"]["type"] == "wall" and wall["walkable"] is False
     here = cell(result, 0, 0)
-    assert here["terrain"] == {"type": "unknown", "freshness": "unknown"}  # never displayed bare
+    assert here["terrain"] == {"type": "stairsUp", "freshness": "current"}  # known under the '@'
     assert here["walkable"] is True and "movement" not in here and "occupant" not in here
     unknown = cell(result, 1, -2)  # (60, 4): the east doorway, not yet displayed
     assert unknown["terrain"] == {"type": "unknown", "freshness": "unknown"} and unknown["walkable"] is None
@@ -88,6 +89,15 @@ def test_object_mark_without_terrain_mark():
     assert objects and objects[0]["objects"] == [{"mark": "["}]
     for c in objects:
         assert "mark" not in c["terrain"]
+    # The type beneath the object is known all the same.
+    assert (objects[0]["x"], objects[0]["y"]) == (49, 3)
+    assert objects[0]["terrain"] == {"type": "floor", "freshness": "current"} and objects[0]["walkable"] is True
+
+
+def test_unknown_terrain_under_the_hero_stays_unknown():
+    # The driver withholds terrain under the hero while hallucinating, stunned or confused.
+    here = cell(neighborhood(draw([" ", " W W", " ..."], (2, 1))), 0, 0)
+    assert here["terrain"] == {"type": "unknown", "freshness": "unknown"} and here["walkable"] is True
 
 
 def test_movement_intents_and_restrictions():

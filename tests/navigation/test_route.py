@@ -135,18 +135,30 @@ def test_real_route_across_the_first_room():
     assert route(view, (58, 8))["distance"] == 2
 
 
-def test_real_route_to_the_downstairs_leaves_the_possible_doorway_orthogonally():
+def test_real_route_to_the_downstairs_leaves_the_doorless_doorway_diagonally():
+    # The hero stands in a doorway known (under the '@') to have no door: diagonals are allowed.
     view = fixture_view("seed42_stairs")
+    assert view.feature(*view.hero) == "d"
     result = route(view, (31, 12))
-    assert result["distance"] == 3
-    assert directions(result) == ["south", "east", "southeast"]
+    assert result["distance"] == 2
+    assert directions(result) == ["southeast", "southeast"]
 
 
-def test_real_object_beside_a_doorway_is_unknown_terrain():
-    # '[' at (49,3) hides its floor: the doorway (48,3) behind it has no known route.
+def test_a_possible_door_under_the_hero_is_left_orthogonally():
+    # Unknown terrain in a gap of a perceived wall may be a door: no diagonal out of it.
+    unknown = draw([" ", " ...", " W W", " ..."], (2, 2))
+    assert directions(route(unknown, (3, 3))) == ["south", "east"]
+    doorless = draw([" ", " ...", " WdW", " ..."], (2, 2))
+    assert directions(route(doorless, (3, 3))) == ["southeast"]
+
+
+def test_real_object_covered_floor_is_walkable_and_leads_to_the_doorway():
+    # The floor under the '[' at (49,3) is known, so the doorway (48,3) behind it is reachable.
     view = fixture_view("seed42_start")
-    assert route(view, (49, 3))["why"] == "targetUnknown"
-    assert route(view, (48, 3))["why"] == "disconnected"
+    assert route(view, (49, 3))["distance"] == 10
+    result = route(view, (48, 3))
+    assert result["distance"] == 11 and "why" not in result
+    assert directions(result) == ["west"] * 8 + ["northwest"] * 3
 
 
 @pytest.mark.parametrize("fixture", ["seed42_start", "seed42_stairs", "seed1_boulder", "seed26_trap"])

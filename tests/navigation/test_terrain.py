@@ -94,10 +94,13 @@ def test_an_unknown_square_set_in_a_wall_may_be_a_door():
     assert not terrain.may_be_intact_door(view, 2, 1)
 
 
-def test_real_doorway_under_the_hero_counts_as_possible_door():
+def test_real_doorway_under_the_hero_is_known_doorless():
+    # The #terrain view tells the doorway under the '@' apart from a door: no possible-door guess.
     view = fixture_view("seed42_stairs")
-    assert view.hero == (29, 10) and view.feature(29, 10) == " "
-    assert terrain.may_be_intact_door(view, 29, 10)
+    assert view.hero == (29, 10) and view.mark(29, 10) == "@" and view.feature(29, 10) == "d"
+    assert not terrain.may_be_intact_door(view, 29, 10)
+    assert not terrain.door_blocks_diagonal(view, (29, 10), (30, 11), known_only=False)
+    assert terrain.terrain_type(view, 29, 10) == "doorway"
 
 
 def test_boulders_come_from_the_glyph_class():

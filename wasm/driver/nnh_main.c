@@ -17,12 +17,13 @@ int nnh_playground_enter(void); /* io_*.c: cwd = fresh game directory */
 
 /* Controlled options: ASCII map, visible turn counter and experience,
  * no autopickup by default, no bones, no intro text or news, and nothing
- * that animates the map (sparkle) or asks tty-only questions. */
+ * that animates the map (sparkle) or asks tty-only questions. runmode:walk
+ * draws every square a run passes, so each one is recorded as visited. */
 static const char controlled_options[] =
     "!autopickup,!bones,!legacy,!news,!mail,!splash_screen,!sparkle,"
     "!checkpoint,!cmdassist,!rest_on_space,!number_pad,!tombstone,"
     "!autodig,!autoquiver,time,showexp,showscore,"
-    "pickup_burden:unencumbered,runmode:teleport,!mention_walls,"
+    "pickup_burden:unencumbered,runmode:walk,!mention_walls,"
     "suppress_alert:3.4.3";
 
 /* splitmix64: a mixer separate from NetHack's RNG streams, so choosing the

@@ -90,6 +90,13 @@ void nnh_map_print_glyph(int x, int y, int glyph)
         shown[y][x] = glyph;
         dirty[y] = 1;
     }
+    /* Fill at display time, not when a response is written: what the map
+     * remembers must not depend on which responses were quiet. */
+    if (glyph != NO_GLYPH && !glyph_is_cmap(glyph) && x > 0
+        && (memory = memory_for(current_ledger)) != NULL && memory[y * NNH_COLS + x] == UNSEEN) {
+        remember_covered_terrain(memory, x, y);
+        if (memory[y * NNH_COLS + x] != UNSEEN) dirty[y] = 1;
+    }
     if (glyph_is_cmap(glyph) && (memory = memory_for(current_ledger)) != NULL) {
         int cmap = glyph_to_cmap(glyph);
         /* Stone is the absence of a memory, and cmap entries past the
@@ -181,8 +188,6 @@ void nnh_map_encode(nnh_buf *b, int full)
             int g = shown[y][x];
             mark_and_color(g, x, y, &marks[x], &colors[x]);
             kinds[x] = kind_of(g);
-            if (g != UNSEEN && g != NO_GLYPH && !glyph_is_cmap(g) && x > 0)
-                remember_covered_terrain(memory, x, y);
             stood_here[x] = stood && stood[y * NNH_COLS + x] ? '1' : '0';
             if (memory && memory[y * NNH_COLS + x] != UNSEEN) {
                 mark_and_color(memory[y * NNH_COLS + x], x, y, &terrain[x], &dummy);

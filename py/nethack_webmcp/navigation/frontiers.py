@@ -3,9 +3,11 @@
 navigation(level) answers the seed's session.navigation query from one
 LevelView, under the same knownWalking policy as routes (policy.py):
 
-* frontiers - reachable squares the hero has not stood on that have an
-  undiscovered cardinal neighbour: nothing has ever been displayed there
-  (no terrain memory and no glyph). A square covered by an object or a
+* frontiers - reachable squares the hero has not stood on (neither in an
+  observed position nor in the driver's `visited` rows, which include the
+  squares a run passed) that have an undiscovered cardinal neighbour:
+  nothing has ever been displayed there (no terrain memory and no glyph)
+  and the hero never stood there. A square covered by an object or a
   creature is not undiscovered - standing next to it reveals nothing more.
 * waysDown / waysUp - every remembered downward (upward) stair or ladder,
   reachable or not (unreachable ones have distance null).

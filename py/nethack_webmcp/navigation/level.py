@@ -1,19 +1,25 @@
 """level.py - one perceived level as an immutable grid, and the tracker that builds it.
 
 The driver sends the map as rows-v1: per row six 80-character layers
-(marks, colors, kinds, terrain, features, visible), and in gameplay
-responses only the rows that changed. Navigation needs a *complete* picture
-of what the player has perceived on the current level, so WorldTracker
+(marks, colors, kinds, terrain, features, visible) plus the `visited`
+string, and in gameplay responses only the rows that changed. Navigation
+needs a *complete* picture of what the player has perceived on the
+current level, so WorldTracker
 merges every response into a per-level grid and LevelView freezes one
 moment of it. Everything downstream (terrain, neighborhood, route,
 frontiers, Navigator) is a pure function of a LevelView, which is why it
 is immutable: a plan is always tied to the exact view it was computed from.
 
-Two facts the driver does not carry in the grid are kept here:
+Two facts beyond the displayed layers are kept here:
 
-* visited squares - each observation's hero position, per level. The
-  hero stood there, so the square is known walkable even when its terrain
-  was never displayed bare (the hero's own square, squares under objects).
+* visited squares - where the hero has stood on the level: the union of
+  the driver's per-row `visited` string ('1' where the hero glyph was
+  drawn at the hero's position, so squares passed during a run count
+  too) and every observation's hero position (which is all that data
+  recorded before the driver sent `visited` provides). A visited square is
+  known walkable even when its terrain was never displayed bare, which
+  still happens: the driver withholds terrain under the hero, objects and
+  creatures while the hero is hallucinating, stunned or confused.
 * trap bases - the terrain feature last shown at a square before a known
   trap was drawn over it, so local views can report the base beneath the
   trap overlay ("Perception, not omniscience").
@@ -32,11 +38,14 @@ MAP_ROWS = 21
 #: Playable bounds: x 1..79, y 0..20.
 MIN_X, MAX_X, MIN_Y, MAX_Y = 1, MAP_WIDTH - 1, 0, MAP_ROWS - 1
 
-#: The six per-cell layers of a rows-v1 row.
+#: The six per-cell display layers of a rows-v1 row.
 LAYERS = ("marks", "colors", "kinds", "terrain", "features", "visible")
+#: The per-row standing record: '1' where the hero has stood on this level.
+VISITED = "visited"
 _BLANK: Mapping[str, str] = MappingProxyType(
     {"marks": " " * MAP_WIDTH, "colors": "0" * MAP_WIDTH, "kinds": " " * MAP_WIDTH,
-     "terrain": " " * MAP_WIDTH, "features": " " * MAP_WIDTH, "visible": "0" * MAP_WIDTH}
+     "terrain": " " * MAP_WIDTH, "features": " " * MAP_WIDTH, "visible": "0" * MAP_WIDTH,
+     VISITED: "0" * MAP_WIDTH}
 )
 
 Position = tuple[int, int]
@@ -58,6 +67,13 @@ def _layer(row: Mapping[str, str], name: str) -> str:
     if len(text) != MAP_WIDTH:
         text = (text + _BLANK[name])[:MAP_WIDTH]
     return text
+
+
+def row_visited(y: int, text: object) -> set[Position]:
+    """The in-bounds squares a row's `visited` string marks '1' (none when absent or malformed)."""
+    if not isinstance(text, str):
+        return set()
+    return {(x, y) for x, flag in enumerate(text[:MAP_WIDTH]) if flag == "1" and in_bounds(x, y)}
 
 
 @dataclass(frozen=True)
@@ -91,7 +107,15 @@ class LevelView:
         visited: frozenset[Position] = frozenset(),
         trap_bases: Mapping[Position, str] | None = None,
     ) -> LevelView:
-        """Build a view from merged rows-v1 rows keyed by y; missing rows are blank."""
+        """Build a view from merged rows-v1 rows keyed by y; missing rows are blank.
+
+        visited is the union of the given squares, every square a row's
+        `visited` string marks, and the hero's own square.
+        """
+        stood: set[Position] = set(visited)
+        for y, row in rows.items():
+            if 0 <= y < MAP_ROWS:
+                stood |= row_visited(y, row.get(VISITED))
         grid = {name: tuple(_layer(rows.get(y, _BLANK), name) for y in range(MAP_ROWS)) for name in LAYERS}
         by_position: dict[Position, Mapping[str, Any]] = {}
         for entity in entities:
@@ -110,7 +134,7 @@ class LevelView:
             features=grid["features"],
             visibility=grid["visible"],
             entities=MappingProxyType(by_position),
-            visited=frozenset(visited) | {hero},
+            visited=frozenset(stood) | {hero},
             trap_bases=MappingProxyType(dict(trap_bases or {})),
         )
 
@@ -186,7 +210,12 @@ class LevelView:
 
 
 class _LevelMemory:
-    """Merged rows, visited squares and trap bases of one level."""
+    """Merged rows, visited squares and trap bases of one level.
+
+    visited only grows: standing on a square is never undone, so the
+    driver's `visited` rows and the observed positions are merged by union
+    (a full world replaces the rows, not the record of where the hero stood).
+    """
 
     def __init__(self) -> None:
         self.rows: dict[int, dict[str, str]] = {}
@@ -199,6 +228,7 @@ class _LevelMemory:
             return
         merged = {name: _layer(row, name) for name in LAYERS}
         self.rows[y] = merged
+        self.visited |= row_visited(y, row.get(VISITED))
         features = merged["features"]
         for x, code in enumerate(features):
             if code not in (" ", "^"):
@@ -255,7 +285,7 @@ class WorldTracker:
         self._level_id = level_id
 
     def visited(self, level_id: str) -> frozenset[Position]:
-        """The squares the hero has been observed standing on, on that level."""
+        """The squares the hero has stood on, on that level: driver `visited` rows and observed positions."""
         memory = self._levels.get(level_id)
         return frozenset(memory.visited) if memory else frozenset()
 

@@ -12,7 +12,9 @@ False for walls, trees and iron bars; None (unknown) for terrain never
 shown, closed doors (whether NetHack would auto-open one depends on lock
 state nobody has disclosed), water, lava, raised drawbridges and the
 unusual planes' air and cloud. A square the hero has stood on is known
-walkable even when its terrain was never displayed bare.
+walkable even when its terrain was never displayed bare (the driver
+withholds terrain under the hero, objects and creatures while the hero is
+hallucinating, stunned or confused).
 
 Diagonals follow NetHack 3.6 hack.c test_move(): no diagonal move into or
 out of a door square that has a door, open or closed (doorless and broken
@@ -203,11 +205,13 @@ def diagonal_corner(level: LevelView, a: Position, b: Position) -> Corner:
 def may_be_intact_door(level: LevelView, x: int, y: int) -> bool:
     """True for a known intact door, or a square of unknown terrain set in a perceived wall.
 
-    A square the hero stands on (or stood on under an object) may never
-    have been displayed bare, so whether it is a door is unknown. Doors sit
-    in walls: when perceived walls flank such a square on opposite sides,
-    routes treat it as a possible door. This restricts movement only; it
-    never asserts terrain.
+    The driver fills in the terrain under the hero, objects and creatures
+    from NetHack's own #terrain view, but withholds it while the hero is
+    hallucinating, stunned or confused; a square stood on (or passed in a
+    run) then may never have been displayed bare, so whether it is a door is
+    unknown. Doors sit in walls: when perceived walls flank such a square on
+    opposite sides, routes treat it as a possible door. This restricts
+    movement only; it never asserts terrain.
     """
     code = level.feature(x, y)
     if code in INTACT_DOOR_FEATURES:

@@ -27,10 +27,21 @@ from .base import (
     one_of,
 )
 
+DEFAULT_MAX_ACTIONS = 40
+# Explore's default frontier count. Every corridor square borders rock that
+# is never displayed, so each corridor square the hero has not stood on is a
+# frontier of its own, one step beyond the last: with a default of 1, an
+# explore call in a corridor advanced a single square. With 8, one call
+# follows a corridor for about 8 moves (a fifth of the default budget) or
+# crosses a room to its exits; where frontiers lie farther apart the
+# maxActions budget ends the leg first, and every other stop rule (damage,
+# a new creature, a door, a question) still ends it at once.
+DEFAULT_MAX_FRONTIERS = 8
 MAX_ACTIONS = {"type": "integer", "minimum": 1, "maximum": 200,
-               "description": "Budget of single moves for this leg (default 40)."}
+               "description": f"Budget of single moves for this leg (default {DEFAULT_MAX_ACTIONS})."}
 MAX_FRONTIERS = {"type": "integer", "minimum": 1, "maximum": 20,
-                 "description": "Explore up to this many frontiers in turn (default 1)."}
+                 "description": "Explore up to this many frontiers in turn, within maxActions "
+                                f"(default {DEFAULT_MAX_FRONTIERS})."}
 GOALS = {"arrived", "atWayDown", "frontierReached", "frontierRevealed"}
 
 SCHEMA = one_of(
@@ -83,7 +94,8 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
 
     target = (args["to"]["x"], args["to"]["y"]) if mode == "to" else None
     leg = await run_leg(mode, step=step, view=view, target=target,
-                        max_actions=args.get("maxActions", 40), max_frontiers=args.get("maxFrontiers", 1),
+                        max_actions=args.get("maxActions", DEFAULT_MAX_ACTIONS),
+                        max_frontiers=args.get("maxFrontiers", DEFAULT_MAX_FRONTIERS),
                         start=HeroState.from_observation(session.observation))
     result = {"kind": "leg", **leg.to_dict()}
     if leg.stop_reason == "atWayDown" and session.gate == "ready":
