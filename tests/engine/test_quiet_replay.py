@@ -33,3 +33,29 @@ def test_quiet_responses_reach_the_same_game(native_client_factory) -> None:
         assert "observation" not in hushed and "events" not in hushed
         for key in ("revision", "outcome", "decision", "ended", "end"):
             assert hushed[key] == loud[key]
+
+
+# Seed 5, wizard fixture: walk past a potion, then eat a bat corpse (stunned:
+# no #terrain view from then on). The terrain under the potion must be known
+# whether the walk's responses were quiet or full, because the driver fills
+# covered terrain when the square is drawn, not when a response is written.
+WALK = ["east", "northeast", "northeast", "northeast"] + ["north"] * 7 + \
+       ["northwest", "west", "northwest"] + ["north"] * 4 + ["east"] * 6
+
+
+def stunned_walk(client: DriverClient, quiet: bool) -> str:
+    game = start_game(client, seed=5, session_id="quiet-stun", wizard=True)
+    wish = game.ok("debug.wizard", command="wish")["decision"]
+    answered = game.answer(wish, {"kind": "text", "text": "bat corpse"})
+    corpse = next(i["id"] for i in answered["observation"]["inventory"] if "bat corpse" in i["label"])
+    flag = {"quiet": True} if quiet else {}
+    for direction in WALK:
+        game.ok("game.move", direction=direction, **flag)
+    game.ok("game.eat", itemId=corpse, **flag)
+    raw, observed = client.send({"version": 1, "method": "session.observe", "params": {"sessionId": "quiet-stun"}})
+    assert "stunned" in observed["observation"]["vitals"]["condition"]
+    return raw
+
+
+def test_terrain_memory_does_not_depend_on_quiet_responses(native_client_factory) -> None:
+    assert stunned_walk(native_client_factory(), quiet=True) == stunned_walk(native_client_factory(), quiet=False)
