@@ -6,8 +6,12 @@ the official MCP SDK's low-level server. Each call returns the frame as
 error is a tool error (`isError: true`, so a model can correct itself);
 an unknown tool or a malformed request is a JSON-RPC protocol error.
 Several games run at once, one native engine each, all closed when the
-server shuts down. This module and engine.native are the only ones that
-use subprocess/stdio machinery; both are native-only.
+server shuts down. Games are durable: they live in the SQLite store of the
+state directory ($NNH_STATE_DIR, else ~/.local/share/nethack-webmcp), so a
+tool call naming a game of an earlier server process resumes it by pinned
+replay; a game another live process owns is served read-only. This module
+and engine.native are the only ones that use subprocess/stdio machinery;
+both are native-only.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import McpError
 
 from . import __version__
-from .engine.native import NativeEngine
+from .engine.native import NativeEngine, native_identity
 from .projection.render import text
 from .session import GameRegistry
 from .tools import BY_NAME, TOOLS, ToolContext
@@ -73,14 +77,24 @@ def build_server(ctx: ToolContext) -> Server:
     return server
 
 
+def native_registry(directory: str | None = None) -> GameRegistry:
+    """The native games of this process: SQLite store, flock ownership, pinned identity."""
+    from .store.sqlite import FileOwnership, SqliteStore, state_dir
+
+    root = directory or state_dir()
+    return GameRegistry(NativeEngine.start, store=SqliteStore.in_state_dir(root),
+                        ownership=FileOwnership.in_state_dir(root), identity=native_identity())
+
+
 async def serve() -> None:
-    games = GameRegistry(NativeEngine.start)
+    games = native_registry()
     server = build_server(ToolContext(games))
     try:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         await games.close_all()
+        await games.store.close()
 
 
 def main() -> None:

@@ -55,11 +55,11 @@ def bound(frame: dict[str, Any]) -> dict[str, Any]:
     return {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"]}
 
 
-async def test_stdio_server_plays_a_game() -> None:
+async def test_stdio_server_plays_a_game(tmp_path: Path) -> None:
     require_driver()
     before = drivers()
     server = StdioServerParameters(command=sys.executable, args=["-m", "nethack_webmcp.mcp"], cwd=str(ROOT),
-                                   env=dict(os.environ))
+                                   env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")})
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         listed = await session.list_tools()

@@ -15,6 +15,10 @@
  *                      requests; NetHack's exit() never takes the host down.
  *   nnh_clock_now      getnow() and the birthday read the profile-1 clock
  *                      fixed at session creation, not the host's clock.
+ *   nnh_hook_door      doopen_indir() tells the player a closed door is
+ *                      locked ("This door is locked.") or, by opening or
+ *                      resisting, that it is not: lock knowledge comes only
+ *                      from such player-facing disclosures.
  *   nnh_terrain_glyph  (provided by detect.c) the player's own #terrain
  *                      view of a square, so terrain memory covers squares
  *                      first seen under an object or a creature.
@@ -35,6 +39,7 @@ enum nnh_prompt_kind {
 void nnh_hook_prompt(int kind, const char *detail, int x, int y);
 void nnh_hook_final(int how);
 void nnh_hook_terminate(int status);
+void nnh_hook_door(int x, int y, int locked);
 time_t nnh_clock_now(void);
 int nnh_terrain_glyph(int x, int y);
 

@@ -129,6 +129,9 @@ void nnh_map_encode(nnh_buf *b, int full);
 void nnh_map_mark_sent(void);
 void nnh_map_entities(nnh_buf *b);
 
+/* port_doors.c: witnessed door locks, per level. */
+void nnh_doors_write(nnh_buf *b);
+
 /* port_window.c */
 extern struct window_procs nnh_procs;
 void nnh_event_heard(const char *text);
@@ -143,6 +146,7 @@ void nnh_obs_write(nnh_buf *b, int full_world);
 void nnh_decision_write(nnh_buf *b);
 void nnh_end_write(nnh_buf *b);
 const char *nnh_item_id(unsigned o_id);
+void nnh_items_register(void);
 int nnh_item_lookup(const char *id, unsigned *o_id);
 
 /* io_*.c: the transport. Returns the request length, or -1 at EOF. */

@@ -43,6 +43,18 @@ const char *nnh_item_id(unsigned o_id)
     return id_text;
 }
 
+/* Give every object the hero can perceive right now (inventory, then the
+ * floor underfoot when it can be seen) its ID. Called at every input
+ * boundary, before any response is written, so the numbering does not
+ * depend on which responses were quiet. Can't fail. */
+void nnh_items_register(void)
+{
+    struct obj *o;
+    for (o = invent; o; o = o->nobj) (void) id_for(o->o_id, 1);
+    if (Blind || Underwater || u.uswallow) return;
+    for (o = level.objects[u.ux][u.uy]; o; o = o->nexthere) (void) id_for(o->o_id, 1);
+}
+
 /* Resolve an opaque ID previously published. Returns 1 and sets *o_id, or 0. */
 int nnh_item_lookup(const char *id, unsigned *o_id)
 {
@@ -312,6 +324,8 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     }
     nnh_buf_cstr(b, "],\"entities\":");
     nnh_map_entities(b);
+    nnh_buf_cstr(b, ",\"doors\":");
+    nnh_doors_write(b);
     nnh_buf_cstr(b, ",\"world\":");
     nnh_map_encode(b, full_world);
     nnh_buf_char(b, '}');

@@ -563,6 +563,7 @@ static void serve_until_input(void)
  * fits: publish the boundary, answer the in-flight request, wait. */
 void nnh_await_input(enum nnh_boundary kind)
 {
+    nnh_items_register();
     if (kind == NNH_AT_COMMAND) {
         nnh.decision.active = 0;
     } else {
@@ -579,6 +580,7 @@ void nnh_await_input(enum nnh_boundary kind)
 void nnh_serve_forever(void)
 {
     nnh.decision.active = 0;
+    nnh_items_register();
     if (nnh.in_flight) finish_operation();
     for (;;) serve_until_input();
 }

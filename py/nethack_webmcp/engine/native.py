@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import collections
+import hashlib
 import json
 import os
 import signal
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .base import Engine, EngineClosed, EngineError, JsonObject
@@ -38,6 +40,35 @@ def driver_path() -> Path:
     """The driver executable: $NNH_DRIVER, else build/native/nhdriver."""
     override = os.environ.get("NNH_DRIVER")
     return Path(override) if override else DEFAULT_DRIVER
+
+
+_identities: dict[Path, str] = {}
+
+
+def native_identity(path: str | os.PathLike[str] | None = None) -> str:
+    """The native engine's package identity, computed once per process.
+
+    sha256 over the lines `nhdriver <sha256 of the executable>` and
+    `nhdat <sha256 of data/nhdat next to it>` (the driver reads its game
+    data from the `data` directory beside its own executable). A stored
+    game resumes only on an engine with the identity it was created on."""
+    executable = (Path(path) if path else driver_path()).resolve()
+    cached = _identities.get(executable)
+    if cached is not None:
+        return cached
+    lines = []
+    for label, file in (("nhdriver", executable), ("nhdat", executable.parent / "data" / "nhdat")):
+        digest = hashlib.sha256()
+        try:
+            with open(file, "rb") as handle:
+                for chunk in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(chunk)
+        except OSError as exc:
+            raise EngineError(f"cannot compute the engine identity: {exc}") from exc
+        lines.append(f"{label} {digest.hexdigest()}\n")
+    identity = "native-sha256:" + hashlib.sha256("".join(lines).encode()).hexdigest()
+    _identities[executable] = identity
+    return identity
 
 
 class NativeEngine(Engine):
@@ -110,6 +141,51 @@ class NativeEngine(Engine):
             await self._retire()
             raise EngineError(f"driver reply is not an object: {line[:200]!r}")
         return response
+
+    async def pipeline(self, messages: Sequence[JsonObject], check: Callable[[int, JsonObject], None], *,
+                       window: int = 64) -> None:
+        """Send many requests with up to `window` in flight, calling
+        `check(index, response)` for each response in order (a replay knows
+        all its requests in advance, so it need not wait for each answer).
+
+        If `check` raises, the engine is retired (in-flight replies would be
+        read as answers to later requests) and the exception propagates.
+        Raises EngineClosed / EngineError like `request`."""
+        async with self._lock:
+            if self._closed:
+                raise EngineClosed("the engine is closed")
+            if self._process.returncode is not None:
+                await self._retire()
+                raise EngineClosed("the driver has exited" + self._diagnostics())
+            stdin, stdout = self._process.stdin, self._process.stdout
+            assert stdin is not None and stdout is not None
+            lines = [json.dumps(m, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+                     for m in messages]
+            sent = received = 0
+            try:
+                while received < len(lines):
+                    if sent < len(lines) and sent - received < window:
+                        batch = lines[sent:received + window]
+                        stdin.write(b"".join(batch))
+                        sent += len(batch)
+                        await stdin.drain()
+                    line = await asyncio.wait_for(stdout.readline(), self._timeout)
+                    if not line:
+                        raise EngineError("driver closed its output" + self._diagnostics())
+                    try:
+                        response = json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise EngineError(f"driver reply is not JSON: {line[:200]!r}") from exc
+                    if not isinstance(response, dict):
+                        raise EngineError(f"driver reply is not an object: {line[:200]!r}")
+                    check(received, response)
+                    received += 1
+            except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
+                await self._retire()
+                raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
+            except BaseException:
+                await self._retire()
+                raise
 
     async def _retire(self) -> None:
         self._closed = True

@@ -129,6 +129,17 @@ def ways(level: LevelView, codes: str, steps: FirstSteps | None = None) -> list[
     return sorted(found, key=_order)
 
 
+def lock_knowledge(level: LevelView, x: int, y: int) -> dict[str, Any]:
+    """What NetHack has told the player about this door's lock: `witnessed`
+    this turn, `remembered` from an earlier turn, else unknown."""
+    record = level.door_locks.get((x, y))
+    if not record:
+        return {"state": "unknown", "freshness": "unknown"}
+    turn = record.get("turn")
+    fresh = "witnessed" if turn is not None and turn == level.turn else "remembered"
+    return {"state": record.get("lock", "unknown"), "freshness": fresh, "observedTurn": turn}
+
+
 def doors(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
     """Remembered door squares with their nearest reachable cardinal approach."""
     steps = steps or FirstSteps(level)
@@ -139,7 +150,7 @@ def doors(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, A
         orientation = door_orientation(code)
         if orientation:
             entry["orientation"] = orientation
-        entry["lock"] = {"state": "unknown", "freshness": "unknown"}
+        entry["lock"] = lock_knowledge(level, x, y)
         best: tuple[int, int, Position, str] | None = None
         for rank, (_, dx, dy) in enumerate(CARDINAL):
             approach = (x + dx, y + dy)

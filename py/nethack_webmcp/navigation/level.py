@@ -96,6 +96,10 @@ class LevelView:
     entities: Mapping[Position, Mapping[str, Any]] = field(default_factory=dict)
     visited: frozenset[Position] = frozenset()
     trap_bases: Mapping[Position, str] = field(default_factory=dict)
+    # Door lock disclosures on this level (observation.doors): position ->
+    # {"lock": "locked"|"unlocked", "turn": n}; only what NetHack told the player.
+    door_locks: Mapping[Position, Mapping[str, Any]] = field(default_factory=dict)
+    turn: int | None = None
 
     @classmethod
     def from_rows(
@@ -106,6 +110,8 @@ class LevelView:
         entities: Sequence[Mapping[str, Any]] = (),
         visited: frozenset[Position] = frozenset(),
         trap_bases: Mapping[Position, str] | None = None,
+        doors: Sequence[Mapping[str, Any]] = (),
+        turn: int | None = None,
     ) -> LevelView:
         """Build a view from merged rows-v1 rows keyed by y; missing rows are blank.
 
@@ -136,6 +142,9 @@ class LevelView:
             entities=MappingProxyType(by_position),
             visited=frozenset(stood) | {hero},
             trap_bases=MappingProxyType(dict(trap_bases or {})),
+            door_locks=MappingProxyType({(int(d["x"]), int(d["y"])): MappingProxyType(dict(d))
+                                         for d in doors if "x" in d and "y" in d}),
+            turn=turn,
         )
 
     def _char(self, layer: tuple[str, ...], x: int, y: int, blank: str = " ") -> str:
@@ -259,6 +268,8 @@ class WorldTracker:
         self._level_id: str | None = None
         self._hero: Position | None = None
         self._entities: list[Mapping[str, Any]] = []
+        self._doors: list[Mapping[str, Any]] = []
+        self._turn: int | None = None
 
     @property
     def level_id(self) -> str | None:
@@ -282,6 +293,8 @@ class WorldTracker:
             self._hero = (int(position["x"]), int(position["y"]))
             memory.visited.add(self._hero)
         self._entities = list(observation.get("entities") or ())
+        self._doors = list(observation.get("doors") or ())
+        self._turn = observation.get("turn")
         self._level_id = level_id
 
     def visited(self, level_id: str) -> frozenset[Position]:
@@ -301,4 +314,6 @@ class WorldTracker:
             self._entities,
             frozenset(memory.visited),
             memory.trap_bases(),
+            self._doors,
+            self._turn,
         )

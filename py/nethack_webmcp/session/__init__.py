@@ -2,6 +2,6 @@
 
 from .errors import SessionError
 from .registry import GameRegistry
-from .session import Session, StepResult
+from .session import Session, StepResult, state_hash
 
-__all__ = ["GameRegistry", "Session", "SessionError", "StepResult"]
+__all__ = ["GameRegistry", "Session", "SessionError", "StepResult", "state_hash"]

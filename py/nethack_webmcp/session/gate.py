@@ -4,6 +4,9 @@ The gate is derived from session state, in priority order: a lost owner
 or required recovery outrank everything (a diagnostic that needs resume
 takes priority over any question), an ended game accepts no input, a
 standing decision accepts only its answer or cancellation, else ready.
+Recovery is required after an engine failure (the effect of the last
+input is unknown until a replay verifies it) and after a failed store
+write (nothing may be sent until the write is durable or verified).
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ Gate = Literal["ready", "decision", "recoveryRequired", "lostOwnership", "ended"
 
 
 def gate_of(*, lost_ownership: bool, recovery_required: bool, ended: bool,
-            decision_standing: bool) -> Gate:
+            decision_standing: bool, storage_failed: bool = False) -> Gate:
     if lost_ownership:
         return "lostOwnership"
-    if recovery_required:
+    if recovery_required or storage_failed:
         return "recoveryRequired"
     if ended:
         return "ended"
@@ -28,17 +31,23 @@ def gate_of(*, lost_ownership: bool, recovery_required: bool, ended: bool,
     return "ready"
 
 
-def require_open(gate: Gate, *, continuation: bool) -> None:
+def require_open(gate: Gate, *, continuation: bool, storage_failed: bool = False) -> None:
     """Raise the SessionError that forbids input at this gate, if any.
 
     `continuation` is True for answers/cancellations of the standing
     decision, which are the only input a `decision` gate admits."""
     if gate == "lostOwnership":
-        raise SessionError("lostOwnership", "another owner controls this game; it is read-only here")
+        raise SessionError("lostOwnership", "another process owns this game; it is read-only here "
+                           "(observe follows it; session resume takes it over once the owner is gone)")
     if gate == "recoveryRequired":
+        if storage_failed:
+            raise SessionError("recoveryRequired",
+                               "the game's journal could not be written; no input is sent until it is: "
+                               "observe the game to retry the write and reopen the gate")
         raise SessionError("recoveryRequired",
-                           "the engine failed during an operation whose effect is unknown; "
-                           "observe the game, nothing more can be sent to this engine")
+                           "an input's effect is unknown (its engine failed or its host stopped before the "
+                           "result was recorded); observe the game: it verifies what happened by replaying "
+                           "the journal, never by sending the input again")
     if gate == "ended":
         raise SessionError("gameEnded", "the game has ended; observe shows the result")
     if gate == "decision" and not continuation:

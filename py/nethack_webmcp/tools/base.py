@@ -9,11 +9,16 @@ and turns every SessionError into an error frame: this is the one place
 rejections become frames. `mutate` is the common path of every gameplay
 input: receipts first (an exact retry gets its original frame, even when
 its view is stale by now), then view/revision/gate/decision admission,
-then the operation under the session lock.
+then the operation under the session lock, then its durable receipt.
+A game named by sessionId that is stored but not loaded is resumed first.
+Every new frame of a game carries the session's diagnostics (storage,
+ownership, recovery, resume); an exact retry's historical frame is
+returned unchanged.
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -26,6 +31,9 @@ from . import schema as checker
 
 Frame = dict[str, Any]
 log = logging.getLogger(__name__)
+# set by `mutate` when it returns a recorded receipt: that frame is history
+# and gets no current diagnostics
+_historical: contextvars.ContextVar[bool] = contextvars.ContextVar("historical", default=False)
 
 
 @dataclass
@@ -62,19 +70,44 @@ class Tool:
         if problems:
             session = _session_if_any(ctx, arguments)
             exc = SessionError("invalidArguments", f"{self.name}: " + "; ".join(problems[:5]))
-            return frames.error_frame(session, exc, mutation=mutation, include_scene=False)
+            return _diagnosed(session, frames.error_frame(session, exc, mutation=mutation, include_scene=False))
+        token = _historical.set(False)
         try:
-            return await self.handler(ctx, arguments)
+            frame = await self.handler(ctx, arguments)
+            if _historical.get():
+                return frame
+            return _diagnosed(_session_if_any(ctx, arguments), frame)
         except SessionError as exc:
-            return frames.error_frame(_session_if_any(ctx, arguments), exc, mutation=mutation)
+            session = _session_if_any(ctx, arguments)
+            return _diagnosed(session, frames.error_frame(session, exc, mutation=mutation))
         except Exception:
             # A bug must not take the server down or leave the caller guessing;
             # an input may have been sent, so the outcome is not "rejected".
             log.exception("tool %s failed", self.name)
             exc = SessionError("internalError", f"{self.name} failed inside the adapter; observe the game "
                                "before acting again")
-            return frames.error_frame(_session_if_any(ctx, arguments), exc, mutation=False,
-                                      include_scene=False)
+            session = _session_if_any(ctx, arguments)
+            return _diagnosed(session, frames.error_frame(session, exc, mutation=False, include_scene=False))
+        finally:
+            _historical.reset(token)
+
+
+def _diagnosed(session: Session | None, frame: Frame) -> Frame:
+    """Add the session's current diagnostics to a new frame. A store write that
+    failed after the frame was built (its receipt) still closes the gate the
+    caller sees: storage diagnostics override the frame's gate, and a
+    question is not offered while its storage state is unknown."""
+    if session is None or frame.get("basis") is None:
+        return frame
+    found = session.diagnostics()
+    if not found:
+        return frame
+    frame = {**frame, "diagnostics": {**found, **(frame.get("diagnostics") or {})}}
+    if frame.get("control") is not None and frame["control"].get("gate") != session.gate:
+        frame["control"] = {**frame["control"], "gate": session.gate}
+        if session.gate != "decision":
+            frame["decision"] = None
+    return frame
 
 
 def _session_if_any(ctx: ToolContext, arguments: dict[str, Any]) -> Session | None:
@@ -140,7 +173,8 @@ class Operation:
         self.steps: list[StepResult] = []
 
     async def step(self, method: str, params: dict[str, Any] | None = None) -> StepResult:
-        result = await self.session.step(method, params, request_id=f"{self.id}.{len(self.steps) + 1}")
+        result = await self.session.step(method, params, request_id=f"{self.id}.{len(self.steps) + 1}",
+                                         operation_id=self.id)
         self.steps.append(result)
         return result
 
@@ -162,29 +196,28 @@ Perform = Callable[[Operation], Awaitable[Frame]]
 async def mutate(ctx: ToolContext, tool: str, arguments: dict[str, Any], perform: Perform, *,
                  continuation: bool = False) -> Frame:
     """Run one input-sending operation with receipts and admission."""
-    session = ctx.games.get(arguments["sessionId"])
+    session = await ctx.games.load(arguments["sessionId"])
     request_id = arguments.get("requestId")
     payload = {"tool": tool, **arguments}
     async with session.lock:
         if request_id is not None:
-            recorded = session.receipts.lookup(request_id, payload)
+            recorded = await session.recorded(request_id, payload)
             if recorded is not None:
+                _historical.set(True)
                 return recorded
         session.admit(view_id=arguments.get("viewId"), expected_revision=arguments.get("expectedRevision"),
                       continuation=continuation, decision_id=arguments.get("decisionId"))
         operation = Operation(session, request_id or session.new_operation_id())
         frame = await perform(operation)
         if any(step.submission != "rejected" for step in operation.steps):
-            session.remember(operation.id, frame)
-            if request_id is not None:
-                session.receipts.record(request_id, payload, frame)
+            await session.record(operation.id, payload if request_id is not None else None, frame)
         return frame
 
 
 async def query(ctx: ToolContext, arguments: dict[str, Any],
                 build: Callable[[Session], Frame | Awaitable[Frame]]) -> Frame:
     """Run a free query on a session's current view: no input, no turn."""
-    session = ctx.games.get(arguments["sessionId"])
+    session = await ctx.games.load(arguments["sessionId"])
     async with session.lock:
         built = build(session)
         if isinstance(built, dict):

@@ -1,9 +1,14 @@
 """observe.py - the `observe` tool: the current scene plus the full world.
 
-Observing sends no input, spends no turn and consumes no events. With an
-`operationId` it also returns that earlier operation's recorded evidence as
-historical `result` data (never as the current scene, and with no
-executable reply for any question it showed).
+Observing sends no input, spends no turn and consumes no events. It is
+also where recovery happens (there is no recover tool): pending store
+writes are retried, an engine that failed mid-input is replaced by a
+fresh one that replays the completed journal (the dangling input is
+recorded as not applied, never resent), and an observer catches up with
+the owner's journal. `result.stateHash` is the sha256 of the engine's full
+observe response. With an `operationId` it also returns that earlier
+operation's recorded evidence as historical `result` data (never as the
+current scene, and with no executable reply for any question it showed).
 """
 
 from __future__ import annotations
@@ -20,13 +25,14 @@ SCHEMA = variant({"sessionId": SESSION_ID},
 
 DESCRIPTION = """Look at a game without acting: no input, no game time. Returns the current scene \
 with scene.world (every map row: marks, colors, kinds, terrain memory, features, visibility) and \
-the recent messages. Use it to resynchronise, or after an uncertain outcome. With operationId it \
-also returns what that earlier operation recorded (history, not the current state).
+the recent messages. Use it to resynchronise, or after an uncertain outcome or a storage \
+diagnostic: it verifies what happened (never resending input) and reopens the gate. With operationId \
+it also returns what that earlier operation recorded (history, not the current state).
 Example: {"sessionId":"…"}."""
 
 
-def historical(session: Session, operation_id: str) -> dict[str, Any]:
-    recorded = session.history.get(operation_id)
+async def historical(session: Session, operation_id: str) -> dict[str, Any]:
+    recorded = await session.historical(operation_id)
     if recorded is None:
         return {"kind": "operation", "operationId": operation_id, "found": False}
     entry: dict[str, Any] = {"kind": "operation", "operationId": operation_id, "found": True,
@@ -43,18 +49,26 @@ def historical(session: Session, operation_id: str) -> dict[str, Any]:
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     async def build(session: Session) -> dict[str, Any]:
         error = None
+        fresh = False
+        try:
+            await session.verify()  # recovery by replay, pending writes, or following the owner
+        except SessionError as exc:
+            error = exc.as_error()
         if not session.recovery_required:
             try:
                 await session.observe()
+                fresh = True
             except SessionError as exc:
-                error = exc.as_error()
-        else:
+                error = error or exc.as_error()
+        elif error is None:
             error = {"code": "recoveryRequired", "message": "the engine failed during an operation; "
                      "this is the last scene it reported and no input can be sent"}
         result: dict[str, Any] = {"kind": "observe",
                                   "recentMessages": session.observation.get("recentMessages", [])}
+        if fresh and session.last_state_hash:
+            result["stateHash"] = session.last_state_hash
         if "operationId" in args:
-            result["operation"] = historical(session, args["operationId"])
+            result["operation"] = await historical(session, args["operationId"])
         return frames.build(session, result=result, error=error, include_world=True)
     return await query(ctx, args, build)
 

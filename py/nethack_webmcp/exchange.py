@@ -1,0 +1,110 @@
+"""exchange.py - one game as one JSON document: export from a store, import by verified replay.
+
+The document holds the stored game exactly (metadata, journal, tool
+receipts, record) plus the state hash its journal replays to:
+
+    {"format": "nethack-webmcp-game", "version": 1, "exportedAt": …,
+     "session": SessionInfo, "journal": [JournalEntry…], "receipts": [ToolReceipt…],
+     "record": GameRecord | null, "revision": n, "stateHash": "sha256 hex"}
+
+Import refuses a document it cannot reproduce - another engine identity, an
+unsupported profile, a journal that does not replay to the recorded
+boundaries or to the exported state hash, a sessionId already stored - and
+writes nothing in that case. Host-neutral (store and engine factory are
+injected): the CLI is `python -m nethack_webmcp.export`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .engine import Engine, EngineError
+from .session.errors import SessionError
+from .session.registry import PROFILE
+from .session.replay import replay
+from .session.session import state_hash
+from .store import Store, StoreConflict, StoreError
+
+FORMAT = "nethack-webmcp-game"
+VERSION = 1
+EngineFactory = Callable[[], Awaitable[Engine]]
+
+
+async def _replayed(info: dict[str, Any], journal: list[dict[str, Any]],
+                    engine_factory: EngineFactory) -> tuple[int, str, int]:
+    """(revision, state hash, replayed entries) of a journal on a fresh engine."""
+    try:
+        engine = await engine_factory()
+    except EngineError as exc:
+        raise SessionError("engineUnavailable", f"no engine could be started: {exc}") from exc
+    try:
+        result = await replay(engine, info, journal)  # type: ignore[arg-type]
+        return int(result.observed["revision"]), state_hash(result.observed), result.replayed
+    finally:
+        await engine.close()
+
+
+async def export_game(store: Store, session_id: str, *, engine_factory: EngineFactory | None = None) -> dict[str, Any]:
+    """The stored game as a document; with an engine factory, also the state
+    hash its journal replays to (read-only: nothing is written)."""
+    try:
+        info = await store.get_session(session_id)
+        if info is None:
+            raise SessionError("unknownSession", f"no stored game has sessionId {session_id!r}")
+        journal = await store.journal(session_id)
+        receipts = await store.receipts(session_id)
+        record = await store.get_record(session_id)
+    except StoreError as exc:
+        raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
+    document: dict[str, Any] = {"format": FORMAT, "version": VERSION, "exportedAt": time.time(),
+                                "session": info, "journal": journal, "receipts": receipts, "record": record}
+    if engine_factory is not None:
+        revision, digest, _ = await _replayed(dict(info), list(journal), engine_factory)
+        document.update(revision=revision, stateHash=digest)
+    return document
+
+
+async def import_game(store: Store, document: dict[str, Any], *, engine_factory: EngineFactory,
+                      identity: str | None) -> dict[str, Any]:
+    """Verify a document by replay, then store it. Returns {sessionId,
+    revision, stateHash, replayed}. Raises SessionError saying why not."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise SessionError("invalidDocument", f"not a {FORMAT} document")
+    if document.get("version") != VERSION:
+        raise SessionError("invalidDocument", f"document version {document.get('version')!r} is not {VERSION}")
+    try:
+        info = document["session"]
+        journal = list(document["journal"])
+        receipts = list(document.get("receipts") or [])
+        record = document.get("record")
+        session_id = info["sessionId"]
+    except (KeyError, TypeError) as exc:
+        raise SessionError("invalidDocument", f"the document lacks {exc}") from exc
+    if info.get("engineIdentity") != identity:
+        raise SessionError("engineMismatch",
+                           f"the game was recorded on engine {info.get('engineIdentity')}, this host runs "
+                           f"{identity}; it can only be replayed on its own engine build",
+                           recorded=info.get("engineIdentity"), current=identity)
+    if info.get("profile") != PROFILE:
+        raise SessionError("unsupportedProfile", f"determinism profile {info.get('profile')!r} cannot be replayed")
+    try:
+        if await store.get_session(session_id) is not None:
+            raise SessionError("sessionExists", f"a game with sessionId {session_id!r} is already stored here")
+    except StoreError as exc:
+        raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
+    revision, digest, replayed = await _replayed(info, journal, engine_factory)
+    expected = document.get("stateHash")
+    if expected is not None and digest != expected:
+        raise SessionError("stateMismatch",
+                           f"the journal replays to state {digest}, the export says {expected}; not imported",
+                           expected=expected, got=digest)
+    try:
+        await store.import_game(info, journal, receipts, record)
+    except StoreConflict as exc:
+        raise SessionError("invalidDocument", f"the document cannot be stored: {exc}") from exc
+    except StoreError as exc:
+        raise SessionError("storageFailed", f"the game could not be stored: {exc}") from exc
+    return {"sessionId": session_id, "revision": revision, "stateHash": digest, "replayed": replayed,
+            "verified": expected is not None}

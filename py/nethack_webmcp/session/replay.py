@@ -1,0 +1,174 @@
+"""replay.py - rebuild a game on a fresh engine from its journal, verifying every boundary.
+
+A resume (or a recovery after an engine failure, or an import) creates the
+game again with the recorded concrete parameters (including the recorded
+sessionId and the fixed clock), then sends every *completed* journal entry
+again, with `quiet: true`, and checks after each one that the engine
+reached exactly the recorded boundary: revision, decision {id, kind,
+prompt}, ended and end. Rejected and not-applied entries sent no input and
+are skipped. A trailing reservation without a receipt is the input that
+died with its engine: it is never sent again; the caller decides how to
+record it. Anything else - a different engine package, a different
+creation, a boundary mismatch, a hole in the journal - stops the replay
+with a typed SessionError instead of guessing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Engine, EngineError
+from ..store import JournalEntry, SessionInfo, Summary
+from .errors import SessionError
+
+LOW_VERSION = 1
+PIPELINE_WINDOW = 64  # requests in flight during a replay on engines that can pipeline
+# Replays send `quiet: true` (responses without observation and events):
+# the boundary checks need only revision, decision and end, and the driver
+# numbers items at every boundary whether or not the response is quiet.
+QUIET_REPLAY = True
+
+
+def summary_of(response: dict[str, Any]) -> Summary:
+    """The boundary a response reports."""
+    decision = response.get("decision")
+    return Summary(revision=int(response["revision"]),
+                   decision=None if decision is None else {key: decision.get(key)
+                                                           for key in ("id", "kind", "prompt")},
+                   ended=bool(response.get("ended")), end=response.get("end"))
+
+
+def quiet(request: dict[str, Any]) -> dict[str, Any]:
+    """The request as a replay sends it (with `quiet: true` when QUIET_REPLAY)."""
+    if not QUIET_REPLAY:
+        return request
+    return {**request, "params": {**request["params"], "quiet": True}}
+
+
+@dataclass
+class ReplayResult:
+    created: dict[str, Any] | None  # the session.create response (None for a catch-up)
+    observed: dict[str, Any]  # session.observe after the last replayed entry
+    replayed: int  # completed entries sent again
+    skipped: int  # rejected / not-applied entries (no input)
+    last_seq: int  # the last entry processed (a trailing reservation is not processed)
+    dangling: JournalEntry | None  # the trailing reservation without a receipt, if any
+    seconds: float
+
+
+class ReplayDiverged(SessionError):
+    pass
+
+
+def _diverged(entry: JournalEntry | None, expected: Any, got: Any, what: str) -> ReplayDiverged:
+    where = f"journal entry {entry['seq']} ({entry['method']}, requestId {entry['requestId']})" if entry \
+        else "session.create"
+    return ReplayDiverged("replayDiverged",
+                          f"the replay diverged at {where}: {what}; the game is not resumed (the journal "
+                          "and this engine do not reproduce the recorded game)",
+                          seq=entry["seq"] if entry else 0, expected=expected, got=got)
+
+
+async def _send_all(engine: Engine, requests: Sequence[dict[str, Any]],
+                    check: Callable[[int, dict[str, Any]], None]) -> None:
+    """Send every request, checking each response in order. Engines that can
+    pipeline (`pipeline(requests, check, window=)`, natively) keep several
+    requests in flight; others go one request at a time."""
+    pipeline = getattr(engine, "pipeline", None)
+    if pipeline is not None:
+        await pipeline(requests, check, window=PIPELINE_WINDOW)
+        return
+    for index, request in enumerate(requests):
+        check(index, await engine.request(request))
+
+
+def plan(entries: Sequence[JournalEntry], *, after_seq: int = 0) -> tuple[list[JournalEntry], int, int,
+                                                                             JournalEntry | None]:
+    """Split entries into (to replay, skipped count, last processed seq, dangling).
+
+    Raises SessionError `journalCorrupt` for a gap or a reservation that is
+    not the last entry (torn history is never truncated automatically)."""
+    todo: list[JournalEntry] = []
+    skipped = 0
+    last = after_seq
+    dangling = None
+    for index, entry in enumerate(entries):
+        if entry["seq"] != last + 1:
+            raise SessionError("journalCorrupt", f"the journal jumps from entry {last} to {entry['seq']}; "
+                               "the game is not resumed", seq=entry["seq"])
+        if entry["state"] == "reserved":
+            if index != len(entries) - 1:
+                raise SessionError("journalCorrupt", f"journal entry {entry['seq']} has no receipt but "
+                                   "later entries exist; the game is not resumed", seq=entry["seq"])
+            dangling = entry
+            continue
+        last = entry["seq"]
+        if entry["state"] == "completed":
+            todo.append(entry)
+        else:
+            skipped += 1
+    return todo, skipped, last, dangling
+
+
+async def apply_entries(engine: Engine, entries: Sequence[JournalEntry], *, after_seq: int,
+                        start_summary: Summary) -> tuple[Summary, int, int, JournalEntry | None]:
+    """Replay entries (seq > after_seq) on an engine already at `start_summary`.
+
+    Returns (last summary, replayed, last processed seq, dangling)."""
+    todo, _, last_seq, dangling = plan(entries, after_seq=after_seq)
+    reached = [start_summary]
+
+    def check(index: int, response: dict[str, Any]) -> None:
+        entry = todo[index]
+        if "error" in response:
+            raise _diverged(entry, entry["receipt"], response["error"], "the engine refused the input")
+        got = summary_of(response)
+        if got != entry["receipt"]:
+            raise _diverged(entry, entry["receipt"], got, "it reached a different boundary")
+        reached[0] = got
+
+    try:
+        await _send_all(engine, [quiet(entry["request"]) for entry in todo], check)
+    except EngineError as exc:
+        raise SessionError("engineFailed", f"the engine failed during the replay: {exc}") from exc
+    return reached[0], len(todo), last_seq, dangling
+
+
+async def observe(engine: Engine, session_id: str) -> dict[str, Any]:
+    try:
+        observed = await engine.request({"version": LOW_VERSION, "method": "session.observe",
+                                         "params": {"sessionId": session_id}})
+    except EngineError as exc:
+        raise SessionError("engineFailed", f"the engine failed during the replay: {exc}") from exc
+    if "error" in observed:
+        raise SessionError("replayFailed", f"the replayed game cannot be observed: {observed['error']}")
+    return observed
+
+
+async def replay(engine: Engine, info: SessionInfo, entries: Sequence[JournalEntry]) -> ReplayResult:
+    """Create the game on `engine` and replay `entries` (the whole journal).
+
+    The caller owns the engine and closes it when this raises."""
+    started = time.perf_counter()
+    try:
+        created = await engine.request({"version": LOW_VERSION, "method": "session.create",
+                                        "params": info["create"]})
+    except EngineError as exc:
+        raise SessionError("engineFailed", f"the engine failed while re-creating the game: {exc}") from exc
+    if "error" in created:
+        raise _diverged(None, info["create"], created["error"], "the engine refused the recorded creation")
+    if created.get("session") != info["metadata"] or summary_of(created) != info["createdSummary"]:
+        raise _diverged(None, {"session": info["metadata"], **info["createdSummary"]},
+                        {"session": created.get("session"), **summary_of(created)},
+                        "the engine created a different game")
+    summary, replayed, last_seq, dangling = await apply_entries(engine, entries, after_seq=0,
+                                                                start_summary=info["createdSummary"])
+    observed = await observe(engine, info["sessionId"])
+    if summary_of(observed) != summary:
+        raise _diverged(None, summary, summary_of(observed), "the final observation disagrees with the journal")
+    skipped = sum(1 for entry in entries if entry["state"] in ("rejected", "notApplied"))
+    return ReplayResult(created=created, observed=observed, replayed=replayed, skipped=skipped,
+                        last_seq=last_seq, dangling=dangling, seconds=time.perf_counter() - started)

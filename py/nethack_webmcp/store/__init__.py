@@ -1,0 +1,31 @@
+"""store - durable games: one interface (base), implementations per host.
+
+    base      Store / Ownership interfaces, the JSON objects, errors
+    memory    in-process (no durability): tests, hosts without persistence
+    sqlite    native: SQLite (WAL, synchronous=FULL) + flock ownership
+    indexeddb browser (later): IndexedDB + Web Locks through a JS helper
+
+Only `base` and `memory` are imported here; `sqlite` uses native-only
+modules and is imported explicitly by native hosts.
+"""
+
+from .base import (
+    SCHEMA_VERSION,
+    GameRecord,
+    JournalEntry,
+    Lease,
+    Ownership,
+    SessionInfo,
+    Store,
+    StoreConflict,
+    StoreError,
+    Summary,
+    ToolReceipt,
+    canonical,
+    payload_hash,
+)
+from .memory import MemoryOwnership, MemoryStore
+
+__all__ = ["SCHEMA_VERSION", "GameRecord", "JournalEntry", "Lease", "MemoryOwnership", "MemoryStore",
+           "Ownership", "SessionInfo", "Store", "StoreConflict", "StoreError", "Summary", "ToolReceipt",
+           "canonical", "payload_hash"]
