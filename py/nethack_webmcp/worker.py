@@ -74,7 +74,7 @@ async def call(name: str, arguments_json: str) -> str:
     assert _context is not None, "worker.start() was not called"
     try:
         frame = await tool.call(_context, arguments)
-    except Exception as exc:  # a bug, not a rejection: report it as a frame, keep the worker alive
+    except Exception as exc:  # noqa: BLE001 - a bug, not a rejection: report it as a frame, keep the worker alive
         return _error("internalError", f"{name} failed inside the page's Python: {exc!r}",
                       traceback=traceback.format_exc(limit=8))
     return _dump(frame)

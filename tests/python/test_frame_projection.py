@@ -137,10 +137,16 @@ async def test_unknown_terrain_is_never_floor() -> None:
 
 
 async def test_scene_lists_entities_features_and_inventory() -> None:
-    session = await replay("walk")
-    scene = frames.build(session)["scene"]
-    kinds = {(e["kind"], e.get("appearance")) for e in scene["entities"]}
+    seen: list[dict[str, Any]] = []
+
+    def with_the_dog_in_view(session: Any, result: Any) -> None:
+        if session.observation.get("entities"):
+            seen.append(frames.build(session)["scene"])
+
+    session = await replay("walk", with_the_dog_in_view)
+    kinds = {(e["kind"], e.get("appearance")) for e in seen[-1]["entities"]}
     assert ("ally", "little dog") in kinds
+    scene = frames.build(session)["scene"]
     for entity in scene["entities"]:
         assert entity["distance"] >= 1
         if entity["distance"] == 1:

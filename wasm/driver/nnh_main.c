@@ -22,7 +22,7 @@ int nnh_playground_enter(void); /* io_*.c: cwd = fresh game directory */
 static const char controlled_options[] =
     "!autopickup,!bones,!legacy,!news,!mail,!splash_screen,!sparkle,"
     "!checkpoint,!cmdassist,!rest_on_space,!number_pad,!tombstone,"
-    "!autodig,!autoquiver,time,showexp,showscore,"
+    "!autodig,!autoquiver,color,time,showexp,showscore,"
     "pickup_burden:unencumbered,runmode:walk,!mention_walls,"
     "suppress_alert:3.4.3";
 

@@ -125,6 +125,7 @@ export class Autopilot {
       this.note(`handled ${frame.error.code}: re-reading the game`);
       return this.call('observe', { sessionId: this.state.gameId });
     }
+    if (!frame.scene) return this.call('observe', { sessionId: this.state.gameId }); // a query's frame
     const gate = frame.control && frame.control.gate;
     if (gate === 'ended') {
       const end = frame.scene && frame.scene.end;
@@ -171,7 +172,7 @@ export class Autopilot {
     }
     if (this.phase === 'doors') return this.doors(base, scene);
     if (this.phase === 'explore') return this.explore(base);
-    return this.descend(base, frame);
+    return this.descend(base, scene);
   }
 
   /** Walk to the nearest closed door worth trying, then open it (or kick it when it stays shut). */
@@ -182,7 +183,7 @@ export class Autopilot {
     if (!door) {
       this.phase = 'descend';
       this.note('no closed door left to try; looking for the way down');
-      return plan;
+      return this.descend(base, scene);
     }
     const hero = scene.self.position;
     const key = `${door.x},${door.y}`;
@@ -216,7 +217,7 @@ export class Autopilot {
     return frame;
   }
 
-  async descend(base, current) {
+  async descend(base, scene) {
     const frame = await this.call('travel', { ...base, mode: 'descend', maxActions: 80 });
     const result = frame.result || {};
     if (result.stopReason === 'atWayDown' && frame.control.gate === 'ready') {
@@ -231,7 +232,7 @@ export class Autopilot {
       this.idleRounds += 1;
       if (this.idleRounds % 3 === 0) this.phase = 'explore';
       this.note(`no known way down (${result.stopReason}); searching for hidden passages`);
-      const position = current.scene.self.position;
+      const position = scene.self.position;
       return this.call('interact', { sessionId: base.sessionId, viewId: frame.basis.viewId, action: 'search',
                                      turns: 10 + (position.x % 5) });
     }

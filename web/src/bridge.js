@@ -17,7 +17,9 @@ export class WorkerBridge {
       this.worker.onmessage = (event) => this.receive(event.data, resolve, reject);
       this.worker.onerror = (event) => {
         event.preventDefault();
-        reject({ stage: 'worker', message: event.message || 'the worker script failed to load' });
+        const failure = { stage: 'worker', message: event.message || 'the worker script failed to load' };
+        reject(failure);
+        this.failAll(failure.message);
       };
     });
     this.ready.catch(() => {});
@@ -36,9 +38,15 @@ export class WorkerBridge {
       const pending = this.pending.get(message.id);
       this.pending.delete(message.id);
       if (!pending) return;
-      if (message.ok) pending.resolve(message.frame);
+      if (message.ok) pending.resolve(JSON.parse(message.text));
       else pending.reject(new Error(message.message));
     }
+  }
+
+  /** The worker died: no pending call will ever be answered. */
+  failAll(message) {
+    for (const pending of this.pending.values()) pending.reject(new Error(`the game host stopped: ${message}`));
+    this.pending.clear();
   }
 
   /** One tool call; resolves with the frame (error frames included). */

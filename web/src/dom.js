@@ -2,7 +2,7 @@
 //
 // h('div', {className: 'x', dataset: {field: 'turn'}}, 'text', child, …):
 // strings become text nodes and `text` sets textContent, so game text and
-// labels are never interpreted as markup. There is no innerHTML here.
+// labels are never interpreted as markup: nothing here parses HTML.
 
 export function h(tag, props = {}, ...children) {
   const element = document.createElement(tag);

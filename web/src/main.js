@@ -54,11 +54,22 @@ async function execute(name, args) {
 
 const { context, kind } = modelContext();
 site.webmcp = kind;
-const registration = new AbortController();
-registerTools(context, declarations, execute, registration.signal).then(
-  () => { site.registered = true; },
-  (error) => { site.error = { stage: 'webmcp', message: String(error && error.message || error) }; boot.failed(site.error); });
-window.addEventListener('pagehide', () => registration.abort());
+let registration = null;
+function register() {
+  registration = new AbortController();
+  registerTools(context, declarations, execute, registration.signal).then(
+    () => { site.registered = true; },
+    (error) => {
+      if (registration.signal.aborted) return;
+      site.error = { stage: 'webmcp', message: String(error && error.message || error) };
+      boot.failed(site.error);
+    });
+}
+register();
+// Shutting down unregisters every tool; a page restored from the
+// back/forward cache registers them again.
+window.addEventListener('pagehide', () => { registration.abort(); site.registered = false; });
+window.addEventListener('pageshow', (event) => { if (event.persisted) register(); });
 
 const autopilot = new Autopilot(new ToolClient(context), () => panel.update());
 site.autopilot = autopilot.state;

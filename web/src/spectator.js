@@ -29,7 +29,7 @@ function header(snapshot, record) {
       h('span', { className: 'label', text: 'harness' }), field('harness', record.harness || '—'),
       h('span', { className: 'label', text: 'model' }), field('model', record.model || '—')),
     h('div', { className: 'lifecycle' },
-      field('lifecycle', record.lifecycle, `badge ${record.lifecycle}`),
+      field('lifecycle', record.lifecycle, `badge ${record.lifecycle.split(' ')[0]}`),
       h('span', { className: 'label', text: 'last update' }), field('updated', ago(record.updatedAt)),
       h('span', { className: 'label', text: 'revision' }), field('revision', String(record.revision ?? '—'))));
 }
@@ -120,6 +120,13 @@ function summary(record) {
     stat('Ended', 'ended', when(record.endedAt)));
 }
 
+/** Whether a live game's owning tab is gone (its tab lock is no longer held). */
+async function ownerTabClosed(record) {
+  if (!record || record.lifecycle !== 'live' || !record.ownerTab || !navigator.locks) return false;
+  const { held } = await navigator.locks.query();
+  return !held.some((lock) => lock.name === `nethack:tab:${record.ownerTab}`);
+}
+
 export class SpectatorView {
   constructor(root, gameId) {
     this.root = root;
@@ -148,14 +155,17 @@ export class SpectatorView {
       }
       return;
     }
-    const key = `${record?.revision}/${record?.lifecycle}/${snapshot?.revision}/${snapshot?.lifecycle}`;
+    const orphaned = await ownerTabClosed(record);
+    const key = `${record?.revision}/${record?.lifecycle}/${snapshot?.revision}/${snapshot?.lifecycle}/${orphaned}`;
     if (key === this.revision) {
       const updated = this.root.querySelector('[data-field="updated"]');
       if (updated && record) updated.textContent = ago(record.updatedAt);
       return;
     }
     this.revision = key;
-    this.render(record || snapshot.record, snapshot);
+    const shown = { ...(record || snapshot.record) };
+    if (orphaned) shown.lifecycle = 'live (its tab is closed)';
+    this.render(shown, snapshot);
   }
 
   render(record, snapshot) {

@@ -97,8 +97,11 @@ def new_creatures_perceived(before: Iterable[Mapping[str, Any]], after: Iterable
 
 
 def door_attempted(events: Iterable[Mapping[str, Any]]) -> bool:
-    """True when the step's messages show the hero bumping into or opening a door."""
+    """True when the step bumped into or opened a door: the driver's
+    doorWitness event, or (for older recordings) the engine's door messages."""
     for event in events:
+        if isinstance(event, Mapping) and event.get("type") == "doorWitness":
+            return True
         text = event.get("text") if isinstance(event, Mapping) else None
         if isinstance(text, str) and any(phrase in text for phrase in DOOR_ATTEMPT_PHRASES):
             return True

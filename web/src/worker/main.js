@@ -7,7 +7,7 @@
 // Worker → page:  {type:'progress', stage, label}
 //                 {type:'ready', timings, declarations}
 //                 {type:'failed', stage, message}
-//                 {id, ok:true, frame} | {id, ok:false, message}
+//                 {id, ok:true, text} | {id, ok:false, message}   text: the frame as JSON
 import { loadPyodide } from 'pyodide';
 import { engineHost, prepareEngine } from './engine-host.js';
 import { GameBook } from './games.js';
@@ -18,8 +18,12 @@ let booted = null;
 const timings = {};
 const origin = performance.now();
 
+function mark(name) {
+  timings[name] = Math.round(performance.now() - origin);
+}
+
 function progress(stage, label) {
-  timings[stage] = Math.round(performance.now() - origin);
+  mark(stage);
   self.postMessage({ type: 'progress', stage, label });
 }
 
@@ -34,10 +38,14 @@ async function boot({ config, base, tabId }) {
                                         stderr: (text) => console.warn(`[python] ${text}`) });
     stage = 'micropip';
     progress('micropip', 'Loading micropip…');
-    await pyodide.loadPackage(url(config.micropip), { messageCallback: () => {} });
+    const problems = [];
+    await pyodide.loadPackage(url(config.micropip), { messageCallback: () => {},
+                                                      errorCallback: (text) => problems.push(text) });
+    if (problems.length) throw new Error(`cannot load ${config.micropip}: ${problems.join(' ')}`);
+    mark('micropip.loaded');
+    const micropip = pyodide.pyimport('micropip');
     stage = 'package';
     progress('package', 'Installing nethack_webmcp…');
-    const micropip = pyodide.pyimport('micropip');
     await micropip.install(url(config.wheel), { deps: false });
     stage = 'engine';
     progress('engine', 'Compiling the NetHack engine…');
@@ -46,9 +54,10 @@ async function boot({ config, base, tabId }) {
     stage = 'start';
     progress('start', 'Starting the game host…');
     python = pyodide.pyimport('nethack_webmcp.worker');
+    mark('imported');
     python.start();
     book = new GameBook({ spectate: (gameId) => JSON.parse(python.spectate(gameId)), tabId });
-    timings.ready = Math.round(performance.now() - origin);
+    mark('ready');
     self.postMessage({ type: 'ready', timings, declarations: JSON.parse(python.declarations()) });
   } catch (error) {
     self.postMessage({ type: 'failed', stage, message: String(error && error.message ? error.message : error) });
@@ -59,9 +68,8 @@ async function boot({ config, base, tabId }) {
 async function call({ id, name, arguments: argumentsJson }) {
   try {
     const text = await python.call(name, argumentsJson);
-    const frame = JSON.parse(text);
-    self.postMessage({ id, ok: true, frame });
-    book.observe(name, frame);
+    self.postMessage({ id, ok: true, text }); // the page parses it: one string clone, not an object's
+    book.observe(name, JSON.parse(text));
   } catch (error) {
     self.postMessage({ id, ok: false, message: String(error && error.message ? error.message : error) });
   }

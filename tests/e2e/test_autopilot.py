@@ -1,0 +1,47 @@
+"""test_autopilot.py - the in-page reference agent plays a real game through WebMCP.
+
+Started from the page like a person would, it must play at least 500
+actions (engine inputs) without an error frame it did not handle. Mid-game
+the spectator is photographed into build/screenshots/ for review.
+"""
+from __future__ import annotations
+
+from .site_harness import SCREENSHOTS, Site, spectator_state, wait_until
+
+TARGET_ACTIONS = 500
+SCREENSHOT_AT = 150
+PLAY_TIMEOUT = 240.0
+
+PROGRESS = """(target) => { const state = window.nethackSite.autopilot;
+  return (state.unhandled || state.actions >= target) ? {...state} : null; }"""
+
+
+def test_autopilot_plays_500_actions_through_the_tools(site: Site) -> None:
+    page = site.page
+    site.show_home(page)
+    button = page.locator("[data-control=autopilot]")
+    button.click()
+    try:
+        state = wait_until(page, PROGRESS, PLAY_TIMEOUT, SCREENSHOT_AT)
+        assert state["unhandled"] is None, state
+        site.show_game(page, state["gameId"])
+        wait_until(page, "() => document.querySelector('pre.map .row')", 10)
+        page.wait_for_timeout(400)  # let a newer snapshot land
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"spectator-{site.kind}.png"), full_page=True)
+        shown = spectator_state(page)
+        assert shown["harness"] == "nethack-webmcp autopilot"
+        assert any(row.strip() for row in shown["rows"])
+
+        state = wait_until(page, PROGRESS, PLAY_TIMEOUT, TARGET_ACTIONS)
+    finally:
+        site.show_home(page)
+        if page.evaluate("() => window.nethackSite.autopilot.running"):
+            page.locator("[data-control=autopilot]").click()
+    assert state["unhandled"] is None, state
+    assert state["actions"] >= TARGET_ACTIONS
+    assert state["games"] >= 1 and state["decisions"] >= 0
+    wait_until(page, "() => !window.nethackSite.autopilot.running", 60)
+    listed = wait_until(page, "(id) => { const row = document.querySelector(`table.games tr[data-game-id=\"${id}\"]`); "
+                              "return row && row.textContent; }", 10, state["gameId"])
+    assert "nethack-webmcp autopilot" in listed
