@@ -13,9 +13,7 @@
 #include "func_tab.h"
 #include "nnh_state.h"
 #include "proto_request.h"
-#include <ctype.h>
-
-#define NNH_CTRL(c) (0x1f & (c))
+#include "proto_translate.h"
 
 nnh_driver nnh;
 
@@ -238,257 +236,10 @@ static int handle_lifecycle(const nnh_request *req)
     return 0;
 }
 
-/* ---- translating requests into input ------------------------------------ */
-
 static int reject(const nnh_request *req, const char *code, const char *field, const char *msg)
 {
     error_response(nnh_param_str(req, "requestId"), code, field, msg, 1);
     return -1;
-}
-
-static struct obj *item_by_id(const char *id)
-{
-    unsigned o_id;
-    struct obj *o;
-    if (!nnh_item_lookup(id, &o_id)) return NULL;
-    for (o = invent; o; o = o->nobj)
-        if (o->o_id == o_id) return o;
-    return NULL;
-}
-
-static void push_count(long n)
-{
-    char digits[16];
-    int i;
-    if (n <= 1) return;
-    Sprintf(digits, "%ld", n);
-    for (i = 0; digits[i]; i++) nnh_keys_push(digits[i], NNH_FOR_ANY);
-}
-
-static int ext_command_index(const char *name)
-{
-    int i;
-    for (i = 0; extcmdlist[i].ef_txt; i++)
-        if (!strcmp(extcmdlist[i].ef_txt, name)) return i;
-    return -1;
-}
-
-/* Queue the keys of a gameplay command. Returns 0, or -1 after writing a
- * typed error (nothing queued). */
-static int translate_command(const nnh_request *req)
-{
-    const char *m = req->method->name + 5; /* after "game." */
-    const char *dir = nnh_param_str(req, "direction");
-    const char *item = nnh_param_str(req, "itemId");
-    struct obj *obj = NULL;
-    int key = dir ? nnh_direction_key(dir, 1) : 0;
-
-    if (item && !(obj = item_by_id(item)))
-        return reject(req, "unknownItem", "itemId", "no carried item has this ID");
-    nnh.op_requested_turns = 0;
-    if (!strcmp(m, "move")) {
-        nnh_keys_push(key, NNH_FOR_ANY);
-    } else if (!strcmp(m, "run")) {
-        const char *mode = nnh_param_str(req, "mode");
-        int no_pickup = nnh_param_bool(req, "noPickup", 0);
-        int normal = !mode || !strcmp(mode, "normal");
-        /* NetHack 3.6.7 has one no-pickup run: M + direction (mode 1). */
-        if (no_pickup && !normal)
-            return reject(req, "outOfRange", "noPickup",
-                          "NetHack 3.6.7 runs without pickup only in mode normal");
-        if (no_pickup) {
-            nnh_keys_push('M', NNH_FOR_ANY);
-            nnh_keys_push(key, NNH_FOR_ANY);
-        } else if (normal) {
-            nnh_keys_push(toupper(key), NNH_FOR_ANY);
-        } else {
-            nnh_keys_push(!strcmp(mode, "untilInteresting") ? 'g' : 'G', NNH_FOR_ANY);
-            nnh_keys_push(key, NNH_FOR_ANY);
-        }
-    } else if (!strcmp(m, "moveWithoutAttack")) {
-        nnh_keys_push('m', NNH_FOR_ANY);
-        nnh_keys_push(key, NNH_FOR_ANY);
-    } else if (!strcmp(m, "attack")) {
-        /* parse() reads F's direction itself, as part of the command */
-        nnh_keys_push('F', NNH_FOR_ANY);
-        nnh_keys_push(key, NNH_FOR_ANY);
-    } else if (!strcmp(m, "wait")) {
-        nnh_keys_push('.', NNH_FOR_ANY);
-    } else if (!strcmp(m, "search") || !strcmp(m, "rest")) {
-        long turns = (long) nnh_param_int(req, "turns", 1);
-        nnh.op_requested_turns = (int) turns;
-        push_count(turns);
-        nnh_keys_push(m[0] == 's' ? 's' : '.', NNH_FOR_ANY);
-    } else if (!strcmp(m, "climb")) {
-        nnh_keys_push(key, NNH_FOR_ANY);
-    } else if (!strcmp(m, "pickup")) {
-        nnh_keys_push(',', NNH_FOR_ANY);
-    } else if (!strcmp(m, "drop") || !strcmp(m, "eat") || !strcmp(m, "apply")
-               || !strcmp(m, "read")) {
-        long qty = (long) nnh_param_int(req, "quantity", 0);
-        if (qty && obj && qty > obj->quan)
-            return reject(req, "outOfRange", "quantity", "more than the carried stack");
-        if (qty && !obj)
-            return reject(req, "missingField", "itemId", "a quantity needs an itemId");
-        nnh_keys_push(m[0] == 'd' ? 'd' : m[0] == 'e' ? 'e' : m[0] == 'a' ? 'a' : 'r', NNH_FOR_ANY);
-        if (obj) {
-            if (qty && qty < obj->quan) {
-                /* getobj takes the first digit at its item prompt, then
-                 * get_count() reads the rest as plain keys */
-                char digits[16];
-                int i;
-                Sprintf(digits, "%ld", qty);
-                for (i = 0; digits[i]; i++) nnh_keys_push(digits[i], i ? NNH_FOR_ANY : NNH_FOR_ITEM);
-                nnh_keys_push(obj->invlet, NNH_FOR_ANY);
-            } else {
-                nnh_keys_push(obj->invlet, NNH_FOR_ITEM);
-            }
-        }
-    } else if (!strcmp(m, "open") || !strcmp(m, "close") || !strcmp(m, "kick")) {
-        nnh_keys_push(m[0] == 'o' ? 'o' : m[0] == 'c' ? 'c' : NNH_CTRL('d'), NNH_FOR_ANY);
-        if (key) nnh_keys_push(key, NNH_FOR_DIRECTION);
-    } else if (!strcmp(m, "engrave")) {
-        nnh_keys_push('E', NNH_FOR_ANY);
-    } else if (!strcmp(m, "pray") || !strcmp(m, "quit")) {
-        nnh.pending.ext_command = ext_command_index(m);
-        nnh_keys_push('#', NNH_FOR_ANY);
-    } else if (!strcmp(req->method->name, "debug.wizard")) {
-        const char *c = nnh_param_str(req, "command");
-        if (!wizard)
-            return reject(req, "notWizard", "command", "only wizard-mode fixture sessions accept debug commands");
-        nnh_keys_push(!strcmp(c, "wish") ? NNH_CTRL('w') : !strcmp(c, "teleport") ? NNH_CTRL('t')
-                      : !strcmp(c, "map") ? NNH_CTRL('f') : !strcmp(c, "identify") ? NNH_CTRL('i')
-                      : !strcmp(c, "levelTeleport") ? NNH_CTRL('v') : NNH_CTRL('g'), NNH_FOR_ANY);
-    }
-    return 0;
-}
-
-static int option_ids_valid(const nnh_request *req, int choose)
-{
-    const nnh_json_doc *doc = req->doc;
-    int c;
-    for (c = nnh_json_node_at(doc, choose)->first_child; c >= 0;
-         c = nnh_json_node_at(doc, c)->next_sibling)
-        if (nnh_json_node_at(doc, c)->int_val >= nnh.decision.n_options) return 0;
-    return 1;
-}
-
-/* Turn decision.answer into pending input. Returns 0 or -1 (error written). */
-static int translate_answer(const nnh_request *req)
-{
-    const nnh_json_doc *doc = req->doc;
-    int a = nnh_param_node(req, "answer");
-    const char *kind = nnh_json_node_at(doc, nnh_json_member(doc, a, "kind"))->str;
-    nnh_decision *d = &nnh.decision;
-    static const char *const kind_names[] = { "command", "confirmation", "choice", "text",
-                                              "direction", "item", "position" };
-    if (strcmp(kind, kind_names[d->kind]))
-        return reject(req, "wrongAnswerKind", "answer", "the answer kind does not match the standing decision");
-    switch (d->kind) {
-    case NNH_AT_CONFIRMATION:
-        nnh_keys_push(nnh_json_node_at(doc, nnh_json_member(doc, a, "confirm"))->bool_val ? 'y' : 'n',
-                      NNH_FOR_ANY);
-        break;
-    case NNH_AT_CHOICE: {
-        int choose = nnh_json_member(doc, a, "choose"), c, n = 0;
-        if (!option_ids_valid(req, choose))
-            return reject(req, "unknownChoice", "choose", "a choice ID is not offered by this decision");
-        if (!d->is_menu || d->menu_how == PICK_ONE) {
-            if (nnh_json_node_at(doc, choose)->child_count != 1)
-                return reject(req, "outOfRange", "choose", "this decision takes exactly one choice");
-        }
-        if (!d->is_menu) {
-            int id = (int) nnh_json_node_at(doc, nnh_json_node_at(doc, choose)->first_child)->int_val;
-            nnh_keys_push(d->options[id].key, NNH_FOR_ANY);
-            break;
-        }
-        for (c = nnh_json_node_at(doc, choose)->first_child; c >= 0;
-             c = nnh_json_node_at(doc, c)->next_sibling) {
-            nnh.pending.menu_ids[n] = (int) nnh_json_node_at(doc, c)->int_val;
-            nnh.pending.menu_qty[n] = -1;
-            n++;
-        }
-        nnh.pending.menu_count = n;
-        nnh.pending.menu_cancel = 0;
-        nnh.pending.have_menu = 1;
-        break;
-    }
-    case NNH_AT_TEXT: {
-        const char *text = nnh_json_node_at(doc, nnh_json_member(doc, a, "text"))->str;
-        if (d->key_prompt) {
-            if (strlen(text) != 1)
-                return reject(req, "outOfRange", "text", "this prompt takes exactly one character");
-            nnh_keys_push((unsigned char) text[0], NNH_FOR_ANY);
-        } else {
-            Strcpy(nnh.pending.text, text);
-            nnh.pending.have_text = 1;
-        }
-        break;
-    }
-    case NNH_AT_DIRECTION:
-        nnh_keys_push(nnh_direction_key(nnh_json_node_at(doc, nnh_json_member(doc, a, "direction"))->str, 1),
-                      NNH_FOR_ANY);
-        break;
-    case NNH_AT_ITEM: {
-        int item = nnh_json_member(doc, a, "item"), qty = nnh_json_member(doc, a, "quantity");
-        struct obj *obj = NULL;
-        if (item >= 0) {
-            const char *id = nnh_json_node_at(doc, nnh_json_member(doc, item, "id"))->str;
-            if (!(obj = item_by_id(id)))
-                return reject(req, "unknownItem", "item", "no carried item has this ID");
-        } else if (!index(d->item_letters, '-')) {
-            return reject(req, "outOfRange", "hands", "this question does not offer hands");
-        }
-        if (qty >= 0) {
-            long q = (long) nnh_json_node_at(doc, qty)->int_val;
-            if (!d->counted)
-                return reject(req, "outOfRange", "quantity", "this question takes no count");
-            if (!obj || q > obj->quan)
-                return reject(req, "outOfRange", "quantity", "quantity exceeds the carried stack");
-            if (q < obj->quan) {
-                char digits[16];
-                int i;
-                Sprintf(digits, "%ld", q);
-                for (i = 0; digits[i]; i++) nnh_keys_push(digits[i], NNH_FOR_ANY);
-            }
-        }
-        nnh_keys_push(obj ? obj->invlet : '-', NNH_FOR_ANY);
-        break;
-    }
-    case NNH_AT_POSITION: {
-        int p = nnh_json_member(doc, a, "position");
-        const nnh_json_node *pn = nnh_json_node_at(doc, p);
-        if (pn->kind == NNH_JSON_OBJECT) {
-            nnh.pending.click_x = (int) nnh_json_node_at(doc, nnh_json_member(doc, p, "x"))->int_val;
-            nnh.pending.click_y = (int) nnh_json_node_at(doc, nnh_json_member(doc, p, "y"))->int_val;
-            nnh.pending.have_click = 1;
-        } else if (!strcmp(pn->str, "help")) {
-            nnh_keys_push('?', NNH_FOR_ANY);
-        } else if (!strcmp(pn->str, "finish")) {
-            nnh_keys_push('.', NNH_FOR_ANY);
-        } else {
-            nnh_keys_push(nnh_direction_key(pn->str, 0), NNH_FOR_ANY);
-        }
-        break;
-    }
-    case NNH_AT_COMMAND:
-        break;
-    }
-    return 0;
-}
-
-static void translate_cancel(void)
-{
-    if (nnh.decision.is_menu) {
-        nnh.pending.menu_cancel = 1;
-        nnh.pending.menu_count = 0;
-        nnh.pending.have_menu = 1;
-    } else if (nnh.decision.kind == NNH_AT_TEXT && !nnh.decision.key_prompt) {
-        Strcpy(nnh.pending.text, "\033");
-        nnh.pending.have_text = 1;
-    } else {
-        nnh_keys_push('\033', NNH_FOR_ANY);
-    }
 }
 
 /* Validate state-dependent conditions and queue input. Returns 1 when the
@@ -497,7 +248,8 @@ static int accept_input(const nnh_request *req)
 {
     const char *request_id = nnh_param_str(req, "requestId");
     long long expected = nnh_param_int(req, "expectedRevision", -1);
-    int continuation = req->method->klass == NNH_CONTINUATION;
+    int continuation = req->method->klass == NNH_CONTINUATION, refused = 0;
+    nnh_rejection why;
     char decision_id[32];
 
     if (check_session(req)) return 0;
@@ -514,12 +266,14 @@ static int accept_input(const nnh_request *req)
         return reject(req, "decisionStanding", NULL, "answer or cancel the standing decision first") + 1;
     }
     nnh_keys_clear();
-    if (!continuation) {
-        if (translate_command(req)) { nnh_keys_clear(); nnh.pending.ext_command = -1; return 0; }
-    } else if (!strcmp(req->method->name, "decision.answer")) {
-        if (translate_answer(req)) { nnh_keys_clear(); memset(&nnh.pending, 0, sizeof nnh.pending); nnh.pending.ext_command = -1; return 0; }
-    } else {
-        translate_cancel();
+    if (!continuation) refused = nnh_translate_command(req, &why);
+    else if (!strcmp(req->method->name, "decision.answer")) refused = nnh_translate_answer(req, &why);
+    else nnh_translate_cancel();
+    if (refused) {
+        nnh_keys_clear();
+        memset(&nnh.pending, 0, sizeof nnh.pending);
+        nnh.pending.ext_command = -1;
+        return reject(req, why.code, why.field, why.message) + 1;
     }
     /* accepted: from here on the engine sees input */
     nnh.revision++;
