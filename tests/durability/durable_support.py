@@ -25,6 +25,7 @@ from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.store import Store, StoreError
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from nethack_webmcp.tools import BY_NAME, ToolContext
+from support.processes import drivers  # noqa: F401  (re-exported for the tests)
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -243,20 +244,6 @@ class StdioServer:
                 self.process.wait(5)
 
 
-def drivers() -> set[int]:
-    """Live (non-zombie) nhdriver processes on this machine."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if Path(os.readlink(entry / "exe")).name == "nhdriver":
-                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-                if state != "Z":
-                    found.add(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 def wait_until(predicate: Callable[[], bool], seconds: float = 10.0) -> bool:

@@ -18,24 +18,11 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import McpError
 from nethack_webmcp.tools import declarations
+from support.processes import drivers
 
 pytestmark = pytest.mark.asyncio
 
 
-def drivers() -> set[int]:
-    """Live (non-zombie) nhdriver processes on this machine."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if Path(os.readlink(entry / "exe")).name == "nhdriver":
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-                if stat != "Z":
-                    found.add(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 class Client:
