@@ -4,10 +4,22 @@ The worker's JavaScript (web/src/worker/main.js) boots Pyodide, installs
 this package and calls these functions; every value crossing the boundary
 is JSON text, so conversions happen exactly once, here and in the worker:
 
-    start()                    create the game registry (WASM engines)
+    start(max, identity)       create the game registry: WASM engines, the
+                               IndexedDB store, Web Lock ownership and the
+                               engine identity (identity.json's packageIdentity)
     declarations()             the eleven tool declarations (tools.json's content)
     await call(name, args)     run one tool; returns the frame
-    spectate(sessionId)        the spectator snapshot of a live game, or null
+    await open_game(id)        load a stored game (resume by pinned replay, or
+                               observe it read-only when another tab owns it);
+                               returns its observe frame
+    await take_over(id)        take a game from the tab that owns it (Web Lock
+                               steal); returns the resumed frame. A page
+                               control for people, deliberately not a tool.
+    status()                   the loaded games: {id: {owner, gate}}
+    spectate(sessionId)        the spectator snapshot of a loaded game, or null
+    await stored(id)           the stored SessionInfo, or null
+    await export_game(id)      the game as one exchange document (exchange.py)
+    await import_game(text)    verify a document by replay and store it
 
 `spectate` reads the session's latest known state only: it sends nothing
 to the engine, so watching a game can never advance it.
@@ -19,13 +31,16 @@ import json
 import traceback
 from typing import Any
 
+from . import exchange
 from .engine.wasm import WasmEngine
 from .projection import decision as decision_view
 from .projection import frame as frames
 from .projection.scene import world
 from .session import GameRegistry, SessionError
+from .store import StoreError
 from .tools import BY_NAME, ToolContext
 from .tools import declarations as tool_declarations
+from .tools.base import _diagnosed
 
 OBSERVATION_FIELDS = ("turn", "levelId", "dungeon", "depth", "levelLabel", "position", "vitals",
                       "inventoryKnown", "inventory", "here", "recentMessages")
@@ -33,11 +48,18 @@ OBSERVATION_FIELDS = ("turn", "levelId", "dungeon", "depth", "levelLabel", "posi
 _context: ToolContext | None = None
 
 
-def start(max_games: int = 16) -> None:
-    """Create the registry. Idempotent."""
+def start(max_games: int = 16, identity: str | None = None, durable: bool = True) -> None:
+    """Create the registry. Idempotent. `durable`: the IndexedDB store and
+    Web Lock ownership (else games live in this worker's memory only)."""
     global _context
     if _context is None:
-        _context = ToolContext(GameRegistry(WasmEngine.start, max_games=max_games))
+        store = ownership = None
+        if durable:
+            from .store.indexeddb import IndexedDBStore, WebLockOwnership
+
+            store, ownership = IndexedDBStore(), WebLockOwnership()
+        _context = ToolContext(GameRegistry(WasmEngine.start, max_games=max_games, store=store,
+                                            ownership=ownership, identity=identity))
 
 
 def _games() -> GameRegistry:
@@ -80,6 +102,84 @@ async def call(name: str, arguments_json: str) -> str:
     return _dump(frame)
 
 
+async def open_game(session_id: str) -> str:
+    """Load a stored game for the page showing it, then observe it: a resume
+    by pinned replay when it is not loaded, ownership taken when this worker
+    only observed it and its owner has let go, read-only while another tab
+    owns it; a refused resume is an error frame saying why."""
+    try:
+        await _games().resume(session_id)
+    except SessionError:
+        pass  # observe resumes again and reports why not, as a frame
+    return await call("observe", _dump({"sessionId": session_id}))
+
+
+async def take_over(session_id: str) -> str:
+    """Take a game over from the tab that owns it: its Web Lock is stolen, the
+    old owner's next call reports lostOwnership and it writes nothing more;
+    this worker resumes the game by pinned replay. Returns the frame."""
+    games = _games()
+    try:
+        session = await games.resume(session_id, take_over=True)
+    except SessionError as exc:
+        return _dump(frames.error_frame(None, exc, mutation=False))
+    except Exception as exc:  # noqa: BLE001 - report, keep the worker alive
+        return _error("internalError", f"take over failed inside the page's Python: {exc!r}",
+                      traceback=traceback.format_exc(limit=8))
+    frame = frames.build(session, result={"kind": "session", "action": "resumed", "session": session.metadata,
+                                          "owner": not session.lost_ownership, "takenOver": True,
+                                          "durability": games.store.durability})
+    return _dump(_diagnosed(session, frame))
+
+
+def _owner(session: Any) -> bool:
+    return session.gate != "lostOwnership"
+
+
+def status() -> str:
+    """The games loaded in this worker: {sessionId: {owner, gate}}."""
+    return _dump({session.session_id: {"owner": _owner(session), "gate": session.gate}
+                  for session in _games().sessions()})
+
+
+async def stored(session_id: str) -> str:
+    """The stored SessionInfo of a game, or null (also when the store fails)."""
+    try:
+        return _dump(await _games().store.get_session(session_id))
+    except StoreError:
+        return "null"
+
+
+async def export_game(session_id: str) -> str:
+    """The stored game as one exchange document (exchange.py's format, the
+    same as `python -m nethack_webmcp.export`), with the state hash its
+    journal replays to on a fresh engine. Errors: {"error": {code, message}}."""
+    try:
+        document = await exchange.export_game(_games().store, session_id, engine_factory=WasmEngine.start)
+    except SessionError as exc:
+        return _dump({"error": exc.as_error()})
+    return _dump(document)
+
+
+async def import_game(text: str) -> str:
+    """Verify an exchange document by replay on this engine and store it.
+    Returns {sessionId, revision, stateHash, replayed, verified} or
+    {"error": {code, message, …}} saying why not (nothing is stored then)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _dump({"error": {"code": "invalidDocument", "message": f"the file is not JSON: {exc}"}})
+    games = _games()
+    try:
+        result = await exchange.import_game(games.store, document, engine_factory=WasmEngine.start,
+                                            identity=games.identity)
+    except SessionError as exc:
+        return _dump({"error": exc.as_error()})
+    except Exception as exc:  # noqa: BLE001 - a malformed document must not take the worker down
+        return _dump({"error": {"code": "invalidDocument", "message": f"the document cannot be imported: {exc!r}"}})
+    return _dump(result)
+
+
 def spectate(session_id: str) -> str:
     """The read-only snapshot a spectator renders: identity, state, map
     (marks and colours), decision, end. "null" for no such live game."""
@@ -100,6 +200,9 @@ def spectate(session_id: str) -> str:
         "decision": decision_view.project(session.decision, session.session_id, observation.get("inventory"))
         if session.gate == "decision" else None,
         "end": session.state.end,
+        "owner": _owner(session),
+        "diagnostics": {key: value for key, value in session.diagnostics(consume=False).items()
+                        if key in ("storage", "ownership", "recovery")},
     }
     return _dump(snapshot)
 

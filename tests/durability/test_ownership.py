@@ -82,3 +82,20 @@ async def test_a_dead_owner_releases_the_game(state_dir: Path) -> None:
     finally:
         owner.close()
         await other.close()
+
+
+async def test_no_forced_takeover_natively(state_dir: Path) -> None:
+    """flock cannot be stolen: a takeover (the browser's Web Lock steal) is refused here."""
+    from nethack_webmcp.session import SessionError
+
+    owner = Client(registry(state_dir))
+    other = Client(registry(state_dir))
+    try:
+        frame = await owner.ok("session", action="create", seed=42)
+        with pytest.raises(SessionError) as refused:
+            await other.games.resume(frame["basis"]["sessionId"], take_over=True)
+        assert refused.value.code == "takeoverUnsupported"
+        assert owner.games.get(frame["basis"]["sessionId"]).gate == "ready", "the owner keeps its game"
+    finally:
+        await owner.close()
+        await other.close()

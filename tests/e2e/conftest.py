@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Playwright, sync_playwright
+from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from .site_harness import DIST, Site, boot, launch, serve
 
@@ -61,3 +61,14 @@ def site(request: pytest.FixtureRequest, playwright: Playwright, site_url: str) 
     assert not foreign, f"requests outside the page's origin: {foreign}"
 
 
+
+
+@pytest.fixture(scope="package")
+def plain_browser(playwright: Playwright, site_url: str) -> Iterator[Browser]:
+    """Chromium without the WebMCP flag, for the durability tests (they use the
+    polyfill's client and a fresh browser context, i.e. a fresh IndexedDB, each)."""
+    launched = launch(playwright, native=False)
+    try:
+        yield launched
+    finally:
+        launched.close()

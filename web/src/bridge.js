@@ -1,17 +1,29 @@
 // bridge.js - the page's side of the core worker: boot it, follow its boot
-// progress, and forward tool calls to it.
+// progress, forward tool calls and game operations to it, and keep what it
+// says about the games it has loaded.
 //
-//   const bridge = new WorkerBridge(config, tabId);
+//   const bridge = new WorkerBridge(config, tabId, {testHooks});
 //   bridge.onprogress = ({stage, label}) => …;   // boot stages
+//   bridge.ongames = (games) => …;               // {id: {owner, gate}}: this tab's loaded games
+//   bridge.onlost = (gameId) => …;               // another tab took a game over
 //   await bridge.ready;                          // rejects with {stage, message}
 //   const frame = await bridge.call('observe', {sessionId});
+//   const frame = await bridge.open(gameId);     // resume (or observe) a stored game
+//   const frame = await bridge.takeOver(gameId); // steal it from the tab that owns it
+//   const doc = await bridge.exportGame(gameId); // exchange document (or {error})
+//   const result = await bridge.importGame(text);
 
 export class WorkerBridge {
-  constructor(config, tabId) {
+  constructor(config, tabId, { testHooks = false } = {}) {
     this.onprogress = () => {};
+    this.ongames = () => {};
+    this.onlost = () => {};
+    this.ontest = () => {};
     this.pending = new Map();
     this.nextId = 1;
     this.timings = null;
+    this.games = {};
+    this.stopped = null;
     this.worker = new Worker(new URL(config.worker, document.baseURI), { type: 'module' });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = (event) => this.receive(event.data, resolve, reject);
@@ -23,7 +35,7 @@ export class WorkerBridge {
       };
     });
     this.ready.catch(() => {});
-    this.worker.postMessage({ op: 'boot', config, base: document.baseURI, tabId });
+    this.worker.postMessage({ op: 'boot', config, base: document.baseURI, tabId, testHooks });
   }
 
   receive(message, resolveReady, rejectReady) {
@@ -34,11 +46,18 @@ export class WorkerBridge {
       resolveReady(message);
     } else if (message.type === 'failed') {
       rejectReady({ stage: message.stage, message: message.message });
+    } else if (message.type === 'games') {
+      this.games = message.games;
+      this.ongames(message.games);
+    } else if (message.type === 'lost') {
+      this.onlost(message.gameId);
+    } else if (message.type === 'test') {
+      this.ontest(message);
     } else if (message.id !== undefined) {
       const pending = this.pending.get(message.id);
       this.pending.delete(message.id);
       if (!pending) return;
-      if (message.ok) pending.resolve(JSON.parse(message.text));
+      if (message.ok) pending.resolve(message.text);
       else pending.reject(new Error(message.message));
     }
   }
@@ -49,12 +68,49 @@ export class WorkerBridge {
     this.pending.clear();
   }
 
-  /** One tool call; resolves with the frame (error frames included). */
-  call(name, args) {
+  /** One request to the worker; resolves with its answer's text. */
+  request(op, fields) {
+    if (this.stopped) return Promise.reject(new Error(`the game host stopped: ${this.stopped}`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, op: 'call', name, arguments: JSON.stringify(args ?? {}) });
+      this.worker.postMessage({ id, op, ...fields });
     });
+  }
+
+  /** One tool call; resolves with the frame (error frames included). */
+  async call(name, args) {
+    return JSON.parse(await this.request('call', { name, arguments: JSON.stringify(args ?? {}) }));
+  }
+
+  async open(gameId) {
+    return JSON.parse(await this.request('open', { gameId }));
+  }
+
+  async takeOver(gameId) {
+    return JSON.parse(await this.request('takeOver', { gameId }));
+  }
+
+  /** The exchange document as JSON text, or throws with its {code, message}. */
+  async exportGame(gameId) {
+    const text = await this.request('export', { gameId });
+    if (text.startsWith('{"error"')) throw Object.assign(new Error(JSON.parse(text).error.message), JSON.parse(text).error);
+    return text;
+  }
+
+  async importGame(text) {
+    return JSON.parse(await this.request('import', { text }));
+  }
+
+  /** Test hooks (answered only when the worker was booted with testHooks). */
+  test(action, fields) {
+    return this.request('test', { action, ...fields });
+  }
+
+  /** Test hook: kill the worker now, whatever it is doing. */
+  terminate(reason = 'terminated') {
+    this.worker.terminate();
+    this.stopped = reason;
+    this.failAll(reason);
   }
 }

@@ -1,6 +1,8 @@
 // home.js - the home view: what this page is, how an agent connects, the
-// autopilot switch, this browser's games and the ten most recent records.
+// autopilot switch, this browser's games (with Resume for a stored game no
+// tab has open), importing a game from a file, and the ten most recent records.
 import { ago, h, replace, when } from './dom.js';
+import { SESSION_LOCK } from './game-controls.js';
 import { CHANNEL, listGames, recentRecords } from './store.js';
 
 function link(game) {
@@ -12,18 +14,21 @@ function depths(game) {
   return `${game.deepest ?? '?'} / ${game.depth ?? '?'}`;
 }
 
-/** What a live game's lifecycle means from this tab. */
-function lifecycle(game, heldLocks) {
-  if (game.lifecycle === 'live' && game.ownerTab && !heldLocks.has(`nethack:tab:${game.ownerTab}`)) {
-    return 'live (its tab is closed)';
-  }
-  return game.lifecycle;
+/** A stored game that no tab has open (nobody holds its Web Lock) and that has not ended. */
+function resumable(game, heldLocks) {
+  return game.lifecycle !== 'ended' && !heldLocks.has(SESSION_LOCK(game.gameId));
 }
 
-function gamesTable(games, heldLocks) {
+/** What a game's lifecycle means from this tab. */
+function lifecycle(game, heldLocks) {
+  if (resumable(game, heldLocks)) return 'stored (not open in any tab)';
+  return game.lifecycle === 'closed' ? 'live' : game.lifecycle;
+}
+
+function gamesTable(games, heldLocks, onResume) {
   if (!games.length) return h('p', { className: 'muted', text: 'No games yet. Start the autopilot, or let an agent call the session tool.' });
   return h('table', { className: 'games', dataset: { list: 'games' } },
-    h('thead', {}, h('tr', {}, ['Character', 'State', 'Started', 'Last update', 'Turn', 'Deepest / now', 'Harness', 'Model']
+    h('thead', {}, h('tr', {}, ['Character', 'State', 'Started', 'Last update', 'Turn', 'Deepest / now', 'Harness', 'Model', '']
       .map((title) => h('th', { text: title })))),
     h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
       h('td', {}, link(game)),
@@ -33,7 +38,12 @@ function gamesTable(games, heldLocks) {
       h('td', { text: String(game.turn ?? '—') }),
       h('td', { text: depths(game) }),
       h('td', { className: 'harness', text: game.harness || '—' }),
-      h('td', { className: 'model', text: game.model || '—' })))));
+      h('td', { className: 'model', text: game.model || '—' }),
+      h('td', {}, resumable(game, heldLocks)
+        ? h('button', { type: 'button', dataset: { control: 'resume', gameId: game.gameId }, text: 'Resume',
+            title: 'Load this game in this tab: its journal is replayed on a fresh engine.',
+            onclick: () => onResume(game.gameId) })
+        : null)))));
 }
 
 function recordsTable(records) {
@@ -54,10 +64,15 @@ function recordsTable(records) {
 }
 
 export class HomeView {
-  constructor(root, { webmcpKind, autopilotPanel }) {
+  constructor(root, { webmcpKind, autopilotPanel, bridge }) {
     this.root = root;
+    this.bridge = bridge;
     this.gamesBox = h('div', { className: 'games-box' });
     this.recordsBox = h('div', { className: 'records-box' });
+    this.importResult = h('p', { className: 'muted', dataset: { field: 'import-result' },
+      text: 'A file exported from this page (or by python -m nethack_webmcp.export on the same engine build).' });
+    const chooser = h('input', { type: 'file', accept: '.json,application/json', dataset: { control: 'import' },
+      onchange: () => this.importFile(chooser) });
     replace(root,
       h('section', { className: 'intro panel' },
         h('h2', { text: 'Real NetHack 3.6.7 for software agents' }),
@@ -70,6 +85,8 @@ export class HomeView {
         h('p', { className: 'muted', text: 'Everything you see here is read-only: watching a game never changes it.' })),
       autopilotPanel,
       h('section', { className: 'panel' }, h('h2', { text: 'Games in this browser' }), this.gamesBox),
+      h('section', { className: 'panel import' }, h('h2', { text: 'Import a game' }),
+        h('label', {}, 'Game file: ', chooser), this.importResult),
       h('section', { className: 'panel' }, h('h2', { text: 'Ten most recently completed games' }), this.recordsBox));
     this.channel = new BroadcastChannel(CHANNEL);
     this.channel.onmessage = () => this.schedule();
@@ -86,8 +103,45 @@ export class HomeView {
     const [games, records, locks] = await Promise.all([listGames(), recentRecords(10),
       navigator.locks ? navigator.locks.query() : Promise.resolve({ held: [] })]);
     const held = new Set((locks.held || []).map((lock) => lock.name));
-    replace(this.gamesBox, gamesTable(games, held));
+    const key = JSON.stringify([games, records, [...held].sort()]);
+    if (key === this.drawn) return; // unchanged: keep the buttons under the pointer
+    this.drawn = key;
+    replace(this.gamesBox, gamesTable(games, held, (gameId) => this.resume(gameId)));
     replace(this.recordsBox, recordsTable(records));
+  }
+
+  /** Resume a stored game in this tab, then show it. */
+  async resume(gameId) {
+    location.hash = `#/g/${encodeURIComponent(gameId)}`; // the game view loads it (and shows why not, if not)
+  }
+
+  async importFile(chooser) {
+    const file = chooser.files && chooser.files[0];
+    if (!file) return;
+    this.importResult.dataset.state = 'importing';
+    this.importResult.textContent = `Importing ${file.name}: replaying its journal to verify it…`;
+    let result;
+    try {
+      await this.bridge.ready;
+      result = await this.bridge.importGame(await file.text());
+    } catch (error) {
+      result = { error: { code: 'failed', message: String(error && error.message ? error.message : error) } };
+    }
+    chooser.value = '';
+    if (result.error) {
+      this.importResult.dataset.state = 'refused';
+      this.importResult.dataset.code = result.error.code;
+      replace(this.importResult, h('strong', { text: `Not imported (${result.error.code}): ` }),
+        h('span', { text: result.error.message }));
+      return;
+    }
+    this.importResult.dataset.state = 'imported';
+    this.importResult.dataset.gameId = result.sessionId;
+    replace(this.importResult, `Imported: ${result.replayed} inputs replayed to revision ${result.revision}`,
+      result.verified ? ', the exported state reached. ' : ' (the file carried no state hash to check). ',
+      h('a', { href: `#/g/${encodeURIComponent(result.sessionId)}`, text: 'Open it' }));
+    this.drawn = null;
+    this.refresh();
   }
 
   dispose() {

@@ -2,7 +2,15 @@
 // route between the home view (#/) and a game's spectator (#/g/<game-id>).
 //
 // window.nethackSite exposes read-only facts for people and test harnesses:
-// {status, stage, error, webmcp, tabId, timings, autopilot}.
+// {status, stage, error, webmcp, tabId, timings, autopilot, identity, games,
+// lost}: `games` are the games this tab's worker has loaded ({id: {owner,
+// gate}}), `lost` the games another tab took over from this one.
+//
+// Test hooks (window.nethackTest: run Python in the worker, inject IndexedDB
+// faults, terminate the worker) exist only when the page was loaded with
+// globalThis.__NETHACK_TEST_HOOKS__ === true set before its scripts ran (the
+// e2e tests set it with an init script). They are not WebMCP tools, and a
+// page loaded normally has none.
 import config from 'nethack-site-config';
 import { modelContext } from '../../webmcp/context.js';
 import { declarations } from '../../webmcp/declarations.js';
@@ -18,22 +26,42 @@ import { SpectatorView } from './spectator.js';
 const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
 
 const site = { status: 'booting', stage: null, error: null, webmcp: null, tabId: crypto.randomUUID(),
-               timings: null, autopilot: null, registered: false };
+               timings: null, autopilot: null, registered: false, identity: null, games: {}, lost: [] };
 window.nethackSite = site;
+const testHooks = globalThis.__NETHACK_TEST_HOOKS__ === true;
 
 // A lock held for the tab's life lets other tabs tell whether a game's
 // owning tab is still open (navigator.locks.query()).
 if (navigator.locks) navigator.locks.request(`nethack:tab:${site.tabId}`, () => new Promise(() => {}));
 
 const boot = new BootStatus(document.getElementById('boot'));
-const bridge = new WorkerBridge(config, site.tabId);
+const bridge = new WorkerBridge(config, site.tabId, { testHooks });
 bridge.onprogress = ({ stage, label }) => { site.stage = stage; boot.progress(stage, label); };
+bridge.ongames = (games) => {
+  site.games = games;
+  if (view && view.gamesChanged) view.gamesChanged();
+};
+bridge.onlost = (gameId) => {
+  if (!site.lost.includes(gameId)) site.lost.push(gameId);
+  if (view && view.gamesChanged) view.gamesChanged();
+};
+if (testHooks) {
+  const events = [];
+  bridge.ontest = (event) => events.push(event);
+  window.nethackTest = {
+    events,
+    python: (code) => bridge.test('python', { code }),
+    faults: async (faults) => JSON.parse(await bridge.test('faults', { faults })),
+    terminateWorker: () => bridge.terminate('the worker was terminated (test hook)'),
+  };
+}
 bridge.ready.then((ready) => {
   const expected = JSON.stringify(declarations);
   if (JSON.stringify(ready.declarations) !== expected) {
     throw { stage: 'start', message: 'the Python package declares different tools than this page was built with: rebuild the site' };
   }
   site.timings = ready.timings;
+  site.identity = ready.identity;
   site.status = 'ready';
   boot.ready(ready.timings);
 }).catch((failure) => {
@@ -81,9 +109,9 @@ function route() {
   if (view) view.dispose();
   const match = GAME_ROUTE.exec(location.hash);
   if (match) {
-    view = new SpectatorView(main, match[1]);
+    view = new SpectatorView(main, match[1], { bridge, site });
   } else {
-    view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element });
+    view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element, bridge, site });
   }
   main.dataset.view = match ? 'game' : 'home';
 }

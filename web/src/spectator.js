@@ -4,7 +4,11 @@
 // IndexedDB, and redraws when a tab announces a newer one (BroadcastChannel)
 // or on a slow poll while visible. It never calls a tool and has no gameplay
 // controls: watching, reloading or opening more tabs cannot change a game.
+// Its ownership panel (game-controls.js) loads the game into this tab when
+// no worker here has it (a resume by replay, or a read-only observer when
+// another tab owns it), and offers Take over, Resume here and Export.
 import { ago, h, replace, when } from './dom.js';
+import { GameControls, SESSION_LOCK, heldLocks } from './game-controls.js';
 import { renderMap } from './map.js';
 import { CHANNEL, getGame, getSnapshot } from './store.js';
 
@@ -120,19 +124,20 @@ function summary(record) {
     stat('Ended', 'ended', when(record.endedAt)));
 }
 
-/** Whether a live game's owning tab is gone (its tab lock is no longer held). */
+/** Whether a live game is loaded in no tab (nobody holds its Web Lock). */
 async function ownerTabClosed(record) {
-  if (!record || record.lifecycle !== 'live' || !record.ownerTab || !navigator.locks) return false;
-  const { held } = await navigator.locks.query();
-  return !held.some((lock) => lock.name === `nethack:tab:${record.ownerTab}`);
+  if (!record || record.lifecycle !== 'live' || !navigator.locks) return false;
+  return !(await heldLocks()).has(SESSION_LOCK(record.gameId));
 }
 
 export class SpectatorView {
-  constructor(root, gameId) {
+  constructor(root, gameId, { bridge, site }) {
     this.root = root;
     this.gameId = gameId;
     this.revision = null;
     this.record = null;
+    this.controls = new GameControls(gameId, { bridge, site });
+    this.opened = false;
     this.channel = new BroadcastChannel(CHANNEL);
     this.channel.onmessage = (event) => {
       if (event.data && event.data.gameId === gameId) this.refresh();
@@ -145,6 +150,12 @@ export class SpectatorView {
 
   async refresh() {
     const [record, snapshot] = await Promise.all([getGame(this.gameId), getSnapshot(this.gameId)]);
+    if (!this.opened) {
+      // load it into this tab; a game stored in IndexedDB without a page record
+      // (the page store was cleared) is listed again once it is loaded
+      this.opened = true;
+      this.controls.autoOpen(record || (snapshot && snapshot.record));
+    }
     if (!record && !snapshot) {
       if (this.revision !== 'missing') {
         this.revision = 'missing';
@@ -160,12 +171,18 @@ export class SpectatorView {
     if (key === this.revision) {
       const updated = this.root.querySelector('[data-field="updated"]');
       if (updated && record) updated.textContent = ago(record.updatedAt);
+      this.controls.update(snapshot);
       return;
     }
     this.revision = key;
     const shown = { ...(record || snapshot.record) };
-    if (orphaned) shown.lifecycle = 'live (its tab is closed)';
+    if (orphaned) shown.lifecycle = 'live (not open in any tab)';
     this.render(shown, snapshot);
+    this.controls.update(snapshot);
+  }
+
+  gamesChanged() {
+    this.controls.update();
   }
 
   render(record, snapshot) {
@@ -175,6 +192,7 @@ export class SpectatorView {
     replace(this.root,
       h('a', { className: 'back', href: '#/', text: '← all games' }),
       header(snapshot, record),
+      this.controls.element,
       summary(record),
       snapshot
         ? h('div', { className: 'game-body' },

@@ -6,6 +6,8 @@ publishes `globalThis.nethackEngineHost`:
 
     await nethackEngineHost.start()      -> a fresh instance (a new game's engine)
     await instance.request(Uint8Array)   -> the response text (one JSON object)
+    await instance.requestMany(text)     -> requests one per line, run back to back;
+                                            the response lines (replays)
     instance.close()                     -> retire the instance (idempotent)
 
 A request is the same bytes the native driver reads as one NDJSON line
@@ -19,11 +21,13 @@ module can still be imported (not used) under CPython.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from .base import Engine, EngineError, JsonObject
+from .base import Engine, EngineClosed, EngineError, JsonObject
 
 HOST_GLOBAL = "nethackEngineHost"
+PIPELINE_BATCH = 1024  # requests per crossing into JavaScript during a replay
 
 
 def _host() -> Any:
@@ -80,6 +84,48 @@ class WasmEngine(Engine):
             self._release()
             raise EngineError(f"engine reply is not an object: {str(text)[:200]!r}")
         return response
+
+    async def pipeline(self, requests: list[JsonObject], check: Callable[[int, JsonObject], None], *,
+                       window: int = 64) -> None:
+        """Send many requests, checking each response in order (replays).
+
+        The requests cross to JavaScript in batches of up to PIPELINE_BATCH
+        (window <= 1: one at a time), one JSON text per line; the instance
+        runs each batch back to back and returns the response lines. If a
+        check raises, the engine is retired (it has run the rest of its
+        batch) and the exception propagates."""
+        from pyodide.ffi import JsException
+
+        batch = 1 if window <= 1 else PIPELINE_BATCH
+        async with self._lock:
+            for start in range(0, len(requests), batch):
+                if self._closed or self._instance is None:
+                    raise EngineClosed("the engine is closed")
+                chunk = requests[start:start + batch]
+                text = "\n".join(json.dumps(request, separators=(",", ":"), ensure_ascii=False)
+                                 for request in chunk)
+                try:
+                    replies = str(await self._instance.requestMany(text))
+                except JsException as exc:
+                    self._retire()
+                    raise EngineError(f"engine failed: {exc}") from exc
+                lines = replies.split("\n")
+                if len(lines) != len(chunk):
+                    self._retire()
+                    raise EngineError(f"engine answered {len(lines)} of {len(chunk)} pipelined requests")
+                for offset, line in enumerate(lines):
+                    try:
+                        check(start + offset, json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        self._retire()
+                        raise EngineError(f"engine reply is not JSON: {line[:200]!r}") from exc
+                    except BaseException:
+                        self._retire()
+                        raise
+
+    def _retire(self) -> None:
+        self._closed = True
+        self._release()
 
     def _release(self) -> None:
         instance, self._instance = self._instance, None

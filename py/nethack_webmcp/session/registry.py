@@ -4,7 +4,7 @@ The registry owns its sessions' engines: closing a game or the registry
 retires them. The engine factory, the store, the ownership provider and
 the engine identity are injected so this module stays free of host
 machinery (the native MCP server passes NativeEngine.start, SqliteStore,
-FileOwnership and the native identity; the browser worker will pass the
+FileOwnership and the native identity; the browser worker passes the
 WASM host, the IndexedDB store, Web Locks and identity.json's
 packageIdentity). Without a store, games live in memory only.
 
@@ -89,15 +89,18 @@ class GameRegistry:
             return session
         return await self.resume(session_id)
 
-    async def resume(self, session_id: str) -> Session:
+    async def resume(self, session_id: str, *, take_over: bool = False) -> Session:
         """Load a stored game by pinned replay; an observer retries for ownership.
+        With `take_over` the game is taken from a live owner (browser Web Lock
+        steal: the old owner's lease turns lost and it writes nothing more).
 
         Raises SessionError: unknownSession, engineMismatch, unsupportedProfile,
-        replayDiverged, journalCorrupt, storageFailed, tooManyGames."""
+        replayDiverged, journalCorrupt, storageFailed, tooManyGames,
+        takeoverUnsupported."""
         gate = self._loading.setdefault(session_id, asyncio.Lock())
         async with gate:
             existing = self._sessions.get(session_id)
-            if existing is not None and not existing.lost_ownership:
+            if existing is not None and existing.gate != "lostOwnership":  # (reading the gate notices a lost lease)
                 return existing
             try:
                 info = await self.store.get_session(session_id)
@@ -118,7 +121,10 @@ class GameRegistry:
                                    f"profile {PROFILE} games can be replayed")
             self._room(replacing=session_id)
             try:
-                lease = await self.ownership.acquire(session_id)
+                lease = await (self.ownership.steal(session_id) if take_over else self.ownership.acquire(session_id))
+            except NotImplementedError as exc:
+                raise SessionError("takeoverUnsupported", f"{exc}; the owner hands the game over by closing "
+                                   "it (session close), then session resume takes it") from exc
             except StoreError as exc:
                 raise SessionError("storageFailed", f"the game's ownership lock cannot be taken: {exc}") from exc
             if lease is None and existing is not None:

@@ -3,10 +3,10 @@
     base      Store / Ownership interfaces, the JSON objects, errors
     memory    in-process (no durability): tests, hosts without persistence
     sqlite    native: SQLite (WAL, synchronous=FULL) + flock ownership
-    indexeddb browser (later): IndexedDB + Web Locks through a JS helper
+    indexeddb browser: IndexedDB (strict durability) + Web Locks through a JS helper
 
 Only `base` and `memory` are imported here; `sqlite` uses native-only
-modules and is imported explicitly by native hosts.
+modules and `indexeddb` browser-only ones: hosts import them explicitly.
 """
 
 from .base import (

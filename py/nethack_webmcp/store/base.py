@@ -234,6 +234,12 @@ class Ownership(ABC):
     async def acquire(self, session_id: str) -> Lease | None:
         """Take the game if nobody holds it; None when another owner does."""
 
+    async def steal(self, session_id: str) -> Lease:
+        """Take the game over from a live owner, whose lease turns `lost`
+        (browser: Web Lock `steal`). Hosts whose locks cannot be stolen
+        (flock) raise NotImplementedError: there the owner hands over by closing."""
+        raise NotImplementedError("this host cannot take a game over from a live owner")
+
     async def holder(self, session_id: str) -> dict[str, Any] | None:
         """What is known about the current holder (for diagnostics), if anything."""
         return None

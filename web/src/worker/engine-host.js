@@ -15,17 +15,37 @@
 let compiled = null;
 let createEngine = null;
 
-/** Fetch and compile the engine once. Rejects with a readable Error. */
-export async function prepareEngine(scriptUrl, wasmUrl) {
-  const [module, factory] = await Promise.all([
-    fetch(wasmUrl).then((response) => {
-      if (!response.ok) throw new Error(`engine: ${wasmUrl} answered HTTP ${response.status}`);
-      return WebAssembly.compileStreaming(response);
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
+  return [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Fetch and compile the engine once, and check it against identity.json:
+ *  resolves with the identity (its packageIdentity pins every stored game
+ *  to this exact engine build). Rejects with a readable Error. */
+export async function prepareEngine(scriptUrl, wasmUrl, identityUrl) {
+  const fetched = async (url) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`engine: ${url} answered HTTP ${response.status}`);
+    return response;
+  };
+  const [[module, wasmHash], factory, identity, scriptHash] = await Promise.all([
+    fetched(wasmUrl).then((response) => {
+      const copy = response.clone(); // compiled while streaming, hashed from the copy
+      return Promise.all([WebAssembly.compileStreaming(response), copy.arrayBuffer().then(sha256)]);
     }),
     import(/* @vite-ignore */ scriptUrl).then((imported) => imported.default),
+    fetched(identityUrl).then((response) => response.json()),
+    fetched(scriptUrl).then((response) => response.arrayBuffer()).then(sha256), // the HTTP cache answers
   ]);
+  const files = (identity && identity.files) || {};
+  if (files['nethack.wasm'] !== wasmHash || files['nethack.js'] !== scriptHash || !identity.packageIdentity) {
+    throw new Error('engine: nethack.wasm/nethack.js do not match engine/identity.json; rebuild the site '
+      + '(./scripts/build): stored games are pinned to the engine identity');
+  }
   compiled = module;
   createEngine = factory;
+  return identity;
 }
 
 // NetHack's exit() at shutdown surfaces as an ExitStatus thrown out of the
@@ -95,6 +115,16 @@ class EngineInstance {
       if (waiting) waiting(copy);
       else this.queued = copy;
     });
+  }
+
+  /** Many requests (JSON texts, one per line) back to back; resolves with
+   *  the response texts, one per line (a replay knows them all in advance:
+   *  one crossing from Python instead of one per request). */
+  async requestMany(text) {
+    const encoder = new TextEncoder();
+    const replies = [];
+    for (const line of text.split('\n')) replies.push(await this.request(encoder.encode(line)));
+    return replies.join('\n');
   }
 
   fail(error) {

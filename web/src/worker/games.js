@@ -3,9 +3,13 @@
 // spectator snapshot of each game, written at most every FLUSH_MS per game
 // and announced on the BroadcastChannel so every tab can redraw.
 // Nothing here sends input: snapshots come from worker.spectate(), which
-// reads the session's last known state.
+// reads the session's last known state. Only the game's owner writes: a
+// tab that observes a game (another tab owns it) leaves its record and
+// snapshot to the owner. A game this worker resumed, took over or imported
+// is adopted: its record (or, for an import, one made from the stored
+// game) now names this tab as the owner.
 
-import { CHANNEL, getSnapshot, putGame, putSnapshot } from '../store.js';
+import { CHANNEL, getGame, getSnapshot, putGame, putSnapshot } from '../store.js';
 
 const FLUSH_MS = 120;
 const EVENT_LIMIT = 40;
@@ -18,11 +22,71 @@ export function endReason(how) {
   return 'died';
 }
 
+/** A games record made from a stored SessionInfo (a game imported here). */
+function recordFrom(info) {
+  const meta = info.metadata || {};
+  return {
+    gameId: info.sessionId,
+    name: meta.name,
+    role: meta.role,
+    race: meta.race,
+    gender: meta.gender,
+    alignment: meta.alignment,
+    seed: meta.seed,
+    harness: meta.harness_name || '',
+    model: meta.model_name || '',
+    startedAt: Math.round(info.startedAt * 1000),
+    updatedAt: Math.round(info.updatedAt * 1000),
+    lifecycle: info.status === 'ended' ? 'ended' : 'live',
+    revision: null,
+    turn: null,
+    depth: info.lastDepth,
+    deepest: info.deepestDepth,
+  };
+}
+
 export class GameBook {
-  constructor({ spectate, tabId }) {
+  constructor({ spectate, stored, tabId }) {
     this.spectate = spectate; // (gameId) => snapshot object or null
+    this.stored = stored;     // async (gameId) => SessionInfo or null
     this.tabId = tabId;
     this.games = new Map();   // gameId -> {record, events, inventory, timer, dirty}
+    this.adopting = new Map(); // gameId -> promise of its entry
+  }
+
+  /** Take over the bookkeeping of a game this worker now owns (resumed,
+   *  taken over): its existing record, or one made from the stored game. */
+  adopt(gameId) {
+    if (this.adopting.has(gameId)) return this.adopting.get(gameId);
+    const adopting = (async () => {
+      const live = this.spectate(gameId);
+      if (!live || !live.owner) return null; // an observer writes nothing
+      const [known, snapshot] = await Promise.all([getGame(gameId), getSnapshot(gameId)]);
+      let record = known;
+      if (!record) {
+        const info = await this.stored(gameId);
+        if (!info) return null;
+        record = recordFrom(info);
+      }
+      record = { ...record, ownerTab: this.tabId, lifecycle: record.endedAt ? 'ended' : 'live' };
+      delete record.closedAt;
+      const entry = { record, events: (snapshot && snapshot.events) || [],
+                      inventory: (snapshot && snapshot.lastInventory) || null, timer: null, urgent: true };
+      if (!this.games.has(gameId)) this.games.set(gameId, entry);
+      return this.games.get(gameId);
+    })().finally(() => this.adopting.delete(gameId));
+    this.adopting.set(gameId, adopting);
+    return adopting;
+  }
+
+  /** A game imported into this browser: list it (it is stored, not loaded). */
+  async imported(gameId) {
+    if (await getGame(gameId)) return;
+    const info = await this.stored(gameId);
+    if (!info) return;
+    const record = { ...recordFrom(info), lifecycle: info.status === 'ended' ? 'ended' : 'closed', imported: true };
+    await putGame(record);
+    channel.postMessage({ type: 'game', gameId, revision: record.revision });
   }
 
   /** Account for one tool call's frame. */
@@ -36,7 +100,11 @@ export class GameBook {
     if (!basis) return;
     let entry = this.games.get(basis.sessionId);
     if (toolName === 'session' && result.action === 'created') entry = this.created(basis.sessionId, result.session);
-    if (!entry) return;
+    if (!entry) {
+      this.adopt(basis.sessionId).then((adopted) => { if (adopted) this.update(adopted, frame); },
+        (error) => console.error('nethack: could not adopt game', basis.sessionId, error));
+      return;
+    }
     this.update(entry, frame);
   }
 
@@ -80,7 +148,7 @@ export class GameBook {
       record.deepest = Math.max(record.deepest || 0, depth);
     }
     const gate = frame.control && frame.control.gate;
-    if (gate === 'recoveryRequired' && record.lifecycle === 'live') record.lifecycle = 'failed';
+    if (gate) record.gate = gate;
     if (scene && scene.end && !record.endedAt) this.ended(record, scene.end);
     for (const event of frame.events || []) {
       entry.events.push({ revision: basis.revision, turn: basis.turn, ...event });
@@ -128,6 +196,10 @@ export class GameBook {
     entry.urgent = false;
     const record = { ...entry.record };
     const live = this.spectate(gameId);
+    if (live && !live.owner) {
+      this.games.delete(gameId); // taken over by another tab: its owner keeps the record now
+      return;
+    }
     const writes = [putGame(record)];
     const extra = { gameId, lifecycle: record.lifecycle, updatedAt: record.updatedAt, record };
     if (live) {

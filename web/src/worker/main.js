@@ -1,19 +1,32 @@
 // main.js - the core worker: boots Pyodide once, installs our wheel with
-// micropip from the site's own origin, hosts the WASM engines and runs tool
-// calls for the page.
+// micropip from the site's own origin, hosts the WASM engines, the durable
+// store (IndexedDB) and game ownership (Web Locks), and runs tool calls for
+// the page.
 //
-// Page → worker:  {op:'boot', config, base, tabId}
+// Page → worker:  {op:'boot', config, base, tabId, testHooks}
 //                 {id, op:'call', name, arguments}   arguments: JSON text
+//                 {id, op:'open', gameId}            load a stored game (resume/observe)
+//                 {id, op:'takeOver', gameId}        steal a game from its owning tab
+//                 {id, op:'export', gameId}          the game as an exchange document
+//                 {id, op:'import', text}            verify and store a document
+//                 {id, op:'test', action, …}         test hooks: only when booted with testHooks
 // Worker → page:  {type:'progress', stage, label}
-//                 {type:'ready', timings, declarations}
+//                 {type:'ready', timings, declarations, identity}
 //                 {type:'failed', stage, message}
-//                 {id, ok:true, text} | {id, ok:false, message}   text: the frame as JSON
+//                 {type:'games', games}              the loaded games {id: {owner, gate}}
+//                 {type:'lost', gameId}              another tab took a game over
+//                 {type:'test', event, …}            test hook events (a frozen write)
+//                 {id, ok:true, text} | {id, ok:false, message}   text: JSON (a frame, a document…)
 import { loadPyodide } from 'pyodide';
 import { engineHost, prepareEngine } from './engine-host.js';
 import { GameBook } from './games.js';
+import { createStorage } from './idb-store.js';
 
+let pyodide = null;
 let python = null; // the nethack_webmcp.worker module (a PyProxy)
 let book = null;
+let storage = null;
+let testHooks = false;
 let booted = null;
 const timings = {};
 const origin = performance.now();
@@ -27,15 +40,29 @@ function progress(stage, label) {
   self.postMessage({ type: 'progress', stage, label });
 }
 
-async function boot({ config, base, tabId }) {
+function announceGames() {
+  if (python) self.postMessage({ type: 'games', games: JSON.parse(python.status()) });
+}
+
+async function boot({ config, base, tabId, testHooks: hooks }) {
   const url = (path) => new URL(path, base).href;
+  testHooks = hooks === true;
+  storage = createStorage(tabId, (gameId) => {
+    self.postMessage({ type: 'lost', gameId });
+    announceGames();
+  });
+  self.nethackStorage = storage;
+  storage.store.open().catch(() => {}); // opened early; a failure is reported by the first call that needs it
+  if (testHooks) {
+    storage.store.onHang = (op) => self.postMessage({ type: 'test', event: 'hung', op });
+  }
   let stage = 'pyodide';
   try {
     progress('pyodide', 'Starting Python (Pyodide)…');
-    const engineReady = prepareEngine(url(config.engine.script), url(config.engine.wasm));
+    const engineReady = prepareEngine(url(config.engine.script), url(config.engine.wasm), url(config.engine.identity));
     engineReady.catch(() => {}); // awaited below; keeps an early failure from going unhandled
-    const pyodide = await loadPyodide({ indexURL: url(config.pyodide), stdout: () => {},
-                                        stderr: (text) => console.warn(`[python] ${text}`) });
+    pyodide = await loadPyodide({ indexURL: url(config.pyodide), stdout: () => {},
+                                  stderr: (text) => console.warn(`[python] ${text}`) });
     stage = 'micropip';
     progress('micropip', 'Loading micropip…');
     const problems = [];
@@ -49,29 +76,77 @@ async function boot({ config, base, tabId }) {
     await micropip.install(url(config.wheel), { deps: false });
     stage = 'engine';
     progress('engine', 'Compiling the NetHack engine…');
-    await engineReady;
+    const identity = await engineReady;
     self.nethackEngineHost = engineHost;
     stage = 'start';
     progress('start', 'Starting the game host…');
     python = pyodide.pyimport('nethack_webmcp.worker');
     mark('imported');
-    python.start();
-    book = new GameBook({ spectate: (gameId) => JSON.parse(python.spectate(gameId)), tabId });
+    python.start(16, identity.packageIdentity);
+    book = new GameBook({
+      spectate: (gameId) => JSON.parse(python.spectate(gameId)),
+      stored: async (gameId) => JSON.parse(await python.stored(gameId)),
+      tabId,
+    });
     mark('ready');
-    self.postMessage({ type: 'ready', timings, declarations: JSON.parse(python.declarations()) });
+    self.postMessage({ type: 'ready', timings, declarations: JSON.parse(python.declarations()),
+                       identity: identity.packageIdentity });
   } catch (error) {
     self.postMessage({ type: 'failed', stage, message: String(error && error.message ? error.message : error) });
     throw error;
   }
 }
 
-async function call({ id, name, arguments: argumentsJson }) {
+/** Run one page request; answers {id, ok, text} and keeps the games list current. */
+async function answer(id, work, bookkeeping) {
   try {
-    const text = await python.call(name, argumentsJson);
+    const text = await work();
     self.postMessage({ id, ok: true, text }); // the page parses it: one string clone, not an object's
-    book.observe(name, JSON.parse(text));
+    if (bookkeeping) bookkeeping(text);
   } catch (error) {
     self.postMessage({ id, ok: false, message: String(error && error.message ? error.message : error) });
+  }
+  announceGames();
+}
+
+const observed = (name) => (text) => book.observe(name, JSON.parse(text));
+
+async function test(message) {
+  if (message.action === 'python') {
+    return String(await pyodide.runPythonAsync(message.code));
+  }
+  if (message.action === 'faults') {
+    storage.store.setFaults(message.faults || null);
+    return JSON.stringify({ writes: storage.store.writes });
+  }
+  throw new Error(`no test hook ${message.action}`);
+}
+
+function handle(message) {
+  const { id } = message;
+  switch (message.op) {
+    case 'call':
+      return answer(id, () => python.call(message.name, message.arguments), observed(message.name));
+    case 'open':
+      return answer(id, () => python.open_game(message.gameId), observed('observe'));
+    case 'takeOver':
+      return answer(id, () => python.take_over(message.gameId), observed('session'));
+    case 'export':
+      return answer(id, () => python.export_game(message.gameId));
+    case 'import':
+      return answer(id, () => python.import_game(message.text), (text) => {
+        const result = JSON.parse(text);
+        if (result.sessionId) book.imported(result.sessionId);
+      });
+    case 'test':
+      if (!testHooks) {
+        self.postMessage({ id, ok: false, message: 'test hooks are off in this page' });
+        return null;
+      }
+      return answer(id, () => test(message));
+    default:
+      self.postMessage({ id, ok: false, message: `unknown operation ${message.op}` });
+      return null;
   }
 }
 
@@ -79,8 +154,8 @@ self.onmessage = (event) => {
   const message = event.data;
   if (message.op === 'boot') {
     booted = booted || boot(message);
-  } else if (message.op === 'call') {
-    booted.then(() => call(message), (error) => self.postMessage({ id: message.id, ok: false,
+  } else if (booted) {
+    booted.then(() => handle(message), (error) => self.postMessage({ id: message.id, ok: false,
       message: `the worker failed to start: ${error && error.message ? error.message : error}` }));
   }
 };

@@ -1,0 +1,166 @@
+"""store_contract.py - the Store interface's contract, as plain async checks.
+
+Every implementation must pass these: SQLite and the in-memory reference
+(tests/durability/test_store.py, under pytest), and IndexedDB inside the
+browser's Pyodide (tests/e2e/test_durable_store.py runs this very file in
+the site's worker). So this module imports nothing but the package's store
+interface: no pytest, no native modules.
+
+    CHECKS                      the checks, each `async def check(store)` on an empty store
+    await run_all(make_store)   [(name, None | traceback text)] with a fresh store per check
+"""
+from __future__ import annotations
+
+import traceback
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from nethack_webmcp.store import (
+    JournalEntry,
+    SessionInfo,
+    Store,
+    StoreConflict,
+    ToolReceipt,
+)
+
+
+@contextmanager
+def raises(kind: type[BaseException]) -> Iterator[None]:
+    try:
+        yield
+    except kind:
+        return
+    raise AssertionError(f"{kind.__name__} was not raised")
+
+
+def info(session_id: str = "g1", started: float = 100.0) -> SessionInfo:
+    create = {"sessionId": session_id, "seed": 42, "name": "Ada", "role": "valkyrie", "race": "human",
+              "gender": "female", "alignment": "neutral", "createdAt": 1700000000, "harness_name": "h",
+              "model_name": "m", "wizard": False}
+    return SessionInfo(sessionId=session_id, create=create, metadata={"seed": 42, "name": "Ada"},
+                       createdSummary={"revision": 0, "decision": None, "ended": False, "end": None},
+                       profile=1, engineIdentity="native-sha256:x", viewNonce="abc123", startedAt=started,
+                       updatedAt=started, endedAt=None, status="active", lastDepth=1, deepestDepth=1)
+
+
+def entry(seq: int, session_id: str = "g1", operation: str = "op-1") -> JournalEntry:
+    request = {"version": 1, "method": "game.wait",
+               "params": {"sessionId": session_id, "requestId": f"{operation}.{seq}", "expectedRevision": seq - 1}}
+    return JournalEntry(sessionId=session_id, seq=seq, operationId=operation, requestId=f"{operation}.{seq}",
+                        method="game.wait", request=request, reservedAt=200.0 + seq, state="reserved",
+                        receipt=None, completedAt=None)
+
+
+def record(session_id: str = "g1", ended: int = 500) -> dict[str, Any]:
+    return {"sessionId": session_id, "characterName": "Ada", "harnessName": "h", "modelName": "m",
+            "startedAt": 100, "endedAt": ended, "endTimeKind": "observed", "endReason": "quit", "how": "quit",
+            "death": "quit", "score": 12, "turns": 30, "lastDepth": 2, "deepestDepth": 3}
+
+
+async def check_sessions(store: Store) -> None:
+    await store.create_session(info("g1", 100.0))
+    await store.create_session(info("g2", 200.0))
+    with raises(StoreConflict):
+        await store.create_session(info("g1"))
+    assert await store.get_session("g1") == info("g1", 100.0)
+    assert await store.get_session("nope") is None
+    assert [s["sessionId"] for s in await store.list_sessions()] == ["g2", "g1"]
+    await store.update_session("g1", {"status": "ended", "endedAt": 300.0, "lastDepth": 4, "deepestDepth": 5})
+    got = await store.get_session("g1")
+    assert got is not None and (got["status"], got["endedAt"], got["lastDepth"], got["deepestDepth"]) == \
+        ("ended", 300.0, 4, 5)
+
+
+async def check_journal_is_dense_and_completed_once(store: Store) -> None:
+    await store.create_session(info())
+    with raises(StoreConflict):
+        await store.reserve(entry(2))  # a gap
+    await store.reserve(entry(1))
+    with raises(StoreConflict):
+        await store.reserve(entry(1))  # twice
+    summary = {"revision": 1, "decision": None, "ended": False, "end": None}
+    assert await store.complete("g1", 1, state="completed", receipt=summary, completed_at=201.5,
+                                session_fields={"updatedAt": 201.5}) is False
+    with raises(StoreConflict):
+        await store.complete("g1", 1, state="completed", receipt=summary, completed_at=202.0)
+    await store.reserve(entry(2, operation="op-2"))
+    entries = await store.journal("g1")
+    assert [(e["seq"], e["state"], e["receipt"]) for e in entries] == [(1, "completed", summary),
+                                                                        (2, "reserved", None)]
+    assert entries[0]["request"] == entry(1)["request"] and entries[0]["completedAt"] == 201.5
+    assert [e["seq"] for e in await store.journal("g1", after_seq=1)] == [2]
+    assert [e["seq"] for e in await store.operation_entries("g1", "op-2")] == [2]
+    assert (await store.get_session("g1"))["updatedAt"] == 201.5  # type: ignore[index]
+
+
+async def check_record_is_written_once_with_its_receipt(store: Store) -> None:
+    await store.create_session(info())
+    await store.reserve(entry(1))
+    end = {"how": "quit", "score": 12}
+    written = await store.complete("g1", 1, state="completed", receipt={"revision": 1, "decision": None,
+                                                                         "ended": True, "end": end},
+                                   completed_at=300.0, session_fields={"status": "ended", "endedAt": 300.0},
+                                   record=record())  # type: ignore[arg-type]
+    assert written is True
+    assert await store.put_record(record(ended=999)) is False  # type: ignore[arg-type]
+    assert await store.get_record("g1") == record()
+    assert await store.recent_records() == [record()]
+
+
+async def check_recent_records_order(store: Store) -> None:
+    for session_id, ended in (("a", 500), ("c", 700), ("b", 700), ("d", 100)):
+        assert await store.put_record(record(session_id, ended)) is True  # type: ignore[arg-type]
+    assert [r["sessionId"] for r in await store.recent_records(3)] == ["c", "b", "a"]
+    assert [r["sessionId"] for r in await store.recent_records()] == ["c", "b", "a", "d"]
+
+
+async def check_receipts(store: Store) -> None:
+    await store.create_session(info())
+    receipt = ToolReceipt(sessionId="g1", requestId="walk-1", payloadHash="aa", frame={"version": 2},
+                          createdAt=1.0)
+    await store.put_receipt(receipt)
+    await store.put_receipt(receipt)  # identical: a no-op
+    with raises(StoreConflict):
+        await store.put_receipt({**receipt, "payloadHash": "bb"})  # type: ignore[typeddict-item]
+    assert await store.get_receipt("g1", "walk-1") == receipt
+    assert await store.get_receipt("g1", "walk-2") is None
+    assert await store.receipts("g1") == [receipt]
+
+
+async def check_import_is_atomic(store: Store) -> None:
+    entries = [entry(1), entry(2)]
+    entries[0] = {**entries[0], "state": "completed", "receipt": {"revision": 1}, "completedAt": 1.0}  # type: ignore[typeddict-item]
+    await store.import_game(info(), entries, [], record())  # type: ignore[arg-type]
+    assert [e["seq"] for e in await store.journal("g1")] == [1, 2]
+    with raises(StoreConflict):
+        await store.import_game(info(), entries, [], None)
+    with raises(StoreConflict):
+        await store.import_game(info("g2"), [entry(2, "g2")], [], None)  # out of order
+    assert await store.get_session("g2") is None, "a refused import writes nothing"
+
+
+CHECKS: list[Callable[[Store], Awaitable[None]]] = [
+    check_sessions,
+    check_journal_is_dense_and_completed_once,
+    check_record_is_written_once_with_its_receipt,
+    check_recent_records_order,
+    check_receipts,
+    check_import_is_atomic,
+]
+
+
+async def run_all(make_store: Callable[[str], Store | Awaitable[Store]]) -> list[tuple[str, str | None]]:
+    """Run every check on a fresh store (`make_store(check name)`); never raises."""
+    results: list[tuple[str, str | None]] = []
+    for check in CHECKS:
+        made = make_store(check.__name__)
+        store = made if isinstance(made, Store) else await made
+        try:
+            await check(store)
+            results.append((check.__name__, None))
+        except Exception:  # noqa: BLE001 - reported, not raised
+            results.append((check.__name__, traceback.format_exc()))
+        finally:
+            await store.close()
+    return results

@@ -1,0 +1,159 @@
+// game-controls.js - who owns the game on show, and what a person can do
+// about it: resume it here, take it over from the tab that owns it, export
+// it as a file. Also the diagnostics that block its input: a storage fault,
+// a recovery in progress, a resume that was refused (another engine build,
+// a journal that does not replay).
+//
+// Ownership is the Web Lock nethack:session:<id>, held by the owning tab's
+// worker while the game is loaded. This tab knows which games its own
+// worker holds (bridge.games); the lock manager says whether anyone does.
+// Nothing here sends game input: resuming and taking over replay the
+// journal, exporting reads it.
+import { h, replace } from './dom.js';
+
+export const SESSION_LOCK = (gameId) => `nethack:session:${gameId}`;
+
+/** The names of the Web Locks held in this origin right now. */
+export async function heldLocks() {
+  if (!navigator.locks) return new Set();
+  const { held } = await navigator.locks.query();
+  return new Set((held || []).map((lock) => lock.name));
+}
+
+/** Offer `text` as a file download. */
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = h('a', { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+const MESSAGES = {
+  owner: 'This tab owns this game: only this tab can advance it (its agent plays through this page\'s tools).',
+  observer: 'Read-only here: another tab owns this game. This view follows it; its tools refuse input here (lostOwnership).',
+  lost: 'Another tab took this game over: this tab is read-only for it now and writes nothing more.',
+  stored: 'Not open in any tab: it is stored in this browser and resumes by replaying its journal.',
+  opening: 'Resuming: replaying its journal on a fresh engine…',
+  ended: 'This game has ended.',
+};
+
+export class GameControls {
+  constructor(gameId, { bridge, site }) {
+    this.gameId = gameId;
+    this.bridge = bridge;
+    this.site = site;
+    this.element = h('section', { className: 'controls panel', dataset: { panel: 'ownership' } });
+    this.busy = null;       // 'opening' | 'taking over' | 'exporting' while one runs
+    this.refusal = null;    // {code, message} of a resume that was refused
+    this.note = null;       // a one-line result (export done, …)
+    this.state = null;
+    this.ended = false;
+    this.snapshot = null;
+  }
+
+  /** The game's ownership from this tab's point of view. */
+  async ownership() {
+    const mine = this.bridge.games[this.gameId];
+    if (mine && mine.owner) return 'owner';
+    const held = (await heldLocks()).has(SESSION_LOCK(this.gameId));
+    if (this.site.lost.includes(this.gameId) && held) return 'lost';
+    if (held) return 'observer';
+    return this.ended ? 'ended' : 'stored';
+  }
+
+  /** Load the game on show into this tab when nobody has it loaded here yet. */
+  async autoOpen(record) {
+    this.ended = Boolean(record && record.endedAt);
+    if (this.ended || this.bridge.games[this.gameId] || this.busy) return;
+    await this.run('opening', () => this.bridge.open(this.gameId));
+  }
+
+  async run(what, work) {
+    this.busy = what;
+    this.refusal = null;
+    this.note = null;
+    await this.update();
+    try {
+      await this.bridge.ready;
+      const frame = await work();
+      if (frame && frame.error && !frame.basis) this.refusal = frame.error;
+    } catch (error) {
+      this.refusal = { code: 'failed', message: String(error && error.message ? error.message : error) };
+    } finally {
+      this.busy = null;
+      await this.update();
+    }
+  }
+
+  takeOver() {
+    return this.run('taking over', async () => {
+      const frame = await this.bridge.takeOver(this.gameId);
+      this.site.lost = this.site.lost.filter((id) => id !== this.gameId);
+      return frame;
+    });
+  }
+
+  resume() {
+    return this.run('opening', () => this.bridge.open(this.gameId));
+  }
+
+  async exportGame() {
+    await this.run('exporting', async () => {
+      const text = await this.bridge.exportGame(this.gameId);
+      download(`nethack-${this.gameId}.json`, text);
+      const exported = JSON.parse(text);
+      this.note = `Exported ${exported.journal.length} journal entries at revision ${exported.revision} `
+        + `(state ${String(exported.stateHash).slice(0, 12)}…).`;
+      return null;
+    });
+  }
+
+  /** Redraw from the latest snapshot (diagnostics) and ownership. */
+  async update(snapshot = this.snapshot) {
+    this.snapshot = snapshot;
+    const state = this.busy === 'opening' ? 'opening' : await this.ownership();
+    this.state = state;
+    this.element.dataset.ownership = state;
+    const buttons = [];
+    if (!this.busy) {
+      if (state === 'observer' || state === 'lost') {
+        buttons.push(h('button', { type: 'button', dataset: { control: 'take-over' }, text: 'Take over',
+          title: 'Move this game to this tab: the tab that owns it stops advancing it.',
+          onclick: () => this.takeOver() }));
+      }
+      if (state === 'stored') {
+        buttons.push(h('button', { type: 'button', dataset: { control: 'resume' }, text: 'Resume here',
+          onclick: () => this.resume() }));
+      }
+      buttons.push(h('button', { type: 'button', dataset: { control: 'export' }, text: 'Export (.json)',
+        title: 'Download the game\'s journal and metadata as one file (importable here or natively).',
+        onclick: () => this.exportGame() }));
+    } else if (this.busy !== 'opening') {
+      buttons.push(h('span', { className: 'muted', text: `${this.busy}…` }));
+    }
+    const diagnostics = (snapshot && state === 'owner' && snapshot.diagnostics) || {};
+    const storage = diagnostics.storage;
+    const recovery = diagnostics.recovery;
+    const key = JSON.stringify([state, this.busy, this.refusal, this.note, storage, recovery]);
+    if (key === this.drawn) return; // unchanged: keep the buttons under the pointer
+    this.drawn = key;
+    replace(this.element,
+      h('h3', { text: 'Ownership' }),
+      h('p', {}, h('span', { className: `badge ${state}`, dataset: { field: 'ownership-state' }, text: state }), ' ',
+        h('span', { dataset: { field: 'ownership' }, text: MESSAGES[state] || state })),
+      buttons.length ? h('div', { className: 'buttons' }, buttons) : null,
+      this.note ? h('p', { className: 'muted', dataset: { field: 'controls-note' }, text: this.note }) : null,
+      this.refusal ? h('div', { className: 'diagnostic', role: 'alert', dataset: { field: 'resume-error', code: this.refusal.code } },
+        h('strong', { text: `Not resumed (${this.refusal.code}). ` }), h('span', { text: this.refusal.message })) : null,
+      storage && storage.status === 'failed'
+        ? h('div', { className: 'diagnostic', role: 'alert', dataset: { field: 'storage', status: storage.status } },
+            h('strong', { text: 'Storage problem: input is blocked. ' }), h('span', { text: storage.message }))
+        : null,
+      recovery && recovery.status === 'required'
+        ? h('div', { className: 'diagnostic', role: 'alert', dataset: { field: 'recovery' } },
+            h('strong', { text: 'Recovery required: input is blocked. ' }), h('span', { text: recovery.message }))
+        : null);
+  }
+}

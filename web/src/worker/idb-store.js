@@ -1,0 +1,602 @@
+// idb-store.js - the durable game store (IndexedDB) and game ownership
+// (Web Locks) of the core worker, for py/nethack_webmcp/store/indexeddb.py.
+//
+// Published as globalThis.nethackStorage by worker/main.js:
+//
+//   nethackStorage.store                     the store of database DATABASE
+//   nethackStorage.openStore(name, extra)    another database (tests; `extra`
+//                                            no-op migrations simulate a newer site)
+//   await store.call(op, argsJson)           one Store method → JSON text:
+//                                            {ok:true, value} | {ok:false, code, message}
+//   await nethackStorage.locks.acquire(id, steal) → lease handle | null
+//   await nethackStorage.locks.holder(id)   → JSON text of the owner row | "null"
+//
+// Every write is one readwrite transaction opened with {durability:'strict'}
+// and reported done only on its `complete` event. Errors never cross as
+// exceptions: each call resolves with an envelope whose `code` says what
+// happened (conflict, quota, aborted, blocked, newer, closed, lostOwnership,
+// failed); Python turns it into StoreConflict / StoreError.
+//
+// Schema: the IndexedDB database version is MIGRATIONS.length and
+// MIGRATIONS[n] takes a database from version n to n+1 (onupgradeneeded).
+// A database newer than this code is refused ("newer"); an upgrade that
+// another tab's open connection blocks is reported ("blocked") by every call
+// until that tab lets go, when the upgrade runs and calls succeed again; a
+// connection that a newer tab wants to upgrade is closed at once (its next
+// call reports that the page must be reloaded).
+//
+// Ownership: the worker that owns a game holds the Web Lock
+// nethack:session:<id> for as long as the game is loaded. Acquiring writes
+// an `owners` row {sessionId, token, holder}; every write about that game
+// checks, in the same transaction, that the row still carries this worker's
+// token (a fence: a stolen game's old owner can never write, even if its
+// write raced the takeover). A steal makes the old holder's lock request
+// reject with AbortError: its lease turns `lost` and onLost(id) is called.
+
+export const DATABASE = 'nethack-webmcp-journal';
+
+export const MIGRATIONS = [
+  // 0 -> 1: sessions, journal, tool receipts, game records, owners
+  (db) => {
+    const sessions = db.createObjectStore('sessions', { keyPath: 'sessionId' });
+    sessions.createIndex('started', ['startedAt', 'sessionId']);
+    const journal = db.createObjectStore('journal', { keyPath: ['sessionId', 'seq'] });
+    journal.createIndex('operation', ['sessionId', 'operationId']);
+    db.createObjectStore('receipts', { keyPath: ['sessionId', 'requestId'] });
+    const records = db.createObjectStore('records', { keyPath: 'sessionId' });
+    records.createIndex('recent', ['endedAt', 'sessionId']);
+    db.createObjectStore('owners', { keyPath: 'sessionId' });
+  },
+];
+
+const SESSION_LOCK = (id) => `nethack:session:${id}`;
+const TAB_LOCK = (tabId) => `nethack:tab:${tabId}`;
+// How long a resume waits for a game whose owning tab is already gone (a
+// reload: the old document's worker may still be letting go of the lock).
+const DEPARTED_OWNER_WAIT_MS = 5000;
+// How long a call waits for a blocked upgrade to go through before it reports it again.
+const BLOCKED_GRACE_MS = 500;
+
+class StoreFailure extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const fail = (code, message) => new StoreFailure(code, message);
+
+/** A DOMException (or anything) from IndexedDB → a StoreFailure. */
+function translate(error, what) {
+  if (error instanceof StoreFailure) return error;
+  const name = error && error.name;
+  const detail = error && error.message ? `${name}: ${error.message}` : String(name || error);
+  if (name === 'ConstraintError') return fail('conflict', `${what}: ${detail}`);
+  if (name === 'QuotaExceededError') {
+    return fail('quota', `${what}: the browser's storage quota for this site is exhausted (${detail}); `
+      + 'free disk space or delete old games, then observe the game to retry');
+  }
+  if (name === 'VersionError') return fail('newer', `${what}: ${detail}`);
+  if (name === 'InvalidStateError') return fail('closed', `${what}: the game database connection is closed (${detail})`);
+  if (name === 'AbortError') return fail('aborted', `${what}: the IndexedDB transaction was aborted (${detail})`);
+  return fail('failed', `${what}: ${detail}`);
+}
+
+function promised(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+export class IdbStore {
+  constructor(name = DATABASE, migrations = MIGRATIONS) {
+    this.name = name;
+    this.migrations = migrations;
+    this.db = null;
+    this.opening = null;
+    this.blocked = null;         // {failure, done} while an upgrade waits for another tab
+    this.closed = false;
+    this.closedReason = null;    // set when another tab's upgrade closed our connection
+    this.tokens = new Map();     // sessionId -> this worker's owner token (GameLocks)
+    this.onLost = () => {};      // (sessionId) => …, when a fence finds the game taken over
+    this.lastDurability = null;  // what the last readwrite transaction reports (tests)
+    this.writes = 0;             // write transactions attempted (the fault hook counts them)
+    this.faults = null;          // test hook: see setFaults()
+    this.onHang = () => {};      // test hook: a write was frozen
+  }
+
+  get version() {
+    return this.migrations.length;
+  }
+
+  // ---- connection -------------------------------------------------------------------
+
+  open() {
+    if (this.closed) return Promise.reject(fail('closed', 'the game store is closed'));
+    if (this.db) return Promise.resolve(this.db);
+    if (this.blocked) return this.stillBlocked();
+    if (this.opening) return this.opening;
+    this.opening = new Promise((resolve, reject) => {
+      let settled = false;
+      let request;
+      try {
+        request = indexedDB.open(this.name, this.version);
+      } catch (error) {
+        reject(translate(error, 'open the game database'));
+        return;
+      }
+      request.onupgradeneeded = (event) => {
+        const db = request.result;
+        for (let version = event.oldVersion; version < event.newVersion; version += 1) {
+          this.migrations[version](db, request.transaction);
+        }
+      };
+      request.onsuccess = () => {
+        const db = request.result;
+        const blocked = this.blocked;
+        this.blocked = null;
+        if (this.closed) {
+          db.close();
+          return;
+        }
+        db.onversionchange = () => {
+          // A newer site in another tab upgrades the database: let it.
+          db.close();
+          if (this.db === db) this.db = null;
+          this.closedReason = 'a newer version of this site in another tab upgraded the game database; '
+            + 'reload this page';
+        };
+        db.onclose = () => { // the browser closed it (storage cleared, disk failure)
+          if (this.db === db) this.db = null;
+        };
+        this.db = db;
+        this.closedReason = null;
+        if (blocked) blocked.resolve(db); // the upgrade was blocked, and has now run
+        if (!settled) {
+          settled = true;
+          resolve(db);
+        }
+      };
+      request.onerror = () => {
+        const blocked = this.blocked;
+        this.blocked = null;
+        const error = request.error;
+        const failure = error && error.name === 'VersionError'
+          ? fail('newer', `the game database "${this.name}" has a newer schema than this page `
+            + `(version ${this.version})${this.closedReason ? `: ${this.closedReason}` : '; reload the page'}`)
+          : translate(error, 'open the game database');
+        if (blocked) blocked.reject(failure);
+        if (!settled) {
+          settled = true;
+          reject(failure);
+        }
+      };
+      request.onblocked = (event) => {
+        if (settled) return;
+        settled = true;
+        const failure = fail('blocked', `upgrading the game database from schema ${event.oldVersion} to `
+          + `${event.newVersion} is blocked: another tab of this site still has it open; close or reload `
+          + 'that tab, then observe the game to retry');
+        // The request stays pending until the other tab lets go; until then
+        // every call fails fast with the same diagnostic (a second open would
+        // only queue behind this one).
+        let settle;
+        const done = new Promise((resolveDone, rejectDone) => { settle = { resolve: resolveDone, reject: rejectDone }; });
+        done.catch(() => {});
+        this.blocked = { failure, done, ...settle };
+        reject(failure);
+      };
+    }).finally(() => { this.opening = null; });
+    return this.opening;
+  }
+
+  /** A blocked upgrade is still pending: wait briefly for it, else fail with its diagnostic. */
+  stillBlocked() {
+    const { failure, done } = this.blocked;
+    const grace = new Promise((resolve, reject) => setTimeout(() => reject(failure), BLOCKED_GRACE_MS));
+    return Promise.race([done, grace]);
+  }
+
+  close() {
+    this.closed = true;
+    if (this.db) this.db.close();
+    this.db = null;
+  }
+
+  // ---- transactions --------------------------------------------------------------------
+
+  /** Run `body(tx)` in one transaction; resolves with its result once the
+   *  transaction has completed (readwrite: with strict durability). */
+  async run(names, mode, what, body) {
+    const db = await this.open();
+    const write = mode === 'readwrite';
+    let fault = null;
+    if (write) {
+      this.writes += 1;
+      fault = this.fault(what);
+      if (fault && fault.hang === 'before') return this.hang(what);
+    }
+    let tx;
+    try {
+      tx = write ? db.transaction(names, mode, { durability: 'strict' }) : db.transaction(names, mode);
+    } catch (error) {
+      if (error && error.name === 'InvalidStateError' && this.db === db) this.db = null;
+      throw translate(error, what);
+    }
+    if (write) this.lastDurability = tx.durability;
+    const done = new Promise((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onabort = () => reject(tx.error);
+    });
+    done.catch(() => {});
+    let result;
+    try {
+      result = await body(tx);
+    } catch (error) {
+      try { tx.abort(); } catch { /* already finished */ }
+      throw translate(error, what);
+    }
+    if (fault && fault.abort) {
+      tx.abort(); // a real abort of a transaction that made real requests
+    }
+    try {
+      await done;
+    } catch (error) {
+      if (fault && fault.abort) {
+        throw fault.kind === 'quota'
+          ? fail('quota', `${what}: QuotaExceededError (injected by the test hook): the browser's storage `
+            + 'quota for this site is exhausted; free disk space or delete old games, then observe the game to retry')
+          : fail('aborted', `${what}: the IndexedDB transaction was aborted (injected by the test hook)`);
+      }
+      throw translate(error || { name: 'AbortError', message: 'the transaction was aborted' }, what);
+    }
+    if (fault && fault.hang === 'after') return this.hang(what);
+    return result;
+  }
+
+  /** Test hook: which fault, if any, this write gets. */
+  fault(what) {
+    const faults = this.faults;
+    if (!faults) return null;
+    if (faults.hang && faults.hang.op === what) {
+      faults.hang.nth -= 1;
+      if (faults.hang.nth <= 0) {
+        const hang = faults.hang.when;
+        faults.hang = null;
+        return { hang };
+      }
+    }
+    if (faults.every) return { abort: true, kind: faults.kind };
+    if (faults.abortAt && this.writes - faults.base === faults.abortAt) {
+      return { abort: true, kind: faults.kind };
+    }
+    return null;
+  }
+
+  hang(what) {
+    this.onHang(what);
+    return new Promise(() => {}); // the worker is about to be terminated by the test
+  }
+
+  /** Test hook. {abortAt: n} aborts the n-th write transaction from now;
+   *  {every: true} aborts every write; kind: 'quota' reports it as
+   *  QuotaExceededError; {hang: {op, when: 'before'|'after', nth}} freezes
+   *  the nth write of `op` (before it starts or after it committed);
+   *  null clears everything. */
+  setFaults(faults) {
+    this.faults = faults ? { ...faults, base: this.writes } : null;
+  }
+
+  /** Fence: inside a write about `sessionId`, refuse unless this worker still owns it. */
+  async fence(tx, sessionId) {
+    const token = this.tokens.get(sessionId);
+    if (token === undefined) return;
+    const owner = await promised(tx.objectStore('owners').get(sessionId));
+    if (!owner || owner.token !== token) {
+      this.onLost(sessionId);
+      throw fail('lostOwnership', `game ${sessionId} was taken over by another tab: this tab writes nothing more for it`);
+    }
+  }
+
+  // ---- the Store methods (JSON in, JSON out) ---------------------------------------
+
+  async call(op, argsJson) {
+    try {
+      const method = STORE_METHODS[op];
+      if (!method) throw fail('failed', `no store operation ${op}`);
+      const value = await method.apply(this, JSON.parse(argsJson));
+      return JSON.stringify({ ok: true, value: value === undefined ? null : value });
+    } catch (error) {
+      const failure = translate(error, op);
+      return JSON.stringify({ ok: false, code: failure.code, message: failure.message });
+    }
+  }
+
+  async claim(sessionId, token, holder) {
+    await this.run(['owners'], 'readwrite', 'claim', (tx) =>
+      promised(tx.objectStore('owners').put({ sessionId, token, holder })));
+  }
+
+  async owner(sessionId) {
+    return this.run(['owners'], 'readonly', 'owner', (tx) => promised(tx.objectStore('owners').get(sessionId)));
+  }
+
+  async schema() {
+    const db = await this.open();
+    return { name: db.name, version: db.version, stores: [...db.objectStoreNames], lastDurability: this.lastDurability };
+  }
+}
+
+async function lastSeq(tx, sessionId) {
+  const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
+  const cursor = await promised(tx.objectStore('journal').openKeyCursor(range, 'prev'));
+  return cursor ? cursor.key[1] : 0;
+}
+
+async function insertRecord(tx, record) {
+  const records = tx.objectStore('records');
+  if (await promised(records.getKey(record.sessionId)) !== undefined) return false;
+  await promised(records.add(record));
+  return true;
+}
+
+async function updateSession(tx, sessionId, fields) {
+  const sessions = tx.objectStore('sessions');
+  const info = await promised(sessions.get(sessionId));
+  if (!info) throw fail('conflict', `no session ${sessionId}`);
+  await promised(sessions.put({ ...info, ...fields }));
+}
+
+const STORE_METHODS = {
+  schema() {
+    return this.schema();
+  },
+
+  async createSession(info) {
+    return this.run(['sessions', 'owners'], 'readwrite', 'createSession', async (tx) => {
+      await this.fence(tx, info.sessionId);
+      await promised(tx.objectStore('sessions').add(info));
+    });
+  },
+
+  async getSession(sessionId) {
+    return this.run(['sessions'], 'readonly', 'getSession',
+      async (tx) => (await promised(tx.objectStore('sessions').get(sessionId))) ?? null);
+  },
+
+  async listSessions() {
+    const all = await this.run(['sessions'], 'readonly', 'listSessions',
+      (tx) => promised(tx.objectStore('sessions').index('started').getAll()));
+    return all.reverse();
+  },
+
+  async updateSession(sessionId, fields) {
+    return this.run(['sessions', 'owners'], 'readwrite', 'updateSession', async (tx) => {
+      await this.fence(tx, sessionId);
+      await updateSession(tx, sessionId, fields);
+    });
+  },
+
+  async reserve(entry) {
+    return this.run(['journal', 'owners'], 'readwrite', 'reserve', async (tx) => {
+      await this.fence(tx, entry.sessionId);
+      const last = await lastSeq(tx, entry.sessionId);
+      if (entry.seq !== last + 1) {
+        throw fail('conflict', `journal seq ${entry.seq} of ${entry.sessionId} is not ${last + 1}`);
+      }
+      await promised(tx.objectStore('journal').add(entry));
+    });
+  },
+
+  async complete(sessionId, seq, state, receipt, completedAt, sessionFields, record) {
+    const names = ['journal', 'sessions', 'owners', ...(record ? ['records'] : [])];
+    return this.run(names, 'readwrite', 'complete', async (tx) => {
+      await this.fence(tx, sessionId);
+      const journal = tx.objectStore('journal');
+      const entry = await promised(journal.get([sessionId, seq]));
+      if (!entry || entry.state !== 'reserved') {
+        throw fail('conflict', `journal entry ${seq} of ${sessionId} is not reserved`);
+      }
+      await promised(journal.put({ ...entry, state, receipt, completedAt }));
+      if (sessionFields && Object.keys(sessionFields).length) await updateSession(tx, sessionId, sessionFields);
+      return record ? insertRecord(tx, record) : false;
+    });
+  },
+
+  async journal(sessionId, afterSeq) {
+    const range = IDBKeyRange.bound([sessionId, afterSeq], [sessionId, Infinity], true, false);
+    return this.run(['journal'], 'readonly', 'journal', (tx) => promised(tx.objectStore('journal').getAll(range)));
+  },
+
+  async operationEntries(sessionId, operationId) {
+    const entries = await this.run(['journal'], 'readonly', 'operationEntries',
+      (tx) => promised(tx.objectStore('journal').index('operation').getAll([sessionId, operationId])));
+    return entries.sort((a, b) => a.seq - b.seq);
+  },
+
+  async getReceipt(sessionId, requestId) {
+    return this.run(['receipts'], 'readonly', 'getReceipt',
+      async (tx) => (await promised(tx.objectStore('receipts').get([sessionId, requestId]))) ?? null);
+  },
+
+  async putReceipt(receipt) {
+    return this.run(['receipts', 'owners'], 'readwrite', 'putReceipt', async (tx) => {
+      await this.fence(tx, receipt.sessionId);
+      const receipts = tx.objectStore('receipts');
+      const existing = await promised(receipts.get([receipt.sessionId, receipt.requestId]));
+      if (existing) {
+        if (existing.payloadHash !== receipt.payloadHash) {
+          throw fail('conflict', `requestId ${receipt.requestId} is recorded with another payload`);
+        }
+        return;
+      }
+      await promised(receipts.add(receipt));
+    });
+  },
+
+  async receipts(sessionId) {
+    const range = IDBKeyRange.bound([sessionId, ''], [sessionId, []]);
+    const all = await this.run(['receipts'], 'readonly', 'receipts',
+      (tx) => promised(tx.objectStore('receipts').getAll(range)));
+    return all.sort((a, b) => (a.createdAt - b.createdAt) || cmp(a.requestId, b.requestId));
+  },
+
+  async putRecord(record) {
+    return this.run(['records', 'owners'], 'readwrite', 'putRecord', async (tx) => {
+      await this.fence(tx, record.sessionId);
+      return insertRecord(tx, record);
+    });
+  },
+
+  async getRecord(sessionId) {
+    return this.run(['records'], 'readonly', 'getRecord',
+      async (tx) => (await promised(tx.objectStore('records').get(sessionId))) ?? null);
+  },
+
+  async recentRecords(limit) {
+    return this.run(['records'], 'readonly', 'recentRecords', async (tx) => {
+      const found = [];
+      let cursor = await promised(tx.objectStore('records').index('recent').openCursor(null, 'prev'));
+      while (cursor && found.length < limit) {
+        found.push(cursor.value);
+        cursor.continue();
+        cursor = await promised(cursor.request);
+      }
+      return found;
+    });
+  },
+
+  async importGame(info, entries, receipts, record) {
+    const names = ['sessions', 'journal', 'receipts', 'records'];
+    return this.run(names, 'readwrite', 'importGame', async (tx) => {
+      await promised(tx.objectStore('sessions').add(info));
+      const journal = tx.objectStore('journal');
+      for (const [index, entry] of entries.entries()) {
+        if (entry.seq !== index + 1 || entry.sessionId !== info.sessionId) {
+          throw fail('conflict', `journal entry ${entry.seq} is out of order`);
+        }
+        await promised(journal.add(entry));
+      }
+      const store = tx.objectStore('receipts');
+      for (const receipt of receipts) await promised(store.add({ ...receipt, sessionId: info.sessionId }));
+      if (record) await insertRecord(tx, record);
+    });
+  },
+};
+
+// ---- ownership: one Web Lock per game ----------------------------------------------------
+
+export class GameLocks {
+  constructor(store, tabId, onLost) {
+    this.store = store;
+    this.tabId = tabId;
+    this.onLost = onLost;
+    store.onLost = (sessionId) => this.lost(sessionId);
+    this.leases = new Map(); // sessionId -> the lease this worker holds
+  }
+
+  lost(sessionId) {
+    const lease = this.leases.get(sessionId);
+    if (lease && !lease.lost) {
+      lease.lost = true;
+      this.onLost(sessionId);
+    }
+  }
+
+  /** Take game `sessionId`: its lease, or undefined when another tab holds it.
+   *  steal: take it from a live owner (whose lease turns lost). */
+  async acquire(sessionId, steal = false) {
+    let lease = await this.request(sessionId, steal ? { steal: true } : { ifAvailable: true });
+    if (lease === null && !steal && await this.ownerDeparted(sessionId)) {
+      lease = await this.request(sessionId, { signal: AbortSignal.timeout(DEPARTED_OWNER_WAIT_MS) });
+    }
+    return lease === null ? undefined : lease; // undefined is None in Python
+  }
+
+  /** The recorded owner's tab no longer holds its tab lock: it is being unloaded. */
+  async ownerDeparted(sessionId) {
+    let owner;
+    try {
+      owner = await this.store.owner(sessionId);
+    } catch {
+      return false;
+    }
+    if (!owner || !owner.holder || !owner.holder.tabId) return false;
+    const { held } = await navigator.locks.query();
+    return !held.some((lock) => lock.name === TAB_LOCK(owner.holder.tabId));
+  }
+
+  request(sessionId, options) {
+    return new Promise((resolve, reject) => {
+      let release;
+      const held = new Promise((resolveHeld) => { release = resolveHeld; });
+      const lease = {
+        sessionId,
+        lost: false,
+        released: false,
+        token: null,
+        release: () => {
+          if (lease.released) return;
+          lease.released = true;
+          if (this.leases.get(sessionId) === lease) {
+            this.leases.delete(sessionId);
+            if (this.store.tokens.get(sessionId) === lease.token) this.store.tokens.delete(sessionId);
+          }
+          release();
+        },
+      };
+      navigator.locks.request(SESSION_LOCK(sessionId), options, async (lock) => {
+        if (!lock) {
+          resolve(null);
+          return;
+        }
+        const token = crypto.randomUUID();
+        try {
+          await this.store.claim(sessionId, token, { tabId: this.tabId, since: Date.now() / 1000 });
+        } catch (error) {
+          reject(translate(error, 'claim the game'));
+          return; // the lock is released
+        }
+        lease.token = token;
+        this.store.tokens.set(sessionId, token);
+        this.leases.set(sessionId, lease);
+        resolve(lease);
+        await held;
+      }).catch((error) => {
+        if (lease.token !== null) {
+          if (error && error.name === 'AbortError') this.lost(sessionId); // stolen by another tab
+          return;
+        }
+        if (error && (error.name === 'TimeoutError' || error.name === 'AbortError')) resolve(null);
+        else reject(translate(error, 'take the game\'s Web Lock'));
+      });
+    });
+  }
+
+  async holder(sessionId) {
+    try {
+      const owner = await this.store.owner(sessionId);
+      return JSON.stringify(owner ? { ...owner.holder, lock: SESSION_LOCK(sessionId) } : null);
+    } catch {
+      return 'null';
+    }
+  }
+}
+
+/** The worker's storage: one durable store and its locks. */
+export function createStorage(tabId, onLost) {
+  const store = new IdbStore();
+  const locks = new GameLocks(store, tabId, onLost);
+  return {
+    store,
+    locks,
+    openStore(name, extraMigrations = 0) {
+      const migrations = [...MIGRATIONS];
+      for (let i = 0; i < extraMigrations; i += 1) migrations.push(() => {});
+      return new IdbStore(name, migrations);
+    },
+  };
+}
