@@ -94,8 +94,11 @@ async def test_import_says_why_not(tmp_path: Path, state_dir: Path) -> None:
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(changed))
         run = cli(tmp_path / name, "import", str(path))
-        assert run.returncode == 1 and run.stdout == ""
-        return json.loads(run.stderr)["error"]
+        assert run.returncode == 1 and run.stdout == "", run.stderr
+        # the diagnostic is the first line; interpreter-exit noise may follow it
+        first = run.stderr.lstrip().splitlines()[0] if run.stderr.strip() else ""
+        assert first.startswith("{"), f"no JSON diagnostic on stderr: {run.stderr!r}"
+        return json.loads(first)["error"]
 
     tampered = json.loads(json.dumps(document))
     tampered["journal"][2]["receipt"]["revision"] = 99
