@@ -26,6 +26,7 @@ from nethack_webmcp.store import Store, StoreError
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from nethack_webmcp.tools import BY_NAME, ToolContext
 from support.processes import drivers  # noqa: F401  (re-exported for the tests)
+from support.twin import SCRIPT as TWIN_SCRIPT
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -257,19 +258,7 @@ def wait_until(predicate: Callable[[], bool], seconds: float = 10.0) -> bool:
 
 # ---- a fixed input script, for twin comparisons ------------------------------------------------
 
-# Single-input operations (so a re-issued input after a crash is the same
-# input the twin sent). ("respond", value) answers the standing decision.
-SCRIPT: list[tuple[str, dict[str, Any]]] = [
-    ("travel", {"mode": "step", "target": {"direction": "west"}}),
-    ("interact", {"action": "search", "turns": 2}),
-    ("travel", {"mode": "step", "target": {"direction": "north"}}),
-    ("interact", {"action": "kick"}),
-    ("respond", {"value": "north"}),
-    ("travel", {"mode": "step", "target": {"direction": "west"}}),
-    ("travel", {"mode": "step", "target": {"direction": "south"}}),
-    ("interact", {"action": "search", "turns": 3}),
-    ("travel", {"mode": "step", "target": {"direction": "east"}}),
-]
+SCRIPT = TWIN_SCRIPT  # tests/support/twin.py, shared with the browser crash tests
 TWIN_PARAMS = {"seed": 42, "name": "Ada", "createdAt": CREATED_AT, "sessionId": "twin-game"}
 
 

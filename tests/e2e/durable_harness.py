@@ -14,50 +14,22 @@ byte-identical responses, so equal state hashes mean equal games.
 """
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
-from collections.abc import Coroutine
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
+from support.threads import run_in_thread
+from support.twin import SCRIPT as TWIN_SCRIPT
 
 from .site_harness import BOOT_TIMEOUT, PolyfillClient, wait_until
 
 HOOKS = "globalThis.__NETHACK_TEST_HOOKS__ = true;"
 
-# Single-input operations (so a re-issued input is the same input the twin sent);
-# ("respond", value) answers the standing decision.
-SCRIPT: list[tuple[str, dict[str, Any]]] = [
-    ("travel", {"mode": "step", "target": {"direction": "west"}}),
-    ("interact", {"action": "search", "turns": 2}),
-    ("travel", {"mode": "step", "target": {"direction": "north"}}),
-    ("interact", {"action": "kick"}),
-    ("respond", {"value": "north"}),
-    ("travel", {"mode": "step", "target": {"direction": "west"}}),
-    ("travel", {"mode": "step", "target": {"direction": "south"}}),
-    ("interact", {"action": "search", "turns": 3}),
-    ("travel", {"mode": "step", "target": {"direction": "east"}}),
-]
+SCRIPT = TWIN_SCRIPT  # the crash tests' input script, shared with tests/durability
 CREATE = {"action": "create", "seed": 42, "name": "Ada", "role": "valkyrie", "harness_name": "e2e durability"}
 
 
-def run(coroutine: Coroutine[Any, Any, Any]) -> Any:
-    """asyncio.run in a thread of its own (the sync Playwright loop owns this one)."""
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+run = run_in_thread
 
 
 def context(browser: Browser) -> BrowserContext:

@@ -7,10 +7,7 @@ back as JSON, errors are frames, and spectate reads state without input.
 """
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
-from collections.abc import Coroutine
 from typing import Any
 
 import pytest
@@ -18,25 +15,9 @@ from nethack_webmcp import worker
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.tools import ToolContext, declarations
+from support.threads import run_in_thread
 
-
-def run(coroutine: Coroutine[Any, Any, Any]) -> Any:
-    """asyncio.run in a thread of its own: the package's sync Playwright loop
-    may be registered as running in this one."""
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+run = run_in_thread
 
 
 @pytest.fixture
