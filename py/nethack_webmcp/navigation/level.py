@@ -270,6 +270,9 @@ class WorldTracker:
         self._entities: list[Mapping[str, Any]] = []
         self._doors: list[Mapping[str, Any]] = []
         self._turn: int | None = None
+        # The view of the latest observation: views are immutable and the
+        # session, projection and tools ask for it several times per call.
+        self._view: LevelView | None = None
 
     @property
     def level_id(self) -> str | None:
@@ -280,6 +283,7 @@ class WorldTracker:
         """Merge one observation. A missing or level-less observation changes nothing."""
         if not observation or "levelId" not in observation:
             return
+        self._view = None
         level_id = str(observation["levelId"])
         memory = self._levels.setdefault(level_id, _LevelMemory())
         world = observation.get("world")
@@ -306,8 +310,10 @@ class WorldTracker:
         """The current level as perceived now. Raises LookupError before any observation."""
         if self._level_id is None or self._hero is None:
             raise LookupError("no observation with a level and a position has been applied")
+        if self._view is not None:
+            return self._view
         memory = self._levels[self._level_id]
-        return LevelView.from_rows(
+        self._view = LevelView.from_rows(
             self._level_id,
             memory.rows,
             self._hero,
@@ -317,3 +323,4 @@ class WorldTracker:
             self._doors,
             self._turn,
         )
+        return self._view

@@ -22,11 +22,10 @@ export function endReason(how) {
   return 'died';
 }
 
-/** A games record made from a stored SessionInfo (a game imported here). */
-function recordFrom(info) {
-  const meta = info.metadata || {};
+/** The character and label fields of a games record, from a game's
+ *  concrete creation values (session metadata). */
+function characterOf(meta) {
   return {
-    gameId: info.sessionId,
     name: meta.name,
     role: meta.role,
     race: meta.race,
@@ -35,6 +34,14 @@ function recordFrom(info) {
     seed: meta.seed,
     harness: meta.harness_name || '',
     model: meta.model_name || '',
+  };
+}
+
+/** A games record made from a stored SessionInfo (a game imported here). */
+function recordFrom(info) {
+  return {
+    gameId: info.sessionId,
+    ...characterOf(info.metadata || {}),
     startedAt: Math.round(info.startedAt * 1000),
     updatedAt: Math.round(info.updatedAt * 1000),
     lifecycle: info.status === 'ended' ? 'ended' : 'live',
@@ -112,14 +119,7 @@ export class GameBook {
     const now = Date.now();
     const record = {
       gameId,
-      name: session.name,
-      role: session.role,
-      race: session.race,
-      gender: session.gender,
-      alignment: session.alignment,
-      seed: session.seed,
-      harness: session.harness_name || '',
-      model: session.model_name || '',
+      ...characterOf(session),
       startedAt: now,
       updatedAt: now,
       ownerTab: this.tabId,
