@@ -121,6 +121,7 @@ void nnh_keys_clear(void);
 void nnh_keys_push(int key, enum nnh_key_for kind);
 int nnh_keys_pop(enum nnh_key_for kind, int *key);
 int nnh_keys_pending(void);
+int nnh_keys_counting(void);
 
 /* port_map.c: what the map window was shown, plus terrain memory. */
 void nnh_map_reset_window(void);

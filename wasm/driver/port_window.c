@@ -152,10 +152,19 @@ static void add_line(winid w, const char *text, const anything *id, char selecto
     line->preselected = pre;
 }
 
+/* get_count()'s echo of the count the driver typed: "Count: 30" (cmd.c). */
+static int is_count_echo(const char *str)
+{
+    if (strncmp(str, "Count: ", 7)) return 0;
+    for (str += 7; *str; str++)
+        if (*str < '0' || *str > '9') return 0;
+    return nnh_keys_counting();
+}
+
 static void nnh_putstr(winid w, int attr, const char *str)
 {
     if (w == WIN_MESSAGE) {
-        nnh_event_heard(str);
+        if (!is_count_echo(str)) nnh_event_heard(str);
     } else if (w == WIN_STATUS || w == WIN_MAP) {
         /* vitals come from the status fields themselves (obs_build.c) */
     } else {

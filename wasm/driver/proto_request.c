@@ -356,6 +356,9 @@ int nnh_request_parse(nnh_request *req, nnh_json_doc *doc, const char *line, int
     if (len > NNH_JSON_MAX_INPUT)
         return fail(req, "tooLarge", NULL, "request frames are at most 4096 bytes");
     status = nnh_json_parse(doc, line, (size_t) len);
+    if (status == NNH_JSON_CONTROL_CHARACTER)
+        return fail(req, nnh_json_status_code(status), NULL,
+                    "a string contains U+0000, a control character no field accepts");
     if (status != NNH_JSON_OK)
         return fail(req, nnh_json_status_code(status), NULL, "request is not valid strict JSON");
     root = nnh_json_root(doc);

@@ -11,17 +11,15 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import Session
-from .base import SESSION_ID, Tool, ToolContext, query, variant
+from .base import SESSION_ID, Tool, ToolContext, query, plain_schema
 
 SLOT_ORDER = ["weapon", "offhand", "alternateWeapon", "quiver", "shirt", "bodyArmor", "cloak", "helmet",
               "gloves", "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear", "skin", "ball",
               "chain"]
 
-SCHEMA = variant({"sessionId": SESSION_ID})
+SCHEMA = plain_schema({"sessionId": SESSION_ID}, ("sessionId",))
 
-DESCRIPTION = """Show what the hero wears and wields, slot by slot (free: no input, no game time). \
-Empty slots are listed as empty; this reports observed assignments only. \
-Example: {"sessionId":"…"}."""
+DESCRIPTION = "What the hero wears and wields, slot by slot (free)."
 
 
 def result(session: Session) -> dict[str, Any]:

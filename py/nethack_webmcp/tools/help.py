@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from .base import Tool, ToolContext, variant
+from .base import Tool, ToolContext, plain_schema
 
 TOPICS: dict[str, str] = {
     "overview": """You play real NetHack 3.6.7 through eleven tools. Start with \
@@ -15,7 +15,8 @@ outcome (submission accepted|rejected|uncertain, status, actionsTaken, turnsElap
 (self, nearby, entities, features, map, inventory, here), decision (a question with its reply \
 syntax), events (what you heard/saw), result (query data), error. Acting tools (interact, use, \
 travel) need the current basis.viewId; respond needs the exact decision.id. Free tools (observe, \
-plan, lookup, inventory, equipment, help, and interact/use without action) never spend a turn.""",
+plan, lookup, inventory, equipment, help, and interact/use without action) never spend a turn. \
+help {"topic":"tools"} lists every action of every tool with its fields.""",
     "map": """scene.map.text is the display: the first two lines are x rulers (tens digit over \
 ones digit), each row starts with its y. Blank means never seen (not floor). legend explains each \
 shown mark; symbols maps marks to [x,y] positions (walls/floor/corridors omitted); hero is your \
@@ -48,16 +49,25 @@ notFound / ambiguous / notAdjacent (targets), invalidArguments, invalidValue, re
 gameEnded. outcome.submission "uncertain" means the engine failed mid-action: observe.""",
 }
 
-SCHEMA = variant({}, {"topic": {"type": "string", "enum": list(TOPICS)}})
+TOOLS_TOPIC = "tools"
+SCHEMA = plain_schema({"topic": {"type": "string", "enum": [*TOPICS, TOOLS_TOPIC]}})
 
-DESCRIPTION = """How to play through these tools, with short examples (free, no game needed). \
-Topics: """ + ", ".join(TOPICS) + """. Example: {"topic":"decisions"}."""
+DESCRIPTION = f"How to play, with examples (free). topic {TOOLS_TOPIC}: every action of every tool."
+
+
+def every_action() -> str:
+    """Every tool with every action and its fields: the tool descriptions
+    themselves, which the action tables wrote (one source)."""
+    from .registry import TOOLS  # the registry lists this module too
+
+    return "\n\n".join(f"{tool.name}: {tool.description}" for tool in TOOLS)
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     topic = args.get("topic", "overview")
-    return frames.build(None, result={"kind": "help", "topic": topic, "text": TOPICS[topic],
-                                      "topics": list(TOPICS)})
+    text = every_action() if topic == TOOLS_TOPIC else TOPICS[topic]
+    return frames.build(None, result={"kind": "help", "topic": topic, "text": text,
+                                      "topics": [*TOPICS, TOOLS_TOPIC]})
 
 
 TOOL = Tool("help", "Help", DESCRIPTION, SCHEMA, True, handle)

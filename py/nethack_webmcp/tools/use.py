@@ -11,41 +11,30 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from ..session import Session
+from ..session import Session, SessionError
 from . import offers
+from .actions import Action, ActionTable
 from .base import (
-    SESSION_ID,
+    ACTING,
+    BINDING_FIELDS,
     TOKEN,
     Operation,
     Tool,
     ToolContext,
     mutate,
-    mutation,
-    one_of,
     query,
-    variant,
+    table_tool,
 )
 
-ITEM_ID = {**TOKEN, "description": "An itemId from scene.inventory (opaque, e.g. item-4)."}
+ITEM_ID = {**TOKEN, "description": "itemId from scene.inventory"}
+QUANTITY = {"type": "integer", "minimum": 1, "maximum": 2147483647, "description": "part of a stack"}
 METHODS = {"eat": "game.eat", "apply": "game.apply", "read": "game.read", "drop": "game.drop"}
 
-SCHEMA = one_of(
-    variant({"sessionId": SESSION_ID}, {"itemId": ITEM_ID},
-            description="Discover: offered actions for every carried item (or one). Free: no input."),
-    mutation({"action": {"type": "string", "enum": ["eat", "apply", "read"]}}, {"itemId": ITEM_ID},
-             description="eat, apply or read an item; omit itemId to be asked."),
-    mutation({"action": {"const": "drop"}},
-             {"itemId": ITEM_ID, "quantity": {"type": "integer", "minimum": 1, "maximum": 2147483647,
-                                              "description": "Drop only part of a stack (needs itemId)."}},
-             description="drop an item, optionally part of a stack."),
-)
-
-DESCRIPTION = """Use a carried item: eat, apply, read or drop, one command per call. Needs sessionId, \
-the current viewId and the item's itemId from scene.inventory (omit itemId and the engine asks \
-which item: answer with respond). Omit action to discover offered item actions for free.
-Examples: {"sessionId":"…","viewId":"…","action":"eat","itemId":"item-4"}; \
-{"sessionId":"…","viewId":"…","action":"drop","itemId":"item-7","quantity":2}; {"sessionId":"…"}.
-Offers come from perceived item classes: they promise neither success nor safety."""
+TABLE = ActionTable("action", (
+    Action(None, "free: offered actions per carried item", optional=("itemId",), binding="session"),
+    *(Action(name, "", optional=("itemId",)) for name in ("eat", "apply", "read")),
+    Action("drop", "quantity needs itemId", optional=("itemId", "quantity")),
+), {**BINDING_FIELDS, "itemId": ITEM_ID, "quantity": QUANTITY})
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -54,6 +43,9 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             return frames.build(session, result=offers.items(session, args.get("itemId")))
         return await query(ctx, args, discover)
 
+    if "quantity" in args and "itemId" not in args:
+        raise SessionError("invalidArguments", "use: quantity needs itemId", field="quantity")
+
     async def perform(operation: Operation) -> dict[str, Any]:
         params = {key: args[key] for key in ("itemId", "quantity") if key in args}
         await operation.step(METHODS[args["action"]], params)
@@ -61,4 +53,6 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await mutate(ctx, "use", args, perform)
 
 
-TOOL = Tool("use", "Use an item", DESCRIPTION, SCHEMA, False, handle)
+TOOL: Tool = table_tool(
+    "use", "Use an item", "Use a carried item: one NetHack command.", TABLE, False, handle, ACTING,
+    "Without itemId the game asks which.")
