@@ -284,7 +284,7 @@ ITEM_SCRIPT = [
     ("wish", "2 uncursed potions of water"), ("game.drink", {"item": 1}),
     ("wish", "4 uncursed darts"), ("game.quiver", {"item": 2}),
     ("game.fire", {"direction": "west"}), ("game.throw", {"item": 2, "direction": "up"}),
-    ("wish", "wand of striking"), ("game.zap", {"item": 3, "direction": "self"}),
+    ("wish", "wand of striking"), ("game.zap", {"item": 3, "direction": "east"}),
     ("game.wield", {"itemId": "item-2"}), ("game.swap", {}), ("game.remove", {"item": 0}),
     ("wish", "ring of adornment"), ("game.equip", {"item": 4, "slot": "leftRing"}),
     ("game.wield", {"hands": True}), ("game.quiver", {"hands": True}),

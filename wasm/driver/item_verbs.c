@@ -3,9 +3,11 @@
  * The class lists below are the ones NetHack's own commands hand to
  * getobj() as their likely candidates (potion.c beverages[], zap.c
  * zap_syms[], wield.c wield_objs[] and ready_objs[], dothrow.c toss_objs[],
- * eat.c comestibles[], read.c readable[], apply.c tools[]): an item is
- * offered a verb when that prompt would list it. The engine still judges
- * every attempt; an offer promises neither success nor safety. */
+ * eat.c comestibles[], read.c readable[], apply.c tools[], with getobj's
+ * "ugly checks" for apply and wield): an item is offered a verb when that
+ * prompt would list it, except that worn things are not offered to drop
+ * or throw, which NetHack always refuses. The engine still judges every
+ * attempt; an offer promises neither success nor safety. */
 #include "hack.h"
 #include "item_verbs.h"
 
@@ -114,9 +116,15 @@ int nnh_verb_offered(enum nnh_verb verb, const struct obj *o)
 {
     int slots[NNH_SLOT_COUNT];
     switch (verb) {
-    case NNH_VERB_DROP: return 1;
+    case NNH_VERB_DROP:
+        /* the drop prompt lists worn things too, but NetHack only answers
+           "You cannot drop something you are wearing." */
+        return !(o->owornmask & (W_ARMOR | W_ACCESSORY));
     case NNH_VERB_EAT: return o->oclass == FOOD_CLASS;
-    case NNH_VERB_APPLY: return o->oclass == TOOL_CLASS;
+    case NNH_VERB_APPLY:
+        return o->oclass == TOOL_CLASS
+               || (o->oclass == WEAPON_CLASS
+                   && (is_pick(o) || is_axe(o) || is_pole(o) || o->otyp == BULLWHIP));
     case NNH_VERB_READ: return o->oclass == SCROLL_CLASS || o->oclass == SPBOOK_CLASS;
     case NNH_VERB_DRINK: return o->oclass == POTION_CLASS;
     case NNH_VERB_WIELD:
