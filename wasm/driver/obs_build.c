@@ -11,20 +11,6 @@
 extern const char *hu_stat[];
 extern const char *const enc_stat[];
 
-static void key_str(nnh_buf *b, const char *key, const char *value)
-{
-    nnh_buf_char(b, ',');
-    nnh_buf_key(b, key);
-    nnh_buf_jstr(b, value);
-}
-
-static void key_int(nnh_buf *b, const char *key, long long value)
-{
-    nnh_buf_char(b, ',');
-    nnh_buf_key(b, key);
-    nnh_buf_int(b, value);
-}
-
 static const char *hunger_state(void)
 {
     switch (u.uhs) {
@@ -104,27 +90,27 @@ static void vitals(nnh_buf *b)
     int cap = near_capacity();
     nnh_buf_cstr(b, "{\"hp\":");
     nnh_buf_int(b, Upolyd ? u.mh : u.uhp);
-    key_int(b, "hpMax", Upolyd ? u.mhmax : u.uhpmax);
-    key_int(b, "energy", u.uen);
-    key_int(b, "energyMax", u.uenmax);
-    key_int(b, "ac", u.uac);
-    key_int(b, "level", Upolyd ? mons[u.umonnum].mlevel : u.ulevel);
-    key_int(b, "experience", u.uexp);
-    key_int(b, "gold", money_cnt(invent));
-    key_str(b, "strength", strength_text(label));
-    key_int(b, "dexterity", ACURR(A_DEX));
-    key_int(b, "constitution", ACURR(A_CON));
-    key_int(b, "intelligence", ACURR(A_INT));
-    key_int(b, "wisdom", ACURR(A_WIS));
-    key_int(b, "charisma", ACURR(A_CHA));
-    key_str(b, "alignment", u.ualign.type == A_CHAOTIC ? "chaotic"
+    nnh_buf_member_int(b, "hpMax", Upolyd ? u.mhmax : u.uhpmax);
+    nnh_buf_member_int(b, "energy", u.uen);
+    nnh_buf_member_int(b, "energyMax", u.uenmax);
+    nnh_buf_member_int(b, "ac", u.uac);
+    nnh_buf_member_int(b, "level", Upolyd ? mons[u.umonnum].mlevel : u.ulevel);
+    nnh_buf_member_int(b, "experience", u.uexp);
+    nnh_buf_member_int(b, "gold", money_cnt(invent));
+    nnh_buf_member_str(b, "strength", strength_text(label));
+    nnh_buf_member_int(b, "dexterity", ACURR(A_DEX));
+    nnh_buf_member_int(b, "constitution", ACURR(A_CON));
+    nnh_buf_member_int(b, "intelligence", ACURR(A_INT));
+    nnh_buf_member_int(b, "wisdom", ACURR(A_WIS));
+    nnh_buf_member_int(b, "charisma", ACURR(A_CHA));
+    nnh_buf_member_str(b, "alignment", u.ualign.type == A_CHAOTIC ? "chaotic"
                             : u.ualign.type == A_NEUTRAL ? "neutral" : "lawful");
-    key_str(b, "hunger", hunger_state());
+    nnh_buf_member_str(b, "hunger", hunger_state());
     trimmed(label, hu_stat[u.uhs], sizeof label);
-    key_str(b, "hungerLabel", label);
-    key_str(b, "burden", burden_state(cap));
+    nnh_buf_member_str(b, "hungerLabel", label);
+    nnh_buf_member_str(b, "burden", burden_state(cap));
     trimmed(label, cap > 0 ? enc_stat[cap] : "", sizeof label);
-    key_str(b, "burdenLabel", label);
+    nnh_buf_member_str(b, "burdenLabel", label);
     conditions(b);
     nnh_buf_char(b, '}');
 }
@@ -160,12 +146,12 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_map_note_level(ledger_no(&u.uz));
     nnh_buf_cstr(b, "{\"turn\":");
     nnh_buf_int(b, moves);
-    key_str(b, "levelId", levelid);
-    key_str(b, "dungeon", dungeons[u.uz.dnum].dname);
-    key_int(b, "depth", depth(&u.uz));
+    nnh_buf_member_str(b, "levelId", levelid);
+    nnh_buf_member_str(b, "dungeon", dungeons[u.uz.dnum].dname);
+    nnh_buf_member_int(b, "depth", depth(&u.uz));
     (void) describe_level(dlvl);
     trimmed(dlvl, dlvl, sizeof dlvl);
-    key_str(b, "levelLabel", dlvl);
+    nnh_buf_member_str(b, "levelLabel", dlvl);
     nnh_buf_cstr(b, ",\"position\":{\"x\":");
     nnh_buf_int(b, u.ux);
     nnh_buf_cstr(b, ",\"y\":");
@@ -211,25 +197,25 @@ void nnh_decision_write(nnh_buf *b)
     Sprintf(id, "decision-%d", d->serial);
     nnh_buf_cstr(b, "{\"id\":");
     nnh_buf_jstr(b, id);
-    key_str(b, "kind", kind_names[d->kind]);
-    key_str(b, "prompt", d->prompt);
+    nnh_buf_member_str(b, "kind", kind_names[d->kind]);
+    nnh_buf_member_str(b, "prompt", d->prompt);
     nnh_buf_cstr(b, ",\"cancellable\":true");
     switch (d->kind) {
     case NNH_AT_CONFIRMATION:
         if (d->default_key) {
             char def[2] = { (char) d->default_key, 0 };
-            key_str(b, "default", def);
+            nnh_buf_member_str(b, "default", def);
         }
         break;
     case NNH_AT_CHOICE:
-        key_str(b, "select", !d->is_menu || d->menu_how == PICK_ONE ? "one" : "any");
+        nnh_buf_member_str(b, "select", !d->is_menu || d->menu_how == PICK_ONE ? "one" : "any");
         nnh_buf_cstr(b, ",\"options\":[");
         for (i = 0; i < d->n_options; i++) {
             if (i) nnh_buf_char(b, ',');
             nnh_buf_cstr(b, "{\"id\":");
             nnh_buf_int(b, d->options[i].id);
-            key_str(b, "name", d->options[i].name);
-            if (d->options[i].group[0]) key_str(b, "group", d->options[i].group);
+            nnh_buf_member_str(b, "name", d->options[i].name);
+            if (d->options[i].group[0]) nnh_buf_member_str(b, "group", d->options[i].group);
             if (d->options[i].preselected) nnh_buf_cstr(b, ",\"preselected\":true");
             nnh_buf_char(b, '}');
         }
@@ -278,11 +264,11 @@ void nnh_end_write(nnh_buf *b)
     nnh_buf_cstr(b, "{\"how\":");
     nnh_buf_jstr(b, how);
     if (nnh.end_how >= 0) {
-        key_int(b, "score", nnh.end_score);
-        key_int(b, "turn", nnh.end_turn);
-        key_str(b, "death", nnh.end_death);
+        nnh_buf_member_int(b, "score", nnh.end_score);
+        nnh_buf_member_int(b, "turn", nnh.end_turn);
+        nnh_buf_member_str(b, "death", nnh.end_death);
     }
-    key_int(b, "depth", depth(&u.uz));
-    key_int(b, "deepest", deepest_lev_reached(FALSE));
+    nnh_buf_member_int(b, "depth", depth(&u.uz));
+    nnh_buf_member_int(b, "deepest", deepest_lev_reached(FALSE));
     nnh_buf_char(b, '}');
 }

@@ -100,20 +100,6 @@ void nnh_hook_oid_transfer(unsigned survivor_o_id, unsigned absorbed_o_id)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static void key_str(nnh_buf *b, const char *key, const char *value)
-{
-    nnh_buf_char(b, ',');
-    nnh_buf_key(b, key);
-    nnh_buf_jstr(b, value);
-}
-
-static void key_int(nnh_buf *b, const char *key, long long value)
-{
-    nnh_buf_char(b, ',');
-    nnh_buf_key(b, key);
-    nnh_buf_int(b, value);
-}
-
 static const char *category(const struct obj *o)
 {
     switch (o->oclass) {
@@ -137,50 +123,46 @@ static const char *category(const struct obj *o)
     return "other";
 }
 
-static void slots(nnh_buf *b, const struct obj *o)
+/* The worn masks in slot order, with each slot's name and its usage word. */
+static const struct { long mask; const char *slot, *usage; } worn_names[] = {
+    { W_ARMU, "shirt", "worn" }, { W_ARM, "bodyArmor", "worn" }, { W_ARMC, "cloak", "worn" },
+    { W_ARMH, "helmet", "worn" }, { W_ARMG, "gloves", "worn" }, { W_ARMF, "boots", "worn" },
+    { W_ARMS, "shield", "worn" }, { W_RINGL, "leftRing", "worn" }, { W_RINGR, "rightRing", "worn" },
+    { W_AMUL, "amulet", "worn" }, { W_TOOL, "eyewear", "worn" }, { W_WEP, "weapon", "wielded" },
+    { W_QUIVER, "quiver", "quivered" }, { W_BALL, "ball", "attached" }, { W_CHAIN, "chain", "attached" } };
+
+/* One array: the item's slots (want_slot) or their usage words. Armour
+ * merged into a polymorphed form is skin, not body armour; the alternate
+ * weapon is the off hand during two-weapon combat. */
+static void worn_list(nnh_buf *b, const struct obj *o, int want_slot)
 {
-    static const struct { long mask; const char *slot, *usage; } table[] = {
-        { W_ARMU, "shirt", "worn" }, { W_ARM, "bodyArmor", "worn" }, { W_ARMC, "cloak", "worn" },
-        { W_ARMH, "helmet", "worn" }, { W_ARMG, "gloves", "worn" }, { W_ARMF, "boots", "worn" },
-        { W_ARMS, "shield", "worn" }, { W_RINGL, "leftRing", "worn" }, { W_RINGR, "rightRing", "worn" },
-        { W_AMUL, "amulet", "worn" }, { W_TOOL, "eyewear", "worn" }, { W_WEP, "weapon", "wielded" },
-        { W_QUIVER, "quiver", "quivered" }, { W_BALL, "ball", "attached" }, { W_CHAIN, "chain", "attached" } };
-    int i, first = 1;
-    /* armour merged into a polymorphed form is skin, not body armour */
     long mask = o == uskin ? o->owornmask & ~W_ARM : o->owornmask;
-    nnh_buf_cstr(b, ",\"usage\":[");
+    int i, first = 1;
+    nnh_buf_char(b, '[');
     if (o == uskin) {
-        nnh_buf_jstr(b, "worn");
+        nnh_buf_jstr(b, want_slot ? "skin" : "worn");
         first = 0;
     }
-    for (i = 0; i < (int) SIZE(table); i++)
-        if (mask & table[i].mask) {
+    for (i = 0; i < (int) SIZE(worn_names); i++)
+        if (mask & worn_names[i].mask) {
             if (!first) nnh_buf_char(b, ',');
             first = 0;
-            nnh_buf_jstr(b, table[i].usage);
+            nnh_buf_jstr(b, want_slot ? worn_names[i].slot : worn_names[i].usage);
         }
     if (o->owornmask & W_SWAPWEP) {
         if (!first) nnh_buf_char(b, ',');
-        first = 0;
-        nnh_buf_jstr(b, u.twoweap ? "wielded" : "alternate");
-    }
-    nnh_buf_cstr(b, "],\"equipmentSlots\":[");
-    first = 1;
-    if (o == uskin) {
-        nnh_buf_jstr(b, "skin");
-        first = 0;
-    }
-    for (i = 0; i < (int) SIZE(table); i++)
-        if (mask & table[i].mask) {
-            if (!first) nnh_buf_char(b, ',');
-            first = 0;
-            nnh_buf_jstr(b, table[i].slot);
-        }
-    if (o->owornmask & W_SWAPWEP) {
-        if (!first) nnh_buf_char(b, ',');
-        nnh_buf_jstr(b, u.twoweap ? "offhand" : "alternateWeapon");
+        nnh_buf_jstr(b, want_slot ? (u.twoweap ? "offhand" : "alternateWeapon")
+                                  : (u.twoweap ? "wielded" : "alternate"));
     }
     nnh_buf_char(b, ']');
+}
+
+static void slots(nnh_buf *b, const struct obj *o)
+{
+    nnh_buf_cstr(b, ",\"usage\":");
+    worn_list(b, o, 0);
+    nnh_buf_cstr(b, ",\"equipmentSlots\":");
+    worn_list(b, o, 1);
 }
 
 /* Erosion as add_erosion_words() (objnam.c) prints it: visible whenever
@@ -304,11 +286,11 @@ void nnh_item_write(nnh_buf *b, struct obj *o, int carried)
     nnh_buf_jstr(b, nnh_item_id(o->o_id));
     if (carried) {
         char letter[2] = { o->invlet, 0 };
-        key_str(b, "letter", letter);
+        nnh_buf_member_str(b, "letter", letter);
     }
-    key_str(b, "label", label);
-    key_int(b, "quantity", o->quan);
-    key_str(b, "category", category(o));
+    nnh_buf_member_str(b, "label", label);
+    nnh_buf_member_int(b, "quantity", o->quan);
+    nnh_buf_member_str(b, "category", category(o));
     if (carried) slots(b, o);
     known_facts(b, o);
     if (carried) offers(b, o);
