@@ -126,6 +126,11 @@ def _event(event: dict[str, Any]) -> list[str]:
 # ---- results ----------------------------------------------------------------------
 
 
+def _creature(creature: dict[str, Any]) -> str:
+    return (f"{creature.get('mark', '?')} {creature.get('appearance', creature.get('kind', ''))}"
+            + (f" ({creature['attitude']})" if creature.get("attitude") else ""))
+
+
 def _leg(result: dict[str, Any]) -> str:
     """Where a leg went and why it stopped; the step list stays structured."""
     start, end = result.get("start"), result["finalPosition"]
@@ -138,9 +143,10 @@ def _leg(result: dict[str, Any]) -> str:
     if "frontiersHandled" in result:
         text += f", frontiers {result['frontiersHandled']}"
     if result.get("sighted"):
-        text += "; sighted " + "; ".join(
-            f"{c.get('mark', '?')} {c.get('appearance', c.get('kind', ''))}"
-            + (f" ({c['attitude']})" if c.get("attitude") else "") + f" at {_at(c)}" for c in result["sighted"])
+        text += "; sighted " + "; ".join(f"{_creature(c)} at {_at(c)}" for c in result["sighted"])
+    if result.get("creaturesSeen"):
+        text += "; creatures seen " + _capped([_creature(c) + " last at " + _at(c) for c in result["creaturesSeen"]],
+                                             6)
     if result.get("error"):
         text += f"; error {result['error']}"
     if result.get("next"):
