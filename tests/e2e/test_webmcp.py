@@ -8,6 +8,7 @@ observe agreeing with what the spectator draws.
 from __future__ import annotations
 
 from nethack_webmcp.tools import TOOLS
+from support.tool_compat import problems
 
 from .site_harness import (
     Site,
@@ -30,6 +31,7 @@ def test_tools_listed_with_schemas_and_read_only_hints(site: Site) -> None:
         read_only = bool((seen.get("annotations") or {}).get("readOnly"))
         assert read_only == tool.read_only, (tool.name, seen.get("annotations"))
     assert any(tool.read_only for tool in TOOLS) and not all(tool.read_only for tool in TOOLS)
+    assert problems(listed.values()) == [], "as page.webmcp lists them, every model API accepts them"
 
 
 def test_session_travel_decision_and_observe_match_the_spectator(site: Site) -> None:

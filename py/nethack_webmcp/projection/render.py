@@ -49,6 +49,18 @@ def _vitals(self_view: dict[str, Any]) -> str:
     return " | ".join(parts)
 
 
+#: Area marks whose meaning the help's map topic gives once; the text legend
+#: lists a mark only when it means something else too (an open door's `|`).
+AREA_MEANINGS = {"wall", "floor", "corridor", "doorway", "floor; doorway", "doorway; floor", "you",
+                 "dark part of a room"}
+
+
+def _legend(legend: dict[str, str]) -> str:
+    shown = [f"{mark} {meaning.replace('object (', '').replace(')', '') if meaning.startswith('object (') else meaning}"
+             for mark, meaning in legend.items() if meaning not in AREA_MEANINGS]
+    return ", ".join(shown)
+
+
 def _features(features: list[dict[str, Any]]) -> str:
     """The nearest few, then every way between levels and altar, then +N more."""
     shown = [f for rank, f in enumerate(features) if rank < FEATURES_SHOWN or f["kind"] in ALWAYS_SHOWN]
@@ -62,7 +74,7 @@ def _scene(scene: dict[str, Any]) -> list[str]:
     pos = self_view.get("position") or {}
     lines = [f"you ({self_view.get('role', '?')}) at {pos.get('x')},{pos.get('y')}: {_vitals(self_view)}",
              scene["map"]["text"],
-             "legend: " + ", ".join(f"{k} {v}" for k, v in scene["map"]["legend"].items())]
+             "legend: " + _legend(scene["map"]["legend"])]
     creatures = [f"{e['mark']} {e.get('appearance', e['kind'])}"
                  + (f" ({e['attitude']})" if e.get("attitude") else "")
                  + f" at {_at(e)}" + (f" [{e['direction']}]" if e.get("direction") else "")
@@ -114,6 +126,11 @@ def _event(event: dict[str, Any]) -> list[str]:
 # ---- results ----------------------------------------------------------------------
 
 
+def _creature(creature: dict[str, Any]) -> str:
+    return (f"{creature.get('mark', '?')} {creature.get('appearance', creature.get('kind', ''))}"
+            + (f" ({creature['attitude']})" if creature.get("attitude") else ""))
+
+
 def _leg(result: dict[str, Any]) -> str:
     """Where a leg went and why it stopped; the step list stays structured."""
     start, end = result.get("start"), result["finalPosition"]
@@ -126,9 +143,10 @@ def _leg(result: dict[str, Any]) -> str:
     if "frontiersHandled" in result:
         text += f", frontiers {result['frontiersHandled']}"
     if result.get("sighted"):
-        text += "; sighted " + "; ".join(
-            f"{c.get('mark', '?')} {c.get('appearance', c.get('kind', ''))}"
-            + (f" ({c['attitude']})" if c.get("attitude") else "") + f" at {_at(c)}" for c in result["sighted"])
+        text += "; sighted " + "; ".join(f"{_creature(c)} at {_at(c)}" for c in result["sighted"])
+    if result.get("creaturesSeen"):
+        text += "; creatures seen " + _capped([_creature(c) + " last at " + _at(c) for c in result["creaturesSeen"]],
+                                             6)
     if result.get("error"):
         text += f"; error {result['error']}"
     if result.get("next"):

@@ -17,7 +17,7 @@ from . import mapview
 from .nearby import nearby
 from .vocabulary import POINT_FEATURES
 
-FEATURE_CAP = 24  # nearest point features listed; the map shows the rest
+FEATURE_CAP = 12  # nearest point features and objects listed; the map shows the rest
 #: Ways between levels and altars: listed however far, since a plan needs them.
 ALWAYS_LISTED = frozenset("<>lL_")
 

@@ -82,6 +82,7 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
 
     start = session.level().hero
     sighted: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str], dict[str, Any]] = {}  # creatures displayed along the way, last square
 
     async def step(direction: str) -> StepOutcome:
         before = session.observation
@@ -89,8 +90,12 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
         if result.submission != "accepted" or result.response is None:
             raise _StepRefused((result.error or {}).get("message", "the move was not accepted"))
         outcome = step_outcome(before, result.response)
+        after = (result.response.get("observation") or {}).get("entities") or ()
+        for entity in after:
+            if entity.get("kind") != "ally":
+                seen[(str(entity.get("mark")), str(entity.get("appearance") or entity.get("kind")))] = \
+                    _creature(entity)
         if outcome.new_creatures:
-            after = (result.response.get("observation") or {}).get("entities") or ()
             sighted[:] = [_creature(entity) for entity in newly_displayed(before.get("entities") or (), after)]
         return outcome
 
@@ -105,6 +110,8 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
     result = {"kind": "leg", **leg.to_dict(), "start": {"x": start[0], "y": start[1]}}
     if leg.stop_reason == "newCreature" and sighted:
         result["sighted"] = sighted
+    if seen:
+        result["creaturesSeen"] = list(seen.values())
     if leg.stop_reason == "atWayDown" and session.gate == "ready":
         result["next"] = {"tool": "travel", "arguments": {"sessionId": session.session_id,
                                                           "viewId": session.view_id, "mode": "climb",
