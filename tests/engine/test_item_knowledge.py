@@ -39,6 +39,15 @@ def agrees_with_label(entry: dict) -> None:
     assert ("enchantment" in known) == bool(enchantment), entry
     if enchantment:
         assert known["enchantment"] == int(enchantment[1]), entry
+    words = {"rust": "rusty", "burn": "burnt", "corrode": "corroded", "rot": "rotted"}
+    degrees = {1: "", 2: "very ", 3: "thoroughly "}
+    for erosion in known.get("erosion", ()):
+        assert f"{degrees[erosion['level']]}{words[erosion['kind']]}" in label, entry
+    if "erosion" not in known:
+        assert not re.search(r"\b(rusty|burnt|corroded|rotted)\b", label), entry
+    assert ("erosionProof" in known) == bool(re.search(r"\b(\w+proof|fixed)\b", label)), entry
+    if "name" in known:
+        assert f"named {known['name']}" in label, entry
     stated = re.search(r"\b(blessed|uncursed|cursed)\b", label)
     if stated:
         assert known.get("beatitude") == stated[1], entry
@@ -70,6 +79,26 @@ def test_unidentified_magic_shows_only_its_appearance(native_client: DriverClien
         assert entry["known"]["identity"] == text, entry
         assert "beatitude" in entry["known"]
     assert "charges" in item(game, wished["wand of striking"])["known"]
+    for entry in game.last["observation"]["inventory"]:
+        agrees_with_label(entry)
+
+
+def test_erosion_proofing_and_names_follow_the_label(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    sting = wish(game, "very rusty dagger named Sting")
+    armor = wish(game, "burnt corroded leather armor")
+    proof = wish(game, "rustproof dagger")
+    assert item(game, sting)["known"]["name"] == "Sting"
+    assert item(game, sting)["known"]["erosion"] == [{"kind": "rust", "level": 2}]
+    # leather rots rather than corrodes: the kind is the one NetHack names
+    assert item(game, armor)["known"]["erosion"] == [{"kind": "burn", "level": 1}, {"kind": "rot", "level": 1}]
+    assert "erosionProof" not in item(game, proof)["known"]  # not yet known
+    for entry in game.last["observation"]["inventory"]:
+        agrees_with_label(entry)
+    decision = game.wizard("identify")["decision"]
+    game.answer(decision, {"kind": "choice", "choose": [option["id"] for option in decision["options"]]})
+    assert item(game, proof)["known"]["erosionProof"] is True
+    assert "rustproof" in item(game, proof)["label"]
     for entry in game.last["observation"]["inventory"]:
         agrees_with_label(entry)
 
