@@ -219,6 +219,20 @@ def test_zap_at_self_and_down(native_client: DriverClient) -> None:
     assert game.last["observation"]["levelId"] != level
 
 
+def test_read_and_apply(native_client: DriverClient) -> None:
+    game = fixture_game(native_client)
+    scroll = wish(game, "uncursed scroll of light")
+    response = game.call("game.read", itemId=scroll)
+    completed(response, "read", 1)
+    assert heard(response) == ["As you read the scroll, it disappears.", "A lit field surrounds you!"]
+    assert scroll not in {entry["id"] for entry in response["observation"]["inventory"]}
+    whistle = wish(game, "tin whistle")
+    assert "apply" in item(game, whistle)["actions"]
+    response = game.call("game.apply", itemId=whistle)
+    completed(response, "apply", 1)
+    assert "You produce a high whistling sound." in heard(response)
+
+
 def test_item_question_letter_ranges_expand(native_client: DriverClient) -> None:
     """Seven or more candidates are compacted ("[a-k or ?*]"): every letter is suggested."""
     game = fixture_game(native_client)
