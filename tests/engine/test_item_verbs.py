@@ -248,6 +248,23 @@ def test_item_question_letter_ranges_expand(native_client: DriverClient) -> None
     assert decision["hands"] is True
 
 
+def test_item_question_ranges_with_gaps_and_gold(native_client: DriverClient) -> None:
+    """`[e-km or ?*]`-style prompts: ranges, single letters and gold, exactly the offered items."""
+    game = fixture_game(native_client)
+    potions = [wish(game, f"uncursed potion of {kind}") for kind in
+               ("water", "sleeping", "healing", "blindness", "confusion", "booze", "sickness")]
+    darts = wish(game, "5 uncursed darts")
+    potions.append(wish(game, "uncursed potion of see invisible"))
+    gold = wish(game, "9 gold pieces")
+    decision = game.ok("game.drink")["decision"]
+    assert re.search(r"\[[a-z]-[a-z][a-z]+ or \?\*\]", decision["prompt"]), decision["prompt"]
+    assert decision["suggested"] == potions
+    game.cancel(decision)
+    decision = game.ok("game.throw")["decision"]
+    assert decision["prompt"].startswith("What do you want to throw? [$"), decision["prompt"]
+    assert decision["suggested"] == [gold, "item-1", "item-2", darts]
+
+
 def test_gold_keeps_its_item_id_across_merges(native_client: DriverClient) -> None:
     """NetHack hands a merged stack the o_id of the pile merged into it when that
     keeps a shop price (obfree): the fourth merge here does so. The ID stays."""
