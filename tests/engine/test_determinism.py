@@ -156,7 +156,10 @@ class Policy:
         if roll < 0.80 and self.inventory:
             # Item verbs with an explicit item (and an aim where one applies).
             method = rng.choice(ITEM_VERBS)
-            params: dict = {"itemId": rng.choice(self.inventory)["id"]}
+            chosen = rng.choice(self.inventory)
+            # every fourth request names its item (no extra draw: the stream stays)
+            params: dict = ({"itemName": chosen["label"]} if self.counter % 4 == 0
+                            else {"itemId": chosen["id"]})
             if method in ("game.zap", "game.throw"):
                 params["direction"] = rng.choice(ANSWER_DIRECTIONS)
             return self._envelope(method, **params)

@@ -310,6 +310,33 @@ def test_bad_item_requests_change_nothing(native_client: DriverClient) -> None:
     completed(game.call("game.zap", itemId=light), "zap", 1)
 
 
+def test_item_names_resolve_against_what_the_player_sees(native_client: DriverClient) -> None:
+    game = fixture_game(native_client)
+    water = wish(game, "2 uncursed potions of water")
+    sleeping = wish(game, "uncursed potion of sleeping")
+    appearance = item(game, sleeping)["known"]["appearance"]
+    # the hidden identity names nothing; the appearance the player sees does
+    assert_rejected_without_effect(game, game.call("game.drink", itemName="potion of sleeping"),
+                                   "unknownItem")
+    decision = game.ok("game.drop", itemName=f"{appearance} potion")
+    assert decision["decision"] is None and sleeping not in {e["id"] for e in decision["observation"]["inventory"]}
+    # the label, and NetHack's singular name, name the stack
+    assert item(game, water)["label"] == "2 clear potions"  # a wish does not identify water
+    response = game.call("game.drink", itemName="2 clear potions")  # the whole label
+    completed(response, "drink", 1)
+    assert "This tastes like water." in heard(response)
+    assert item(game, water)["label"] == "a potion of water"  # now the player knows it
+    assert_rejected_without_effect(game, game.call("game.drink", itemName="clear potion"), "unknownItem")
+    completed(game.call("game.drink", itemName="POTION OF WATER"), "drink", 1)  # NetHack's name, any case
+    assert water not in {e["id"] for e in game.last["observation"]["inventory"]}
+    wish(game, "cursed dagger")  # a second, separate dagger stack
+    assert_rejected_without_effect(game, game.call("game.wield", itemName="dagger"), "ambiguousItem")
+    assert_rejected_without_effect(game, game.call("game.wield", itemName="dagger", itemId="item-2"),
+                                   "outOfRange")
+    completed(game.call("game.wield", itemName="+0 dagger"), "wield", 1)
+    assert item(game, "item-2")["equipmentSlots"] == ["weapon"]
+
+
 ITEM_SCRIPT = [
     ("wish", "uncursed helmet"), ("game.equip", {"item": 0}),
     ("wish", "2 uncursed potions of water"), ("game.drink", {"item": 1}),

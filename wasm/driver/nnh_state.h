@@ -157,6 +157,10 @@ void nnh_item_write(nnh_buf *b, struct obj *o, int carried);
 int nnh_letters_hands(const char *spec);
 int nnh_letters_offer(const char *spec, char letter);
 
+/* item_query.c: how many carried items a perceived-name query names; with
+ * exactly one, *found is it. */
+int nnh_item_named(const char *query, struct obj **found);
+
 /* io_*.c: the transport. Returns the request length, or -1 at EOF. */
 int nnh_io_read_request(char *buf, int cap);
 void nnh_io_write_response(const char *data, int len);

@@ -66,15 +66,14 @@ static const struct nnh_field f_run[] = { INPUT, { "direction", F_ENUM, 1, 0, 0,
     { "mode", F_ENUM, 0, 0, 0, run_modes }, { "noPickup", F_BOOL, 0, 0, 0, NULL }, END };
 static const struct nnh_field f_counted[] = { INPUT, { "turns", F_INT, 0, 1, 1000, NULL }, END };
 static const struct nnh_field f_climb[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, vertical }, END };
-static const struct nnh_field f_item[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL }, END };
-static const struct nnh_field f_drop[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL },
+/* an item argument: an opaque ID or a perceived-name query (item_query.c) */
+#define ITEM { "itemId", F_TOKEN, 0, 1, 64, NULL }, { "itemName", F_STR, 0, 1, 120, NULL }
+static const struct nnh_field f_item[] = { INPUT, ITEM, END };
+static const struct nnh_field f_drop[] = { INPUT, ITEM,
     { "quantity", F_INT, 0, 1, 2147483647LL, NULL }, END };
-static const struct nnh_field f_hands[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL },
-    { "hands", F_BOOL, 0, 0, 0, NULL }, END };
-static const struct nnh_field f_equip[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL },
-    { "slot", F_ENUM, 0, 0, 0, equip_slots }, END };
-static const struct nnh_field f_aimed_item[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL },
-    { "direction", F_ENUM, 0, 0, 0, aims }, END };
+static const struct nnh_field f_hands[] = { INPUT, ITEM, { "hands", F_BOOL, 0, 0, 0, NULL }, END };
+static const struct nnh_field f_equip[] = { INPUT, ITEM, { "slot", F_ENUM, 0, 0, 0, equip_slots }, END };
+static const struct nnh_field f_aimed_item[] = { INPUT, ITEM, { "direction", F_ENUM, 0, 0, 0, aims }, END };
 static const struct nnh_field f_aim[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, aims }, END };
 static const struct nnh_field f_answer[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL },
     { "answer", F_ANSWER, 1, 0, 0, NULL }, END };

@@ -120,8 +120,17 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
     struct obj *obj = NULL;
     int key = dir ? nnh_direction_key(dir, 1) : 0;
 
+    const char *name = nnh_param_str(req, "itemName");
+
+    if (item && name) return refuse(why, "outOfRange", "itemName", "give itemId or itemName, not both");
     if (item && !(obj = item_by_id(item)))
         return refuse(why, "unknownItem", "itemId", "no carried item has this ID");
+    if (name) {
+        int named = nnh_item_named(name, &obj);
+        if (!named) return refuse(why, "unknownItem", "itemName", "no carried item is seen by this name");
+        if (named > 1)
+            return refuse(why, "ambiguousItem", "itemName", "several carried items go by this name; use itemId");
+    }
     nnh.op_requested_turns = 0;
     if (!strcmp(m, "move")) {
         nnh_keys_push(key, NNH_FOR_ANY);
