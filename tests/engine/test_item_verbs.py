@@ -164,6 +164,21 @@ def test_two_weapon_combat(native_client: DriverClient) -> None:
     assert item(game, "item-2")["usage"] == ["wielded"]
 
 
+def test_dragon_scales_merge_into_skin(native_client: DriverClient) -> None:
+    game = fixture_game(native_client)
+    mail = wish(game, "uncursed gray dragon scale mail")
+    completed(game.call("game.equip", itemId=mail), "equip", 5)
+    assert item(game, mail)["equipmentSlots"] == ["bodyArmor"]
+    potion = wish(game, "uncursed potion of polymorph")
+    response = game.call("game.drink", itemId=potion)
+    assert "You turn into a gray dragon!" in heard(response)
+    scales = item(game, mail)
+    assert scales["label"].endswith("(embedded in your skin)")
+    assert scales["equipmentSlots"] == ["skin"] and scales["usage"] == ["worn"]
+    assert "remove" not in scales["actions"]
+    assert_rejected_without_effect(game, game.call("game.remove", itemId=mail), "outOfRange")
+
+
 def test_quiver_fire_and_empty_the_quiver(native_client: DriverClient) -> None:
     game = fixture_game(native_client)
     darts = wish(game, "6 uncursed darts")

@@ -70,6 +70,7 @@ int nnh_is_armor_family(const struct obj *o)
 int nnh_worn_slot(const struct obj *o)
 {
     int i;
+    if (o == uskin) return -1; /* merged into the hero's form: no slot to empty */
     for (i = 0; i < NNH_SLOT_COUNT; i++)
         if (o->owornmask & slot_masks[i]) return i;
     return -1;

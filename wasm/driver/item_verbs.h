@@ -57,7 +57,8 @@ int nnh_equip_targets(const struct obj *o, int slots[NNH_SLOT_COUNT]);
 /* The item worn in a slot now, or NULL. */
 struct obj *nnh_slot_occupant(int slot);
 
-/* The slot an item is worn in now, or -1. */
+/* The slot an item is worn in now, or -1 (also for armour merged into a
+ * polymorphed form's skin, which no command takes off). */
 int nnh_worn_slot(const struct obj *o);
 
 /* 1 for armour, 0 for accessories (rings, amulets, blindfolds, towels,

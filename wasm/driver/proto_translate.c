@@ -76,6 +76,8 @@ static int equipment_command(const nnh_request *req, int wearing, struct obj *ob
         }
     } else if (obj) {
         int worn = nnh_worn_slot(obj);
+        if (obj == uskin)
+            return refuse(why, "outOfRange", "itemId", "this armour is merged into your skin");
         if (worn < 0) return refuse(why, "outOfRange", "itemId", "this item is not worn");
         if (slot >= 0 && slot != worn)
             return refuse(why, "outOfRange", "slot", "this item is not worn in that slot");
