@@ -16,6 +16,8 @@ from pathlib import Path
 
 from agent_support import ROOT, require_driver
 from nethack_webmcp.tools import TOOLS
+from nethack_webmcp.tools.equipment import ACCESSORY_SLOTS, ARMOR_SLOTS
+from nethack_webmcp.tools.use import AIM
 
 DOC = ROOT / "docs" / "COMMAND_COVERAGE.md"
 DRIVER = ROOT / "build" / "native" / "nhdriver"
@@ -38,11 +40,25 @@ def tables() -> dict[str, list[list[str]]]:
     return sections
 
 
-def described_methods() -> list[str]:
+def describe() -> dict:
     require_driver()
     done = subprocess.run([str(DRIVER)], input=b'{"version":1,"method":"protocol.describe"}\n',
                           capture_output=True, timeout=30, check=True)
-    return [method["name"] for method in json.loads(done.stdout.splitlines()[0])["methods"]]
+    return json.loads(done.stdout.splitlines()[0])
+
+
+def described_methods() -> list[str]:
+    return [method["name"] for method in describe()["methods"]]
+
+
+def test_tool_vocabularies_are_the_drivers() -> None:
+    """The tools' slot and aim enums are the driver's, in its order."""
+    params = {(method["name"], param["name"]): param for method in describe()["methods"]
+              for param in method["params"]}
+    assert list(ARMOR_SLOTS + ACCESSORY_SLOTS) == params[("game.equip", "slot")]["values"]
+    assert params[("game.remove", "slot")]["values"] == params[("game.equip", "slot")]["values"]
+    for method in ("game.zap", "game.throw", "game.fire"):
+        assert AIM["enum"] == params[(method, "direction")]["values"], method
 
 
 def test_every_method_has_exactly_one_row() -> None:

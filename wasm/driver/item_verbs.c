@@ -15,9 +15,9 @@ static const char *const verb_names[NNH_VERB_COUNT] = { "drop", "eat", "apply", 
     "drink", "wield", "equip", "remove", "zap", "throw", "fire", "quiver" };
 
 /* Slot names, worn masks and the pointers NetHack keeps for each slot, in
- * the order of proto_request.c's equip_slots[]. */
-static const char *const slot_names[NNH_SLOT_COUNT] = { "shirt", "bodyArmor", "cloak",
-    "helmet", "gloves", "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear" };
+ * slot order. */
+const char *const nnh_slot_names[NNH_SLOT_COUNT + 1] = { "shirt", "bodyArmor", "cloak",
+    "helmet", "gloves", "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear", NULL };
 static const long slot_masks[NNH_SLOT_COUNT] = { W_ARMU, W_ARM, W_ARMC, W_ARMH, W_ARMG,
     W_ARMF, W_ARMS, W_RINGL, W_RINGR, W_AMUL, W_TOOL };
 enum { S_SHIRT, S_BODY, S_CLOAK, S_HELMET, S_GLOVES, S_BOOTS, S_SHIELD, S_LEFT_RING, S_RIGHT_RING, S_AMULET,
@@ -49,13 +49,13 @@ int nnh_slot_index(const char *slot)
 {
     int i;
     for (i = 0; i < NNH_SLOT_COUNT; i++)
-        if (!strcmp(slot_names[i], slot)) return i;
+        if (!strcmp(nnh_slot_names[i], slot)) return i;
     return -1;
 }
 
 const char *nnh_slot_name(int slot)
 {
-    return slot_names[slot];
+    return nnh_slot_names[slot];
 }
 
 int nnh_is_armor_family(const struct obj *o)

@@ -42,6 +42,10 @@ const char *nnh_verb_name(enum nnh_verb verb);
  * the boundary would accept it; this is the per-item `actions` list. */
 int nnh_verb_offered(enum nnh_verb verb, const struct obj *o);
 
+/* The equipment slots an item can be put into, by protocol name, in slot
+ * order and NULL-terminated: the vocabulary of game.equip's `slot`. */
+extern const char *const nnh_slot_names[];
+
 /* Equipment slots by protocol name; -1 for an unknown name. */
 int nnh_slot_index(const char *slot);
 const char *nnh_slot_name(int slot);

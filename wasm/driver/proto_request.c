@@ -7,6 +7,7 @@
 #include <string.h>
 #include "json_write.h"
 #include "proto_request.h"
+#include "item_verbs.h"
 
 enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN };
 
@@ -25,9 +26,6 @@ static const char *const vertical[] = { "up", "down", NULL };
 /* zap, throw and fire also aim at the hero and vertically (getdir's . < >) */
 static const char *const aims[] = { "north", "south", "east", "west", "northeast",
     "northwest", "southeast", "southwest", "self", "up", "down", NULL };
-/* equipment destinations: the slot vocabulary of docs/PROTOCOL.md */
-static const char *const equip_slots[] = { "shirt", "bodyArmor", "cloak", "helmet", "gloves",
-    "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear", NULL };
 static const char *const roles[] = { "archeologist", "barbarian", "caveman", "healer",
     "knight", "monk", "priest", "rogue", "ranger", "samurai", "tourist", "valkyrie",
     "wizard", NULL };
@@ -72,7 +70,7 @@ static const struct nnh_field f_item[] = { INPUT, ITEM, END };
 static const struct nnh_field f_drop[] = { INPUT, ITEM,
     { "quantity", F_INT, 0, 1, 2147483647LL, NULL }, END };
 static const struct nnh_field f_hands[] = { INPUT, ITEM, { "hands", F_BOOL, 0, 0, 0, NULL }, END };
-static const struct nnh_field f_equip[] = { INPUT, ITEM, { "slot", F_ENUM, 0, 0, 0, equip_slots }, END };
+static const struct nnh_field f_equip[] = { INPUT, ITEM, { "slot", F_ENUM, 0, 0, 0, nnh_slot_names }, END };
 static const struct nnh_field f_aimed_item[] = { INPUT, ITEM, { "direction", F_ENUM, 0, 0, 0, aims }, END };
 static const struct nnh_field f_aim[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, aims }, END };
 static const struct nnh_field f_answer[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL },

@@ -16,6 +16,7 @@ from typing import Any
 from ..navigation import neighborhood_cell
 from ..navigation.terrain import WAYS_DOWN, WAYS_UP
 from ..session import Session
+from .equipment import ARMOR_SLOTS
 from .targets import Square
 
 
@@ -78,7 +79,6 @@ def square(session: Session, where: Square) -> dict[str, Any]:
 #: driver's resolver) as tool calls; equip/remove split by the slot family
 USE_VERBS = ("eat", "apply", "read", "drink", "zap", "throw", "fire", "drop")
 EQUIPMENT_VERBS = {"wield": "wield", "quiver": "quiver"}
-ARMOR_SLOTS = ("shirt", "bodyArmor", "cloak", "helmet", "gloves", "boots", "shield")
 
 
 def item(session: Session, entry: dict[str, Any]) -> dict[str, Any]:
