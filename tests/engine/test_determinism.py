@@ -31,6 +31,7 @@ MONSTERS = ["newt", "jackal", "soldier ant", "floating eye"]
 LEVELS = ["1", "2", "3"]
 WIZARD_COMMANDS = ["wish", "teleport", "map", "identify", "levelTeleport", "createMonster"]
 KEYS = ["y", "n", "a", "q", "."]
+LORE_NAMES = ["newt", "jackal", "Elbereth", "dagger", "no such thing"]
 ITEM_VERBS = ["game.drink", "game.wield", "game.equip", "game.remove", "game.zap", "game.throw",
               "game.quiver"]
 
@@ -121,6 +122,9 @@ class Policy:
         # Free queries and deliberate rejections are part of the stream too.
         if roll < 0.04:
             return {"version": 1, "method": "session.observe", "params": {"sessionId": self.session_id}}
+        if roll < 0.045:
+            return {"version": 1, "method": "session.lookup",
+                    "params": {"sessionId": self.session_id, "name": rng.choice(LORE_NAMES)}}
         if roll < 0.06:
             request = self._envelope("game.wait")
             request["params"]["expectedRevision"] = self.revision + 7  # staleRevision
@@ -166,7 +170,9 @@ class Policy:
         # Commands that ask questions: the engine's own decisions follow.
         method = rng.choice(["game.kick", "game.open", "game.close", "game.eat", "game.engrave",
                              "game.apply", "game.read", "game.drop", "game.quit", "game.pray",
-                             "game.search", "game.fire", "game.swap", "game.twoWeapon"]
+                             "game.search", "game.fire", "game.swap", "game.twoWeapon",
+                             "game.chat", "game.pay", "game.offer", "game.dip", "game.rub",
+                             "game.invoke", "game.loot", "game.force", "game.cast", "game.enhance"]
                             + ITEM_VERBS)
         if method == "game.pray" and rng.random() < 0.7:
             method = "game.search"  # keep angry gods rare

@@ -14,6 +14,7 @@
 #include "nnh_state.h"
 #include "proto_request.h"
 #include "proto_translate.h"
+#include "nnh_knowledge.h"
 
 nnh_driver nnh;
 
@@ -224,6 +225,15 @@ static int handle_lifecycle(const nnh_request *req)
         state_response(NULL, 1);
         return 1;
     }
+    if (!strcmp(name, "session.lookup")) {
+        if (check_session(req)) return 1;
+        nnh_buf_cstr(&nnh.out, "{\"version\":1,\"sessionId\":");
+        nnh_buf_jstr(&nnh.out, nnh.session_id);
+        nnh_lore_write(&nnh.out, nnh_param_str(req, "name"));
+        nnh_buf_char(&nnh.out, '}');
+        write_out();
+        return 1;
+    }
     if (!strcmp(name, "session.close")) {
         if (check_session(req)) return 1;
         nnh_buf_cstr(&nnh.out, "{\"version\":1,\"sessionId\":");
@@ -319,6 +329,10 @@ void nnh_await_input(enum nnh_boundary kind)
 {
     nnh_items_register();
     if (kind == NNH_AT_COMMAND) {
+        /* answers handed over with a command (an engraving's text, a
+           spell's menu line) never outlive it */
+        memset(&nnh.pending, 0, sizeof nnh.pending);
+        nnh.pending.ext_command = -1;
         nnh.decision.active = 0;
     } else {
         nnh.decision.active = 1;

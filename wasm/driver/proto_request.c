@@ -76,12 +76,18 @@ static const struct nnh_field f_aim[] = { INPUT, { "direction", F_ENUM, 0, 0, 0,
 static const struct nnh_field f_answer[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL },
     { "answer", F_ANSWER, 1, 0, 0, NULL }, END };
 static const struct nnh_field f_cancel[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL }, END };
+static const struct nnh_field f_lookup[] = { SESSION, { "name", F_STR, 1, 1, 120, NULL }, END };
+static const struct nnh_field f_engrave[] = { INPUT, ITEM, { "hands", F_BOOL, 0, 0, 0, NULL },
+    { "text", F_STR, 0, 1, 128, NULL }, END };
+static const struct nnh_field f_cast[] = { INPUT, { "spell", F_STR, 0, 1, 64, NULL },
+    { "direction", F_ENUM, 0, 0, 0, aims }, END };
 static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, wizard_commands }, END };
 
 static const nnh_method methods[] = {
     { "protocol.describe", NNH_LIFECYCLE, f_none, "List methods and capabilities." },
     { "session.create", NNH_LIFECYCLE, f_create, "Start a game; omitted choices come from the seed." },
     { "session.observe", NNH_LIFECYCLE, f_session, "Current observation with the full world; no input, no turn." },
+    { "session.lookup", NNH_LIFECYCLE, f_lookup, "Encyclopedia entry for a typed name (data.base); no input." },
     { "session.close", NNH_LIFECYCLE, f_session, "Retire the engine; does not quit the game." },
     { "game.move", NNH_GAMEPLAY, f_direction, "One ordinary step." },
     { "game.run", NNH_GAMEPLAY, f_run, "Run: normal, untilInteresting (g) or pastBranches (G)." },
@@ -109,7 +115,17 @@ static const nnh_method methods[] = {
     { "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked." },
     { "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked." },
     { "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked." },
-    { "game.engrave", NNH_GAMEPLAY, f_input, "Engrave; tool and text are decisions." },
+    { "game.engrave", NNH_GAMEPLAY, f_engrave, "Engrave with an item or hands:true (fingers); text, or asked." },
+    { "game.chat", NNH_GAMEPLAY, f_optional_direction, "Talk (#chat); omit direction to be asked." },
+    { "game.pay", NNH_GAMEPLAY, f_input, "Pay a shopkeeper (p)." },
+    { "game.offer", NNH_GAMEPLAY, f_item, "Sacrifice at an altar (#offer); floor corpses are asked first." },
+    { "game.dip", NNH_GAMEPLAY, f_item, "Dip an item (#dip); what into is asked." },
+    { "game.rub", NNH_GAMEPLAY, f_item, "Rub a lamp or stone (#rub)." },
+    { "game.invoke", NNH_GAMEPLAY, f_item, "Invoke an artifact's power (#invoke)." },
+    { "game.loot", NNH_GAMEPLAY, f_input, "Open a container here (#loot); what to do is a menu." },
+    { "game.force", NNH_GAMEPLAY, f_input, "Force a box's lock here with the wielded weapon (#force)." },
+    { "game.cast", NNH_GAMEPLAY, f_cast, "Cast a known spell by name, or choose from the menu (Z)." },
+    { "game.enhance", NNH_GAMEPLAY, f_input, "Advance a skill from #enhance's menu." },
     { "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation)." },
     { "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation." },
     { "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID." },
