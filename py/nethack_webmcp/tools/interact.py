@@ -14,7 +14,6 @@ from ..session import Session
 from . import offers, targets
 from .actions import Action, ActionTable
 from .base import (
-    ACTING,
     BINDING_FIELDS,
     Operation,
     Tool,
@@ -25,9 +24,9 @@ from .base import (
 )
 
 DIRECTED = {"attack": "game.attack", "moveWithoutAttack": "game.moveWithoutAttack"}
-DOOR_LIKE = {"open": "game.open", "close": "game.close", "kick": "game.kick"}
+DOOR_LIKE = {"open": "game.open", "close": "game.close", "kick": "game.kick", "chat": "game.chat"}
 COUNTED = {"search": "game.search", "rest": "game.rest"}
-PLAIN = {"wait": "game.wait", "pray": "game.pray", "pickup": "game.pickup", "quit": "game.quit"}
+PLAIN = {name: f"game.{name}" for name in ("wait", "pray", "pickup", "quit", "pay", "loot", "force", "enhance")}
 METHODS = {**DIRECTED, **DOOR_LIKE, **COUNTED, **PLAIN}
 TURNS = {"type": "integer", "minimum": 1, "maximum": 1000, "description": "default 1"}
 
@@ -66,4 +65,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "interact", "Interact", "One NetHack command on an adjacent square or yourself.", TABLE, False, handle,
-    ACTING, "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).")
+    "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).")

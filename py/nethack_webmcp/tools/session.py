@@ -69,4 +69,6 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 TOOL: Tool = table_tool(
     "session", "Game session", "Real NetHack 3.6.7 games (several at once).",
     TABLE, False, handle,
-    "Any call naming a stored game resumes it.")
+    "Any call naming a stored game resumes it.",
+    "Acting tools (interact, use, travel, equipment) need sessionId+viewId; a retry with the same requestId "
+    "acts once.")
