@@ -20,7 +20,8 @@ import pytest
 from engine_client import CREATED_AT, DriverClient, build_staleness_note, driver_command, dumps
 
 SEEDS = [42, 20240607, 3141592653]
-WIZARD_SEED = 777  # a fourth run in a wizard-mode fixture: wishes, teleports, monsters
+WIZARD_SEED = 780  # a fourth run in a wizard-mode fixture: wishes, teleports, monsters (777 died
+# early once the policy learned the spell, container and manual verbs)
 REQUESTS_PER_RUN = 320  # after session.create
 
 COMPASS = ["north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]
@@ -122,13 +123,13 @@ class Policy:
         # Free queries and deliberate rejections are part of the stream too.
         if roll < 0.04:
             return {"version": 1, "method": "session.observe", "params": {"sessionId": self.session_id}}
-        if roll < 0.045:
-            return {"version": 1, "method": "session.lookup",
-                    "params": {"sessionId": self.session_id, "name": rng.choice(LORE_NAMES)}}
         if roll < 0.06:
             request = self._envelope("game.wait")
             request["params"]["expectedRevision"] = self.revision + 7  # staleRevision
             return request
+        if roll < 0.065:
+            return {"version": 1, "method": "session.lookup",
+                    "params": {"sessionId": self.session_id, "name": rng.choice(LORE_NAMES)}}
         if self.ended:
             return self._envelope("game.wait")  # gameEnded
         if self.decision is not None:

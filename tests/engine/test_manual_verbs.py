@@ -230,3 +230,32 @@ def test_a_witnessed_death_is_a_creature_died_event(native_client: DriverClient)
         <= died[0].items()
     assert died[0]["turn"] <= response["observation"]["turn"]
     assert response["observation"]["knowledge"]["conduct"]["kills"] >= 1
+
+
+def test_a_fast_hero_completes_a_counted_search_in_fewer_turns(native_client: DriverClient) -> None:
+    """A Samurai is intrinsically fast: 30 searches take fewer than 30 turns, and
+    with nothing interrupting them the outcome is completed, not interrupted."""
+    game = start_game(native_client, seed=5, role="samurai")
+    response = game.ok("game.search", turns=30)
+    assert response["outcome"]["status"] == "completed", heard(response)
+    assert 0 < response["outcome"]["turnsElapsed"] < 30
+
+
+def test_a_hostile_interrupts_a_counted_search_and_a_meal(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    game.answer(game.wizard("createMonster")["decision"], {"kind": "text", "text": "jackal"})
+    searched = game.ok("game.search", turns=20)
+    assert searched["outcome"]["status"] == "interrupted", heard(searched)
+    assert searched["outcome"]["turnsElapsed"] < 20
+    ration = next(entry["id"] for entry in game.last["observation"]["inventory"] if "food ration" in entry["label"])
+    eaten = game.ok("game.eat", itemId=ration)
+    assert "You stop eating the food ration." in heard(eaten), heard(eaten)
+    assert eaten["outcome"]["status"] == "interrupted"
+    # a meal nothing interrupts is completed
+    with DriverClient(native_client.command) as client:
+        fresh = start_game(client, seed=7, role="valkyrie")
+        ration = next(entry["id"] for entry in fresh.last["observation"]["inventory"]
+                      if "food ration" in entry["label"])
+        meal = fresh.ok("game.eat", itemId=ration)
+        assert "You're finally finished." in heard(meal), heard(meal)
+        assert meal["outcome"]["status"] == "completed"

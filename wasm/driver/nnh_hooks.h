@@ -30,6 +30,12 @@
  *                      the hero saw it (creatureDied).
  *   nnh_hook_life_saved  lifesaved_monster() when the glowing medallion is
  *                      seen, and savelife() (end.c) for the hero: lifeSaved.
+ *   nnh_hook_interrupted  nomul(0) stopping a counted command with repeats
+ *                      left (occupation 0), and stop_occupation() leaving an
+ *                      occupation such as a meal unfinished (occupation 1):
+ *                      the outcome is "interrupted" only from such a real
+ *                      interruption, never from turns < count (a fast hero
+ *                      finishes 30 searches in fewer than 30 turns).
  *   nnh_terrain_glyph  (provided by detect.c) the player's own #terrain
  *                      view of a square, so terrain memory covers squares
  *                      first seen under an object or a creature.
@@ -57,5 +63,6 @@ int nnh_terrain_glyph(int x, int y);
 struct monst;
 void nnh_hook_creature_died(struct monst *mtmp);
 void nnh_hook_life_saved(struct monst *mtmp); /* NULL: the hero */
+void nnh_hook_interrupted(int occupation);
 
 #endif

@@ -94,7 +94,7 @@ static void state_response(const char *request_id, int is_observe)
         if (nnh.ended) nnh_buf_jstr(b, "ended");
         else if (nnh.decision.active) nnh_buf_jstr(b, "decision");
         else if (!strcmp(nnh.action, "create")) nnh_buf_jstr(b, "completed");
-        else if (nnh.op_requested_turns > 1 && turns < nnh.op_requested_turns && !moved)
+        else if (nnh.op_requested_turns > 1 ? nnh.op_count_stopped : nnh.op_occupation_stopped)
             nnh_buf_jstr(b, "interrupted");
         else if (turns == 0 && !moved && is_movement(nnh.action)) nnh_buf_jstr(b, "blocked");
         else nnh_buf_jstr(b, "completed");
@@ -293,6 +293,7 @@ static int accept_input(const nnh_request *req)
     nnh.in_flight = 1;
     nnh.quiet = nnh_param_bool(req, "quiet", 0);
     nnh.decision.active = 0;
+    nnh.op_count_stopped = nnh.op_occupation_stopped = 0;
     nnh.op_start_moves = moves;
     nnh.op_start_x = u.ux;
     nnh.op_start_y = u.uy;
@@ -389,4 +390,12 @@ void nnh_wait_for_create(void)
         (void) nnh_start_game(&req); /* returns only when nothing started */
         nnh.in_flight = 0;
     }
+}
+
+/* A counted command or an occupation stopped early (nnh_hooks.h). */
+void nnh_hook_interrupted(int occupation)
+{
+    if (!nnh.in_flight) return;
+    if (occupation) nnh.op_occupation_stopped = 1;
+    else nnh.op_count_stopped = 1;
 }
