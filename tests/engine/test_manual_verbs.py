@@ -259,3 +259,57 @@ def test_a_hostile_interrupts_a_counted_search_and_a_meal(native_client: DriverC
         meal = fresh.ok("game.eat", itemId=ration)
         assert "You're finally finished." in heard(meal), heard(meal)
         assert meal["outcome"]["status"] == "completed"
+
+
+def pickup_settings(**changes: object) -> dict:
+    settings = {"enabled": True, "itemTypes": ["gold"], "arrows": True, "leaveCorpses": True,
+                "leaveKnownCursed": True}
+    settings.update(changes)
+    return settings
+
+
+def step_off_and_back(game: Game) -> dict:
+    """Step to a free neighbouring square and back; the response of the step back."""
+    start = game.last["observation"]["position"]
+    for direction, back in (("east", "west"), ("west", "east"), ("north", "south"), ("south", "north")):
+        step = game.ok("game.move", direction=direction)
+        if step["observation"]["position"] != start:
+            return game.ok("game.move", direction=back)
+    raise AssertionError("the hero could not step off")
+
+
+def test_automatic_pickup_of_gold_on_and_off(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    # the default: off, with gold and arrows ready to enable
+    assert game.last["observation"]["automaticPickup"] == pickup_settings(enabled=False)
+    gold = wish(game, "20 gold pieces")
+    game.ok("game.drop", itemId=gold)
+    assert game.last["observation"]["vitals"]["gold"] == 0
+    back = step_off_and_back(game)
+    assert back["observation"]["vitals"]["gold"] == 0, "automatic pickup is off"
+    turn = game.last["observation"]["turn"]
+    configured = game.ok("game.configurePickup", **pickup_settings())
+    assert configured["outcome"]["turnsElapsed"] == 0 and configured["observation"]["turn"] == turn
+    assert configured["revision"] == back["revision"] + 1
+    assert configured["observation"]["automaticPickup"] == pickup_settings()
+    back = step_off_and_back(game)
+    assert back["observation"]["vitals"]["gold"] == 20, heard(back)  # picked up in the step itself
+    assert any("gold pieces" in text for text in heard(back)), heard(back)
+
+
+def test_pickup_patterns_and_bad_settings(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    dagger = next(entry["id"] for entry in game.last["observation"]["inventory"] if "dagger" in entry["label"])
+    game.ok("game.drop", itemId=dagger)
+    # no types at all: only a loot pattern selects (case ignored, literal text)
+    game.ok("game.configurePickup", **pickup_settings(itemTypes=[], arrows=False, lootPatterns=["DAGGER"]))
+    back = step_off_and_back(game)
+    assert any("dagger" in label for label in labels(game)), heard(back)
+    assert game.last["observation"]["automaticPickup"]["lootPatterns"] == ["DAGGER"]
+    for bad, code in ((pickup_settings(lootPatterns=["x" * 65]), "outOfRange"),
+                      (pickup_settings(ignorePatterns=["   "]), "outOfRange"),
+                      (pickup_settings(itemTypes=["gold", "gold"]), "outOfRange"),
+                      (pickup_settings(itemTypes=["jewels"]), "outOfRange"),
+                      (pickup_settings(lootPatterns=["a"] * 17), "outOfRange"),
+                      ({"enabled": True}, "missingField")):
+        assert_rejected_without_effect(game, game.call("game.configurePickup", **bad), code)

@@ -49,6 +49,7 @@ EXPECTED_METHODS = {
     "game.force": "gameplay",
     "game.cast": "gameplay",
     "game.enhance": "gameplay",
+    "game.configurePickup": "gameplay",
     "game.pray": "gameplay",
     "game.quit": "gameplay",
     "decision.answer": "continuation",
@@ -84,9 +85,10 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
         params = {param["name"]: param for param in method["params"]}
         assert len(params) == len(method["params"])
         for param in method["params"]:
-            assert param["type"] in {"string", "token", "integer", "boolean", "enum", "answer"}, param
+            assert param["type"] in {"string", "token", "integer", "boolean", "enum", "answer",
+                                     "enumList", "stringList"}, param
             assert isinstance(param["required"], bool)
-            if param["type"] == "enum":
+            if param["type"] in ("enum", "enumList"):
                 assert param["values"], param
         if method["class"] in ("gameplay", "continuation"):
             assert GAME_INPUT <= {n for n, p in params.items() if p["required"]}, method

@@ -71,6 +71,18 @@ async def test_cast_engrave_chat_and_lookup_through_the_tools(tmp_path: Path) ->
         frame = await player.call("interact", action="pay")
         assert "There appears to be no shopkeeper here to receive your payment." in heard(frame)
 
+        # automatic pickup: NetHack's pickup_types marks switch it on, none switch it off
+        assert frame["scene"]["automaticPickup"]["enabled"] is False
+        frame = await player.call("interact", action="autopickup", types="$?")
+        assert frame["outcome"]["turnsElapsed"] == 0
+        assert frame["scene"]["automaticPickup"] == {"enabled": True, "itemTypes": ["gold", "scrolls"],
+                                                     "arrows": True, "leaveCorpses": True,
+                                                     "leaveKnownCursed": True}
+        frame = await player.call("interact", action="autopickup")
+        assert frame["scene"]["automaticPickup"]["enabled"] is False
+        assert (await refused(session, frame, "interact", action="autopickup", types="$$"))["code"] == \
+            "invalidArguments"
+
         assert (await refused(session, frame, "use", action="cast", text="fireball"))["code"] == "unknownSpell"
         assert (await refused(session, frame, "interact", action="loot"))["code"] == "noContainer"
         error = await refused(session, frame, "use", action="engrave", hands=True, text="E" * 129)

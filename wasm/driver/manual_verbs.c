@@ -8,6 +8,7 @@
  *   loot    #loot                     force   #force
  *   cast    Z [the spell's menu line] [direction]
  *   enhance #enhance
+ *   configurePickup  no key: NetHack's pickup options change (pickup_config.c)
  *
  * An item argument answers only the command's first item question, a
  * direction only its first direction question; everything NetHack asks
@@ -21,6 +22,7 @@
 #include "hack.h"
 #include "nnh_state.h"
 #include "nnh_knowledge.h"
+#include "pickup_config.h"
 
 static int refuse(nnh_rejection *why, const char *code, const char *field, const char *message)
 {
@@ -108,6 +110,10 @@ int nnh_translate_manual(const nnh_request *req, const char *m, struct obj *obj,
         return 1;
     }
     if (!strcmp(m, "cast")) return cast(req, key, why);
+    if (!strcmp(m, "configurePickup")) {
+        nnh_pickup_configure(req); /* no key: the next command prompt answers */
+        return 1;
+    }
     if (!strcmp(m, "enhance")) {
         extended("enhance");
         return 1;

@@ -8,6 +8,7 @@
 #include "hack.h"
 #include "nnh_state.h"
 #include "nnh_knowledge.h"
+#include "pickup_config.h"
 
 extern const char *hu_stat[];
 extern const char *const enc_stat[];
@@ -178,6 +179,8 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_doors_write(b);
     nnh_buf_cstr(b, ",\"knowledge\":");
     nnh_knowledge_write(b);
+    nnh_buf_cstr(b, ",\"automaticPickup\":");
+    nnh_pickup_write(b);
     nnh_buf_cstr(b, ",\"world\":");
     nnh_map_encode(b, full_world);
     nnh_buf_char(b, '}');

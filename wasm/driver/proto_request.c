@@ -8,8 +8,12 @@
 #include "json_write.h"
 #include "proto_request.h"
 #include "item_verbs.h"
+#include "pickup_config.h"
 
-enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN };
+/* F_ENUM_LIST: an array of distinct enum values (at most max of them);
+ * F_STR_LIST: an array of at most 16 nonblank strings of min..max bytes
+ * without control characters. */
+enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN, F_ENUM_LIST, F_STR_LIST };
 
 struct nnh_field {
     const char *name;
@@ -81,6 +85,10 @@ static const struct nnh_field f_engrave[] = { INPUT, ITEM, { "hands", F_BOOL, 0,
     { "text", F_STR, 0, 1, 128, NULL }, END };
 static const struct nnh_field f_cast[] = { INPUT, { "spell", F_STR, 0, 1, 64, NULL },
     { "direction", F_ENUM, 0, 0, 0, aims }, END };
+static const struct nnh_field f_pickup[] = { INPUT, { "enabled", F_BOOL, 1, 0, 0, NULL },
+    { "itemTypes", F_ENUM_LIST, 1, 0, 15, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL },
+    { "leaveCorpses", F_BOOL, 1, 0, 0, NULL }, { "leaveKnownCursed", F_BOOL, 1, 0, 0, NULL },
+    { "lootPatterns", F_STR_LIST, 0, 1, 64, NULL }, { "ignorePatterns", F_STR_LIST, 0, 1, 64, NULL }, END };
 static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, wizard_commands }, END };
 
 static const nnh_method methods[] = {
@@ -128,6 +136,7 @@ static const nnh_method methods[] = {
     { "game.enhance", NNH_GAMEPLAY, f_input, "Advance a skill from #enhance's menu." },
     { "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation)." },
     { "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation." },
+    { "game.configurePickup", NNH_GAMEPLAY, f_pickup, "Replace the automatic pickup settings; no turn." },
     { "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID." },
     { "decision.cancel", NNH_CONTINUATION, f_cancel, "Cancel the standing decision by its exact ID." },
     { "debug.wizard", NNH_GAMEPLAY, f_wizard, "Wizard-mode fixture command (wizard sessions only)." },
@@ -303,6 +312,49 @@ static int check_answer(nnh_request *req, int a)
     return 0;
 }
 
+static int check_list(nnh_request *req, const struct nnh_field *f, int v)
+{
+    const nnh_json_doc *doc = req->doc;
+    int c, d, cap = f->type == F_ENUM_LIST ? (int) f->max : 16;
+    char msg[160];
+    if (node(doc, v)->kind != NNH_JSON_ARRAY) {
+        snprintf(msg, sizeof msg, "%s must be an array of strings", f->name);
+        return fail(req, "wrongType", f->name, msg);
+    }
+    if (node(doc, v)->child_count > cap) {
+        snprintf(msg, sizeof msg, "%s holds at most %d entries", f->name, cap);
+        return fail(req, "outOfRange", f->name, msg);
+    }
+    for (c = node(doc, v)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
+        const nnh_json_node *n = node(doc, c);
+        const char *p;
+        if (n->kind != NNH_JSON_STRING) {
+            snprintf(msg, sizeof msg, "%s must be an array of strings", f->name);
+            return fail(req, "wrongType", f->name, msg);
+        }
+        if (f->type == F_ENUM_LIST) {
+            if (!in_list(n->str, f->values)) {
+                snprintf(msg, sizeof msg, "%s has an unsupported value", f->name);
+                return fail(req, "outOfRange", f->name, msg);
+            }
+            for (d = node(doc, v)->first_child; d != c; d = node(doc, d)->next_sibling)
+                if (!strcmp(node(doc, d)->str, n->str)) {
+                    snprintf(msg, sizeof msg, "%s names a value twice", f->name);
+                    return fail(req, "outOfRange", f->name, msg);
+                }
+            continue;
+        }
+        for (p = n->str; *p == ' '; p++) continue;
+        if ((long long) n->str_len < f->min || (long long) n->str_len > f->max || !*p
+            || has_control(n->str)) {
+            snprintf(msg, sizeof msg, "each %s entry is %lld to %lld bytes, not blank, no control characters",
+                     f->name, f->min, f->max);
+            return fail(req, "outOfRange", f->name, msg);
+        }
+    }
+    return 0;
+}
+
 static int check_field(nnh_request *req, const struct nnh_field *f, int v)
 {
     const nnh_json_node *n = node(req->doc, v);
@@ -353,6 +405,9 @@ static int check_field(nnh_request *req, const struct nnh_field *f, int v)
         return 0;
     case F_ANSWER:
         return check_answer(req, v);
+    case F_ENUM_LIST:
+    case F_STR_LIST:
+        return check_list(req, f, v);
     }
     return 0;
 }
@@ -461,6 +516,8 @@ static const char *type_name(enum field_type t)
     case F_BOOL: return "boolean";
     case F_ENUM: return "enum";
     case F_ANSWER: return "answer";
+    case F_ENUM_LIST: return "enumList";
+    case F_STR_LIST: return "stringList";
     }
     return "?";
 }
@@ -490,7 +547,7 @@ void nnh_describe_write(nnh_buf *b)
             nnh_buf_cstr(b, ",\"type\":");
             nnh_buf_jstr(b, type_name(f->type));
             nnh_buf_cstr(b, f->required ? ",\"required\":true" : ",\"required\":false");
-            if (f->type == F_INT || f->type == F_STR || f->type == F_TOKEN) {
+            if (f->type == F_INT || f->type == F_STR || f->type == F_TOKEN || f->type == F_STR_LIST) {
                 nnh_buf_cstr(b, f->type == F_INT ? ",\"minimum\":" : ",\"minBytes\":");
                 nnh_buf_int(b, f->min);
                 nnh_buf_cstr(b, f->type == F_INT ? ",\"maximum\":" : ",\"maxBytes\":");

@@ -70,5 +70,4 @@ TOOL: Tool = table_tool(
     "session", "Game session", "Real NetHack 3.6.7 games (several at once).",
     TABLE, False, handle,
     "Any call naming a stored game resumes it.",
-    "Acting tools (interact, use, travel, equipment) need sessionId+viewId; a retry with the same requestId "
-    "acts once.")
+    "Acting calls need sessionId+viewId; a retried requestId acts once.")
