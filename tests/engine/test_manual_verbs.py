@@ -9,6 +9,8 @@ requests are typed errors that send no input and leave the revision alone.
 """
 from __future__ import annotations
 
+import json
+
 from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
 from test_item_verbs import completed, heard, wish
 
@@ -313,3 +315,15 @@ def test_pickup_patterns_and_bad_settings(native_client: DriverClient) -> None:
                       (pickup_settings(lootPatterns=["a"] * 17), "outOfRange"),
                       ({"enabled": True}, "missingField")):
         assert_rejected_without_effect(game, game.call("game.configurePickup", **bad), code)
+
+
+def test_an_unread_spellbook_discloses_no_spell(native_client: DriverClient) -> None:
+    """Fairness: carrying an unidentified spellbook teaches nothing; neither the
+    knowledge nor any other part of the observation names its spell."""
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    book = wish(game, "uncursed spellbook of sleep")
+    entry = next(item for item in game.last["observation"]["inventory"] if item["id"] == book)
+    assert "sleep" not in entry["label"] and "identity" not in entry["known"]
+    observed = game.observe()
+    assert observed["observation"]["knowledge"]["spells"] == []
+    assert "sleep" not in json.dumps(observed["observation"]).lower()
