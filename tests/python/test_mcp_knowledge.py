@@ -9,16 +9,12 @@ and has its bad requests refused with nothing sent.
 """
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_support import ROOT, require_driver
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from test_mcp_items import Player, heard
+from mcp import ClientSession
+from test_mcp_items import heard, wizard_game
 
 pytestmark = pytest.mark.asyncio
 
@@ -36,14 +32,7 @@ async def refused(session: ClientSession, frame: dict[str, Any], tool: str, **ar
 
 
 async def test_cast_engrave_chat_and_lookup_through_the_tools(tmp_path: Path) -> None:
-    require_driver()
-    server = StdioServerParameters(command=sys.executable, args=["-m", "nethack_webmcp.mcp"], cwd=str(ROOT),
-                                   env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")})
-    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        created = (await session.call_tool("session", {"action": "create", "seed": 2, "role": "wizard"}))
-        player = Player(session, created.structuredContent)
-
+    async with wizard_game(tmp_path) as (session, player):
         observed = await player.free("observe")
         known = observed["result"]["knowledge"]
         assert [spell["name"] for spell in known["spells"]][0] == "force bolt"
