@@ -327,3 +327,26 @@ def test_an_unread_spellbook_discloses_no_spell(native_client: DriverClient) -> 
     observed = game.observe()
     assert observed["observation"]["knowledge"]["spells"] == []
     assert "sleep" not in json.dumps(observed["observation"]).lower()
+
+
+def test_offer_a_corpse_at_an_altar(native_client: DriverClient) -> None:
+    """Seed 2 has an altar on level 2: the fixture level-teleports there, maps the
+    level, teleports onto the altar and sacrifices a wished-for newt corpse."""
+    game = start_game(native_client, seed=2, wizard=True, role="valkyrie")
+    game.answer(game.wizard("levelTeleport")["decision"], {"kind": "text", "text": "2"})
+    game.wizard("map")
+    rows = game.observe()["observation"]["world"]["rows"]
+    altar = next((x, row["y"]) for row in rows for x, mark in enumerate(row["features"]) if mark == "_")
+    arrived = game.answer(game.wizard("teleport")["decision"],
+                          {"kind": "position", "position": {"x": altar[0], "y": altar[1]}})
+    assert arrived["observation"]["position"] == {"x": altar[0], "y": altar[1]}
+    corpse = wish(game, "newt corpse")
+    gnostic = knowledge(game)["conduct"]["gnostic"]
+    response = game.ok("game.offer", itemId=corpse)
+    assert "Your sacrifice is consumed in a flash of light!" in heard(response), heard(response)
+    assert corpse not in [entry["id"] for entry in response["observation"]["inventory"]]
+    assert response["observation"]["knowledge"]["conduct"]["gnostic"] == gnostic + 1
+    # the level's altar is remembered once the hero has left it
+    game.answer(game.wizard("levelTeleport")["decision"], {"kind": "text", "text": "1"})
+    levels = {level["levelId"]: level for level in knowledge(game)["levels"]}
+    assert levels["d0-l2"]["altars"] == 1
