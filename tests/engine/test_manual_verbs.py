@@ -350,3 +350,12 @@ def test_offer_a_corpse_at_an_altar(native_client: DriverClient) -> None:
     game.answer(game.wizard("levelTeleport")["decision"], {"kind": "text", "text": "1"})
     levels = {level["levelId"]: level for level in knowledge(game)["levels"]}
     assert levels["d0-l2"]["altars"] == 1
+
+
+def test_an_amulet_of_life_saving_is_a_life_saved_event(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    game.ok("game.equip", itemId=wish(game, "uncursed amulet of life saving"))
+    response = game.ok("game.zap", itemId=wish(game, "wand of death"), direction="self")
+    assert "You die." in heard(response) and "You survived that attempt on your life." in heard(response)
+    assert {"type": "lifeSaved", "who": "hero"} in response["events"]
+    assert response["ended"] is False
