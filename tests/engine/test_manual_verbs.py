@@ -75,6 +75,16 @@ def test_lookup_changes_nothing(native_client: DriverClient) -> None:
     assert play(True) == play(False)
 
 
+def test_lookup_leaves_a_standing_decision_alone(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=11)
+    decision = game.ok("game.engrave")["decision"]
+    before = game.observe()
+    assert lookup(game, "newt")["found"] is True
+    after = game.observe()
+    assert after == before and after["decision"] == decision
+    game.cancel(decision)
+
+
 def test_lookup_needs_a_name(native_client: DriverClient) -> None:
     game = start_game(native_client, seed=11)
     for name, code in (("", "outOfRange"), ("x" * 121, "outOfRange"), ("a\u0007b", "outOfRange")):
