@@ -73,6 +73,11 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
     assert protocol["version"] == 1
     assert protocol["engine"] == "NetHack 3.6.7"
     assert protocol["maxRequestBytes"] == 4096
+    capabilities = response["capabilities"]
+    assert capabilities["encyclopedia"] == "session.lookup"
+    assert capabilities["knowledge"] == ["spells", "skills", "levels", "conduct", "achievements"]
+    assert set(capabilities["events"]) >= {"heard", "passage", "creatureDied", "lifeSaved"}
+    assert "interrupted" in capabilities["statuses"]
 
     names = [method["name"] for method in response["methods"]]
     assert len(names) == len(set(names)), "a method is listed twice"

@@ -528,7 +528,15 @@ void nnh_describe_write(nnh_buf *b)
     int i;
     nnh_buf_cstr(b, "{\"version\":1,\"protocol\":{\"name\":\"nethack-semantic\",\"version\":1,"
                     "\"engine\":\"NetHack 3.6.7\",\"determinismProfile\":1,"
-                    "\"worldEncoding\":\"rows-v1\",\"maxRequestBytes\":4096},\"methods\":[");
+                    "\"worldEncoding\":\"rows-v1\",\"maxRequestBytes\":4096},"
+                    /* what PROTOCOL.md promises beyond the method list */
+                    "\"capabilities\":{\"encyclopedia\":\"session.lookup\","
+                    "\"knowledge\":[\"spells\",\"skills\",\"levels\",\"conduct\",\"achievements\"],"
+                    "\"automaticPickup\":[\"itemTypes\",\"arrows\",\"leaveCorpses\",\"leaveKnownCursed\","
+                    "\"lootPatterns\",\"ignorePatterns\"],"
+                    "\"events\":[\"heard\",\"passage\",\"creatureDied\",\"lifeSaved\"],"
+                    "\"statuses\":[\"completed\",\"decision\",\"blocked\",\"interrupted\",\"ended\"]},"
+                    "\"methods\":[");
     for (i = 0; i < N_METHODS; i++) {
         const struct nnh_field *f;
         if (i) nnh_buf_char(b, ',');
