@@ -99,6 +99,9 @@ def test_quit_ends_the_game(native_client: DriverClient) -> None:
     end = check_ended(game, final, "quit")
     assert end["death"] == "quit"
     assert end["turn"] == 4
+    # the score comes with what the player knows: conduct, achievements, remembered levels
+    assert end["knowledge"]["conduct"]["food"] == 0 and end["knowledge"]["achievements"] == []
+    assert [level["levelId"] for level in end["knowledge"]["levels"]] == ["d0-l1"]
     assert any(any("You quit in The Dungeons of Doom" in line for line in lines) for lines in passages(final))
 
 

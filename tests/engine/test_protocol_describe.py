@@ -10,6 +10,7 @@ EXPECTED_METHODS = {
     "protocol.describe": "lifecycle",
     "session.create": "lifecycle",
     "session.observe": "lifecycle",
+    "session.lookup": "lifecycle",
     "session.close": "lifecycle",
     "game.move": "gameplay",
     "game.run": "gameplay",
@@ -38,6 +39,17 @@ EXPECTED_METHODS = {
     "game.close": "gameplay",
     "game.kick": "gameplay",
     "game.engrave": "gameplay",
+    "game.chat": "gameplay",
+    "game.pay": "gameplay",
+    "game.offer": "gameplay",
+    "game.dip": "gameplay",
+    "game.rub": "gameplay",
+    "game.invoke": "gameplay",
+    "game.loot": "gameplay",
+    "game.force": "gameplay",
+    "game.cast": "gameplay",
+    "game.enhance": "gameplay",
+    "game.configurePickup": "gameplay",
     "game.pray": "gameplay",
     "game.quit": "gameplay",
     "decision.answer": "continuation",
@@ -61,6 +73,11 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
     assert protocol["version"] == 1
     assert protocol["engine"] == "NetHack 3.6.7"
     assert protocol["maxRequestBytes"] == 4096
+    capabilities = response["capabilities"]
+    assert capabilities["encyclopedia"] == "session.lookup"
+    assert capabilities["knowledge"] == ["spells", "skills", "levels", "conduct", "achievements"]
+    assert set(capabilities["events"]) >= {"heard", "passage", "creatureDied", "lifeSaved"}
+    assert "interrupted" in capabilities["statuses"]
 
     names = [method["name"] for method in response["methods"]]
     assert len(names) == len(set(names)), "a method is listed twice"
@@ -73,9 +90,10 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
         params = {param["name"]: param for param in method["params"]}
         assert len(params) == len(method["params"])
         for param in method["params"]:
-            assert param["type"] in {"string", "token", "integer", "boolean", "enum", "answer"}, param
+            assert param["type"] in {"string", "token", "integer", "boolean", "enum", "answer",
+                                     "enumList", "stringList"}, param
             assert isinstance(param["required"], bool)
-            if param["type"] == "enum":
+            if param["type"] in ("enum", "enumList"):
                 assert param["values"], param
         if method["class"] in ("gameplay", "continuation"):
             assert GAME_INPUT <= {n for n, p in params.items() if p["required"]}, method

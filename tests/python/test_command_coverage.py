@@ -24,6 +24,9 @@ DRIVER = ROOT / "build" / "native" / "nhdriver"
 TEST_REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 
+SEED_SECTION = "Seed 003 methods"  # two columns: method and status
+
+
 def tables() -> dict[str, list[list[str]]]:
     """Rows of each `## section` table (header and rule skipped), as cell lists."""
     sections: dict[str, list[list[str]]] = {}
@@ -34,7 +37,7 @@ def tables() -> dict[str, list[list[str]]]:
             sections[current] = []
         elif line.startswith("|") and current:
             cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-            if cells[0] in ("operation", "fact") or set(cells[0]) <= {"-", " "}:
+            if cells[0] in ("operation", "fact", "seed method") or set(cells[0]) <= {"-", " "}:
                 continue
             sections[current].append(cells)
     return sections
@@ -69,7 +72,7 @@ def test_every_method_has_exactly_one_row() -> None:
 
 def test_every_tool_action_is_named_and_every_named_action_exists() -> None:
     named: set[str] = set()
-    for section in tables().values():
+    for section in (rows for name, rows in tables().items() if name != SEED_SECTION):
         for row in section:
             named.update(re.findall(r"`([a-z]+(?: [A-Za-z]+)?)`", row[2]))
     declared: set[str] = set()
@@ -111,7 +114,7 @@ def uses_fixture(name: str, functions: dict[str, ast.AST], source: str, depth: i
 
 
 def test_cited_tests_exist_and_fixture_marks_hold() -> None:
-    for section in tables().values():
+    for section in (rows for name, rows in tables().items() if name != SEED_SECTION):
         for row in section:
             refs = TEST_REF.findall(row[3])
             if not refs:
@@ -129,3 +132,28 @@ def test_cited_tests_exist_and_fixture_marks_hold() -> None:
                     assert uses_fixture(name, functions, source), f"does not use the fixture: {row}"
                 else:
                     assert FIXTURE.search(source), f"{path} never uses the fixture: {row}"
+
+
+#: seed 003's "Method families" table, every method in it
+SEED_003_METHODS = (
+    "protocol.describe session.create session.observe session.resume session.close "
+    "game.move game.run game.moveWithoutAttack game.attack game.wait game.climb "
+    "game.search game.kick game.open game.close game.pray game.quit "
+    "game.pickup game.eat game.drink game.wield game.equip game.remove game.read game.apply game.drop game.zap "
+    "game.loot game.throw game.fire game.quiver game.swap game.twoWeapon game.cast game.enhance "
+    "game.offer game.pay game.chat game.dip game.rub game.invoke game.engrave game.configurePickup "
+    "decision.answer decision.cancel").split()
+
+
+def test_every_seed_method_is_implemented_or_has_a_reason() -> None:
+    """Each seed method has one row; "implemented" rows name described methods,
+    every other row gives its reason."""
+    rows = tables()[SEED_SECTION]
+    listed = {method: row[1] for row in rows for method in re.findall(r"`([a-z]+\.[A-Za-z]+)`", row[0])}
+    assert sorted(listed) == sorted(SEED_003_METHODS)
+    described = set(described_methods())
+    for method, status in listed.items():
+        if status == "implemented":
+            assert method in described, method
+        else:
+            assert method not in described and len(status) > 20, (method, status)

@@ -10,9 +10,11 @@ game's own.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -54,14 +56,20 @@ def heard(frame: dict[str, Any]) -> list[str]:
     return [event["text"] for event in frame["events"] if event.get("type") == "heard"]
 
 
-async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def wizard_game(tmp_path: Path) -> AsyncIterator[tuple[ClientSession, Player]]:
+    """The stdio MCP server playing seed 2's Wizard (its own starting kit, no fixture)."""
     require_driver()
     server = StdioServerParameters(command=sys.executable, args=["-m", "nethack_webmcp.mcp"], cwd=str(ROOT),
                                    env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")})
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         created = (await session.call_tool("session", {"action": "create", "seed": 2, "role": "wizard"}))
-        player = Player(session, created.structuredContent)
+        yield session, Player(session, created.structuredContent)
+
+
+async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) -> None:
+    async with wizard_game(tmp_path) as (session, player):
         inventory = {entry["id"]: entry for entry in (await player.free("inventory"))["result"]["items"]}
         assert inventory["item-3"]["label"] == "a wand of sleep (0:7)"
         assert inventory["item-3"]["known"]["identity"] == "wand of sleep"  # starting kit is known

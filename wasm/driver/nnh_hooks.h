@@ -24,6 +24,18 @@
  *                      prices; the driver moves the surviving stack's
  *                      opaque item ID along, so gold and other merged
  *                      stacks keep the ID the player knows them by.
+ *   nnh_hook_creature_died  mondead() (mon.c), after life saving and a
+ *                      vampire's rising and before a shapechanger takes back
+ *                      its true form: obs_deaths.c reports the death when
+ *                      the hero saw it (creatureDied).
+ *   nnh_hook_life_saved  lifesaved_monster() when the glowing medallion is
+ *                      seen, and savelife() (end.c) for the hero: lifeSaved.
+ *   nnh_hook_interrupted  nomul(0) stopping a counted command with repeats
+ *                      left (occupation 0), and stop_occupation() leaving an
+ *                      occupation such as a meal unfinished (occupation 1):
+ *                      the outcome is "interrupted" only from such a real
+ *                      interruption, never from turns < count (a fast hero
+ *                      finishes 30 searches in fewer than 30 turns).
  *   nnh_terrain_glyph  (provided by detect.c) the player's own #terrain
  *                      view of a square, so terrain memory covers squares
  *                      first seen under an object or a creature.
@@ -48,5 +60,9 @@ void nnh_hook_door(int x, int y, int locked);
 void nnh_hook_oid_transfer(unsigned survivor_o_id, unsigned absorbed_o_id);
 time_t nnh_clock_now(void);
 int nnh_terrain_glyph(int x, int y);
+struct monst;
+void nnh_hook_creature_died(struct monst *mtmp);
+void nnh_hook_life_saved(struct monst *mtmp); /* NULL: the hero */
+void nnh_hook_interrupted(int occupation);
 
 #endif

@@ -8,6 +8,7 @@
 #include "hack.h"
 #include "dlb.h"
 #include "nnh_state.h"
+#include "pickup_config.h"
 #include "proto_request.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -210,6 +211,7 @@ int nnh_start_game(const nnh_request *req)
     vision_init();
     display_gamewindows();
     nnh.started = 1;
+    nnh_pickup_defaults(); /* after the options, before the first pickup */
     newgame();
     /* creation spends no turn and moves nobody: measure from here */
     nnh.op_start_moves = moves;

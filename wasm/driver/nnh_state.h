@@ -105,6 +105,8 @@ typedef struct {
     long op_start_moves;
     int op_start_x, op_start_y, op_start_level;
     int op_requested_turns;
+    int op_count_stopped;          /* nnh_hook_interrupted(0) during the operation */
+    int op_occupation_stopped;     /* nnh_hook_interrupted(1) during the operation */
     /* output */
     nnh_buf out;
     nnh_buf events;

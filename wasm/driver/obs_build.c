@@ -7,6 +7,8 @@
  * Items are written by obs_items.c. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "nnh_knowledge.h"
+#include "pickup_config.h"
 
 extern const char *hu_stat[];
 extern const char *const enc_stat[];
@@ -175,6 +177,10 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_map_entities(b);
     nnh_buf_cstr(b, ",\"doors\":");
     nnh_doors_write(b);
+    nnh_buf_cstr(b, ",\"knowledge\":");
+    nnh_knowledge_write(b);
+    nnh_buf_cstr(b, ",\"automaticPickup\":");
+    nnh_pickup_write(b);
     nnh_buf_cstr(b, ",\"world\":");
     nnh_map_encode(b, full_world);
     nnh_buf_char(b, '}');
@@ -270,5 +276,7 @@ void nnh_end_write(nnh_buf *b)
     }
     nnh_buf_member_int(b, "depth", depth(&u.uz));
     nnh_buf_member_int(b, "deepest", deepest_lev_reached(FALSE));
+    nnh_buf_cstr(b, ",\"knowledge\":"); /* conduct, achievements, levels with the score */
+    nnh_knowledge_write(b);
     nnh_buf_char(b, '}');
 }

@@ -14,6 +14,7 @@
 #include "nnh_state.h"
 #include "proto_request.h"
 #include "proto_translate.h"
+#include "nnh_knowledge.h"
 
 nnh_driver nnh;
 
@@ -93,7 +94,7 @@ static void state_response(const char *request_id, int is_observe)
         if (nnh.ended) nnh_buf_jstr(b, "ended");
         else if (nnh.decision.active) nnh_buf_jstr(b, "decision");
         else if (!strcmp(nnh.action, "create")) nnh_buf_jstr(b, "completed");
-        else if (nnh.op_requested_turns > 1 && turns < nnh.op_requested_turns && !moved)
+        else if (nnh.op_requested_turns > 1 ? nnh.op_count_stopped : nnh.op_occupation_stopped)
             nnh_buf_jstr(b, "interrupted");
         else if (turns == 0 && !moved && is_movement(nnh.action)) nnh_buf_jstr(b, "blocked");
         else nnh_buf_jstr(b, "completed");
@@ -224,6 +225,15 @@ static int handle_lifecycle(const nnh_request *req)
         state_response(NULL, 1);
         return 1;
     }
+    if (!strcmp(name, "session.lookup")) {
+        if (check_session(req)) return 1;
+        nnh_buf_cstr(&nnh.out, "{\"version\":1,\"sessionId\":");
+        nnh_buf_jstr(&nnh.out, nnh.session_id);
+        nnh_lore_write(&nnh.out, nnh_param_str(req, "name"));
+        nnh_buf_char(&nnh.out, '}');
+        write_out();
+        return 1;
+    }
     if (!strcmp(name, "session.close")) {
         if (check_session(req)) return 1;
         nnh_buf_cstr(&nnh.out, "{\"version\":1,\"sessionId\":");
@@ -283,6 +293,7 @@ static int accept_input(const nnh_request *req)
     nnh.in_flight = 1;
     nnh.quiet = nnh_param_bool(req, "quiet", 0);
     nnh.decision.active = 0;
+    nnh.op_count_stopped = nnh.op_occupation_stopped = 0;
     nnh.op_start_moves = moves;
     nnh.op_start_x = u.ux;
     nnh.op_start_y = u.uy;
@@ -319,6 +330,10 @@ void nnh_await_input(enum nnh_boundary kind)
 {
     nnh_items_register();
     if (kind == NNH_AT_COMMAND) {
+        /* answers handed over with a command (an engraving's text, a
+           spell's menu line) never outlive it */
+        memset(&nnh.pending, 0, sizeof nnh.pending);
+        nnh.pending.ext_command = -1;
         nnh.decision.active = 0;
     } else {
         nnh.decision.active = 1;
@@ -375,4 +390,12 @@ void nnh_wait_for_create(void)
         (void) nnh_start_game(&req); /* returns only when nothing started */
         nnh.in_flight = 0;
     }
+}
+
+/* A counted command or an occupation stopped early (nnh_hooks.h). */
+void nnh_hook_interrupted(int occupation)
+{
+    if (!nnh.in_flight) return;
+    if (occupation) nnh.op_occupation_stopped = 1;
+    else nnh.op_count_stopped = 1;
 }

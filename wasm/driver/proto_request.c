@@ -8,8 +8,12 @@
 #include "json_write.h"
 #include "proto_request.h"
 #include "item_verbs.h"
+#include "pickup_config.h"
 
-enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN };
+/* F_ENUM_LIST: an array of distinct enum values (at most max of them);
+ * F_STR_LIST: an array of at most 16 nonblank strings of min..max bytes
+ * without control characters. */
+enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN, F_ENUM_LIST, F_STR_LIST };
 
 struct nnh_field {
     const char *name;
@@ -76,12 +80,22 @@ static const struct nnh_field f_aim[] = { INPUT, { "direction", F_ENUM, 0, 0, 0,
 static const struct nnh_field f_answer[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL },
     { "answer", F_ANSWER, 1, 0, 0, NULL }, END };
 static const struct nnh_field f_cancel[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL }, END };
+static const struct nnh_field f_lookup[] = { SESSION, { "name", F_STR, 1, 1, 120, NULL }, END };
+static const struct nnh_field f_engrave[] = { INPUT, ITEM, { "hands", F_BOOL, 0, 0, 0, NULL },
+    { "text", F_STR, 0, 1, 128, NULL }, END };
+static const struct nnh_field f_cast[] = { INPUT, { "spell", F_STR, 0, 1, 64, NULL },
+    { "direction", F_ENUM, 0, 0, 0, aims }, END };
+static const struct nnh_field f_pickup[] = { INPUT, { "enabled", F_BOOL, 1, 0, 0, NULL },
+    { "itemTypes", F_ENUM_LIST, 1, 0, 15, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL },
+    { "leaveCorpses", F_BOOL, 1, 0, 0, NULL }, { "leaveKnownCursed", F_BOOL, 1, 0, 0, NULL },
+    { "lootPatterns", F_STR_LIST, 0, 1, 64, NULL }, { "ignorePatterns", F_STR_LIST, 0, 1, 64, NULL }, END };
 static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, wizard_commands }, END };
 
 static const nnh_method methods[] = {
     { "protocol.describe", NNH_LIFECYCLE, f_none, "List methods and capabilities." },
     { "session.create", NNH_LIFECYCLE, f_create, "Start a game; omitted choices come from the seed." },
     { "session.observe", NNH_LIFECYCLE, f_session, "Current observation with the full world; no input, no turn." },
+    { "session.lookup", NNH_LIFECYCLE, f_lookup, "Encyclopedia entry for a typed name (data.base); no input." },
     { "session.close", NNH_LIFECYCLE, f_session, "Retire the engine; does not quit the game." },
     { "game.move", NNH_GAMEPLAY, f_direction, "One ordinary step." },
     { "game.run", NNH_GAMEPLAY, f_run, "Run: normal, untilInteresting (g) or pastBranches (G)." },
@@ -109,9 +123,20 @@ static const nnh_method methods[] = {
     { "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked." },
     { "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked." },
     { "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked." },
-    { "game.engrave", NNH_GAMEPLAY, f_input, "Engrave; tool and text are decisions." },
+    { "game.engrave", NNH_GAMEPLAY, f_engrave, "Engrave with an item or hands:true (fingers); text, or asked." },
+    { "game.chat", NNH_GAMEPLAY, f_optional_direction, "Talk (#chat); omit direction to be asked." },
+    { "game.pay", NNH_GAMEPLAY, f_input, "Pay a shopkeeper (p)." },
+    { "game.offer", NNH_GAMEPLAY, f_item, "Sacrifice at an altar (#offer); floor corpses are asked first." },
+    { "game.dip", NNH_GAMEPLAY, f_item, "Dip an item (#dip); what into is asked." },
+    { "game.rub", NNH_GAMEPLAY, f_item, "Rub a lamp or stone (#rub)." },
+    { "game.invoke", NNH_GAMEPLAY, f_item, "Invoke an artifact's power (#invoke)." },
+    { "game.loot", NNH_GAMEPLAY, f_input, "Open a container here (#loot); what to do is a menu." },
+    { "game.force", NNH_GAMEPLAY, f_input, "Force a box's lock here with the wielded weapon (#force)." },
+    { "game.cast", NNH_GAMEPLAY, f_cast, "Cast a known spell by name, or choose from the menu (Z)." },
+    { "game.enhance", NNH_GAMEPLAY, f_input, "Advance a skill from #enhance's menu." },
     { "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation)." },
     { "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation." },
+    { "game.configurePickup", NNH_GAMEPLAY, f_pickup, "Replace the automatic pickup settings; no turn." },
     { "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID." },
     { "decision.cancel", NNH_CONTINUATION, f_cancel, "Cancel the standing decision by its exact ID." },
     { "debug.wizard", NNH_GAMEPLAY, f_wizard, "Wizard-mode fixture command (wizard sessions only)." },
@@ -287,6 +312,49 @@ static int check_answer(nnh_request *req, int a)
     return 0;
 }
 
+static int check_list(nnh_request *req, const struct nnh_field *f, int v)
+{
+    const nnh_json_doc *doc = req->doc;
+    int c, d, cap = f->type == F_ENUM_LIST ? (int) f->max : 16;
+    char msg[160];
+    if (node(doc, v)->kind != NNH_JSON_ARRAY) {
+        snprintf(msg, sizeof msg, "%s must be an array of strings", f->name);
+        return fail(req, "wrongType", f->name, msg);
+    }
+    if (node(doc, v)->child_count > cap) {
+        snprintf(msg, sizeof msg, "%s holds at most %d entries", f->name, cap);
+        return fail(req, "outOfRange", f->name, msg);
+    }
+    for (c = node(doc, v)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
+        const nnh_json_node *n = node(doc, c);
+        const char *p;
+        if (n->kind != NNH_JSON_STRING) {
+            snprintf(msg, sizeof msg, "%s must be an array of strings", f->name);
+            return fail(req, "wrongType", f->name, msg);
+        }
+        if (f->type == F_ENUM_LIST) {
+            if (!in_list(n->str, f->values)) {
+                snprintf(msg, sizeof msg, "%s has an unsupported value", f->name);
+                return fail(req, "outOfRange", f->name, msg);
+            }
+            for (d = node(doc, v)->first_child; d != c; d = node(doc, d)->next_sibling)
+                if (!strcmp(node(doc, d)->str, n->str)) {
+                    snprintf(msg, sizeof msg, "%s names a value twice", f->name);
+                    return fail(req, "outOfRange", f->name, msg);
+                }
+            continue;
+        }
+        for (p = n->str; *p == ' '; p++) continue;
+        if ((long long) n->str_len < f->min || (long long) n->str_len > f->max || !*p
+            || has_control(n->str)) {
+            snprintf(msg, sizeof msg, "each %s entry is %lld to %lld bytes, not blank, no control characters",
+                     f->name, f->min, f->max);
+            return fail(req, "outOfRange", f->name, msg);
+        }
+    }
+    return 0;
+}
+
 static int check_field(nnh_request *req, const struct nnh_field *f, int v)
 {
     const nnh_json_node *n = node(req->doc, v);
@@ -337,6 +405,9 @@ static int check_field(nnh_request *req, const struct nnh_field *f, int v)
         return 0;
     case F_ANSWER:
         return check_answer(req, v);
+    case F_ENUM_LIST:
+    case F_STR_LIST:
+        return check_list(req, f, v);
     }
     return 0;
 }
@@ -445,6 +516,8 @@ static const char *type_name(enum field_type t)
     case F_BOOL: return "boolean";
     case F_ENUM: return "enum";
     case F_ANSWER: return "answer";
+    case F_ENUM_LIST: return "enumList";
+    case F_STR_LIST: return "stringList";
     }
     return "?";
 }
@@ -455,7 +528,15 @@ void nnh_describe_write(nnh_buf *b)
     int i;
     nnh_buf_cstr(b, "{\"version\":1,\"protocol\":{\"name\":\"nethack-semantic\",\"version\":1,"
                     "\"engine\":\"NetHack 3.6.7\",\"determinismProfile\":1,"
-                    "\"worldEncoding\":\"rows-v1\",\"maxRequestBytes\":4096},\"methods\":[");
+                    "\"worldEncoding\":\"rows-v1\",\"maxRequestBytes\":4096},"
+                    /* what PROTOCOL.md promises beyond the method list */
+                    "\"capabilities\":{\"encyclopedia\":\"session.lookup\","
+                    "\"knowledge\":[\"spells\",\"skills\",\"levels\",\"conduct\",\"achievements\"],"
+                    "\"automaticPickup\":[\"itemTypes\",\"arrows\",\"leaveCorpses\",\"leaveKnownCursed\","
+                    "\"lootPatterns\",\"ignorePatterns\"],"
+                    "\"events\":[\"heard\",\"passage\",\"creatureDied\",\"lifeSaved\"],"
+                    "\"statuses\":[\"completed\",\"decision\",\"blocked\",\"interrupted\",\"ended\"]},"
+                    "\"methods\":[");
     for (i = 0; i < N_METHODS; i++) {
         const struct nnh_field *f;
         if (i) nnh_buf_char(b, ',');
@@ -474,7 +555,7 @@ void nnh_describe_write(nnh_buf *b)
             nnh_buf_cstr(b, ",\"type\":");
             nnh_buf_jstr(b, type_name(f->type));
             nnh_buf_cstr(b, f->required ? ",\"required\":true" : ",\"required\":false");
-            if (f->type == F_INT || f->type == F_STR || f->type == F_TOKEN) {
+            if (f->type == F_INT || f->type == F_STR || f->type == F_TOKEN || f->type == F_STR_LIST) {
                 nnh_buf_cstr(b, f->type == F_INT ? ",\"minimum\":" : ",\"minBytes\":");
                 nnh_buf_int(b, f->min);
                 nnh_buf_cstr(b, f->type == F_INT ? ",\"maximum\":" : ",\"maxBytes\":");

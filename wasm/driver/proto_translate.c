@@ -12,6 +12,7 @@
 #include "proto_request.h"
 #include "proto_translate.h"
 #include "item_verbs.h"
+#include "nnh_knowledge.h"
 #include <ctype.h>
 
 #define NNH_CTRL(c) (0x1f & (c))
@@ -44,7 +45,7 @@ static void push_count(long n)
     for (i = 0; digits[i]; i++) nnh_keys_push(digits[i], NNH_FOR_ANY);
 }
 
-static int ext_command_index(const char *name)
+int nnh_ext_command_index(const char *name)
 {
     int i;
     for (i = 0; extcmdlist[i].ef_txt; i++)
@@ -134,6 +135,11 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
             return refuse(why, "ambiguousItem", "itemName", "several carried items go by this name; use itemId");
     }
     nnh.op_requested_turns = 0;
+    switch (nnh_translate_manual(req, m, obj, key, why)) {
+    case 1: return 0;
+    case -1: return -1;
+    default: break;
+    }
     if (!strcmp(m, "move")) {
         nnh_keys_push(key, NNH_FOR_ANY);
     } else if (!strcmp(m, "run")) {
@@ -200,15 +206,13 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
     } else if (!strcmp(m, "swap")) {
         nnh_keys_push('x', NNH_FOR_ANY);
     } else if (!strcmp(m, "twoWeapon")) {
-        nnh.pending.ext_command = ext_command_index("twoweapon");
+        nnh.pending.ext_command = nnh_ext_command_index("twoweapon");
         nnh_keys_push('#', NNH_FOR_ANY);
     } else if (!strcmp(m, "open") || !strcmp(m, "close") || !strcmp(m, "kick")) {
         nnh_keys_push(m[0] == 'o' ? 'o' : m[0] == 'c' ? 'c' : NNH_CTRL('d'), NNH_FOR_ANY);
         if (key) nnh_keys_push(key, NNH_FOR_DIRECTION);
-    } else if (!strcmp(m, "engrave")) {
-        nnh_keys_push('E', NNH_FOR_ANY);
     } else if (!strcmp(m, "pray") || !strcmp(m, "quit")) {
-        nnh.pending.ext_command = ext_command_index(m);
+        nnh.pending.ext_command = nnh_ext_command_index(m);
         nnh_keys_push('#', NNH_FOR_ANY);
     } else if (!strcmp(req->method->name, "debug.wizard")) {
         const char *c = nnh_param_str(req, "command");

@@ -13,4 +13,7 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why);
 int nnh_translate_answer(const nnh_request *req, nnh_rejection *why);
 void nnh_translate_cancel(void);
 
+/* The index in extcmdlist of an extended command ("pray"), or -1. */
+int nnh_ext_command_index(const char *name);
+
 #endif

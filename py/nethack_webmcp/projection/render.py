@@ -120,6 +120,12 @@ def _event(event: dict[str, Any]) -> list[str]:
         return [f"> {where}{event['text']}"]
     if event.get("type") == "passage":
         return [f"| {where if i == 0 else ''}{line}" for i, line in enumerate(event.get("lines", ()))]
+    if event.get("type") in ("creatureDied", "lifeSaved") and "x" in event:
+        what = event.get("appearance", "a creature")
+        return [f"* {what} {'died' if event['type'] == 'creatureDied' else 'was life-saved'} at "
+                f"{_at(event)}"]
+    if event.get("type") == "lifeSaved":
+        return ["* your life was saved"]
     return []
 
 

@@ -139,9 +139,8 @@ def build(metadata: dict[str, Any], observation: dict[str, Any], level: LevelVie
         "map": mapview.render(level),
         "inventory": inventory_items(observation),
         "here": here(observation, level),
-        # The driver has no automatic pickup configuration yet; the engine
-        # runs with NetHack's autopickup off.
-        "automaticPickup": {"enabled": False},
+        # the engine's active settings (an older recorded observation has none: off)
+        "automaticPickup": observation.get("automaticPickup", {"enabled": False}),
         "perception": perception(observation),
     }
     if end is not None:

@@ -518,6 +518,26 @@ class Session:
         self.last_state_hash = state_hash(response)
         return response
 
+    async def lookup(self, name: str) -> dict[str, Any]:
+        """The encyclopedia entry for a typed name, from the engine's own
+        data.base (`session.lookup`): no input, no journal entry, no turn, no
+        revision change, no random draw. A failed reply retires the engine
+        (recovery replays the journal), so a late reply cannot be mistaken
+        for the next gameplay response.
+
+        Raises SessionError when the engine is gone or refuses the name."""
+        try:
+            response = await self.engine.request({"version": LOW_VERSION, "method": "session.lookup",
+                                                  "params": {"sessionId": self.session_id, "name": name}})
+        except EngineError as exc:
+            self.recovery_required = True
+            raise SessionError("engineClosed", f"the engine is gone; nothing can be looked up: {exc}") from exc
+        if "error" in response:
+            error = response["error"]
+            raise SessionError(error.get("code", "lookupFailed"), error.get("message", ""),
+                               field=error.get("field"))
+        return {key: response[key] for key in ("kind", "name", "found", "lines")}
+
     def _apply(self, response: dict[str, Any]) -> None:
         observation = dict(response.get("observation") or {})
         self.state.tracker.apply(observation)

@@ -171,7 +171,6 @@ POSITION_BOUNDS = {"x": (1, 79), "y": (0, 20)}
 #: the binding fields of actions.BINDINGS, declared once for every tool
 BINDING_FIELDS: dict[str, dict[str, Any]] = {"sessionId": SESSION_ID, "viewId": VIEW_ID,
                                              "requestId": REQUEST_ID, "expectedRevision": EXPECTED_REVISION}
-ACTING = "Acting calls need sessionId+viewId; a retry with the same requestId acts once."
 
 
 def table_tool(name: str, title: str, purpose: str, table: ActionTable, read_only: bool,

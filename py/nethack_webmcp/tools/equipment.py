@@ -17,7 +17,6 @@ from ..projection import frame as frames
 from ..session import Session, SessionError
 from .actions import Action, ActionTable
 from .base import (
-    ACTING,
     BINDING_FIELDS,
     TOKEN,
     Operation,
@@ -99,4 +98,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "equipment", "Equipment", "Worn and wielded items: list them free, or change one (one command).",
-    TABLE, False, handle, ACTING, "slot: an item's equipmentTargets slot, or what to take off.")
+    TABLE, False, handle, "slot: an item's equipmentTargets slot, or what to take off.")

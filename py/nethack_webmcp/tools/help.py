@@ -13,8 +13,9 @@ session {"action":"create"}. Every reply is a DecisionFrame: basis (sessionId, r
 levelId, turn), control.gate (ready | decision | recoveryRequired | lostOwnership | ended), \
 outcome (submission accepted|rejected|uncertain, status, actionsTaken, turnsElapsed), scene \
 (self, nearby, entities, features, map, inventory, here), decision (a question with its reply \
-syntax), events (what you heard/saw), result (query data), error. Acting tools (interact, use, \
-travel) need the current basis.viewId; respond needs the exact decision.id. Free tools (observe, \
+syntax), events (what you heard/saw; creatureDied when you saw one die), result (query data), \
+error. Acting tools (interact, use, travel, equipment) need the current basis.viewId; a retry with \
+the same requestId acts once; respond needs the exact decision.id. Free tools (observe, \
 plan, lookup, inventory, equipment, help, and interact/use without action) never spend a turn. \
 help {"topic":"tools"} lists every action of every tool with its fields.""",
     "map": """scene.map.text is the display: the first two lines are x rulers (tens digit over \
@@ -45,7 +46,13 @@ or name. use eat/apply/read/drink/drop/zap/throw/fire: {"action":"drink","itemId
 equipment wear/puton/takeoff/remove/wield/quiver/swap/twoWeapon: {"action":"wear","itemId":\
 "item-5"}, {"action":"puton","itemId":"item-7","slot":"leftRing"}, {"action":"wield","hands":true}. \
 Omit itemId and NetHack asks (an item decision). inventory shows each item's known facts (only \
-what you learned), actions and equipmentTargets; use without action lists offered calls (free).""",
+what you learned), actions and equipmentTargets; use without action lists offered calls (free). \
+use dip/rub/invoke/offer take an itemId; engrave {"action":"engrave","hands":true,"text":"Elbereth"} \
+(hands = fingers, or an itemId); cast {"action":"cast","text":"force bolt","direction":"east"} (a spell \
+from observe result.knowledge.spells; omit text for NetHack's spell menu). interact loot opens a \
+container here (take out/put in are menus), force pries a locked box with your weapon, chat talks \
+(target), pay pays a shopkeeper, enhance advances a skill (knowledge.skills advance "available"). \
+lookup {"name":"newt"} reads NetHack's encyclopedia (free).""",
     "errors": """Errors come back as frames with error {code, message}; nothing was sent to the \
 game and the revision is unchanged: staleView (decide again on the returned scene), \
 staleRevision, decisionStanding (answer first), decisionMismatch (use the shown decision.id), \

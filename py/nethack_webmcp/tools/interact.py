@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from ..session import Session
+from ..session import Session, SessionError
 from . import offers, targets
 from .actions import Action, ActionTable
 from .base import (
-    ACTING,
     BINDING_FIELDS,
     Operation,
     Tool,
@@ -25,21 +24,39 @@ from .base import (
 )
 
 DIRECTED = {"attack": "game.attack", "moveWithoutAttack": "game.moveWithoutAttack"}
-DOOR_LIKE = {"open": "game.open", "close": "game.close", "kick": "game.kick"}
+DOOR_LIKE = {"open": "game.open", "close": "game.close", "kick": "game.kick", "chat": "game.chat"}
 COUNTED = {"search": "game.search", "rest": "game.rest"}
-PLAIN = {"wait": "game.wait", "pray": "game.pray", "pickup": "game.pickup", "quit": "game.quit"}
+PLAIN = {name: f"game.{name}" for name in ("wait", "pray", "pickup", "quit", "pay", "loot", "force", "enhance")}
 METHODS = {**DIRECTED, **DOOR_LIKE, **COUNTED, **PLAIN}
 TURNS = {"type": "integer", "minimum": 1, "maximum": 1000, "description": "default 1"}
+#: pickup_types marks -> the low protocol's item type names
+PICKUP_MARKS = {"$": "gold", "%": "food", "!": "potions", "?": "scrolls", ")": "weapons", "[": "armor",
+                "=": "rings", '"': "amulets", "(": "tools", "+": "spellbooks", "/": "wands", "*": "gems",
+                "`": "rocks", "0": "balls", "_": "chains"}
+TYPES = {"type": "string", "maxLength": 15, "description": "marks, e.g. $?!"}
 
 TABLE = ActionTable("action", (
     Action(None, "free: a square's facts and offered calls", optional=("target",),
            binding="session"),
     Action("attack", "fight (F)", required=("target",)),
     Action("moveWithoutAttack", "step, no fight or pickup (m)", required=("target",)),
-    *(Action(name, "no target: the game asks", optional=("target",)) for name in DOOR_LIKE),
+    *(Action(name, "no target: asked", optional=("target",)) for name in DOOR_LIKE),
     *(Action(name, "", optional=("turns",)) for name in COUNTED),
     *(Action(name, "") for name in PLAIN),
-), {**BINDING_FIELDS, "target": targets.SCHEMA, "turns": TURNS})
+    Action("autopickup", "types on; none off", optional=("types",)),
+), {**BINDING_FIELDS, "target": targets.SCHEMA, "turns": TURNS, "types": TYPES})
+
+
+def pickup_settings(marks: str | None) -> dict[str, Any]:
+    """game.configurePickup's settings for `autopickup`: the classes of the
+    given marks (NetHack's pickup_types syntax) switched on, or off without
+    marks; arrows always included, corpses and known-cursed items left."""
+    if marks is not None and (set(marks) - set(PICKUP_MARKS) or len(set(marks)) != len(marks)):
+        raise SessionError("invalidArguments", f"types: distinct marks of {''.join(PICKUP_MARKS)}",
+                           field="types")
+    names = [PICKUP_MARKS[mark] for mark in marks or "$"]
+    return {"enabled": marks is not None, "itemTypes": names, "arrows": True, "leaveCorpses": True,
+            "leaveKnownCursed": True}
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +68,13 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         return await query(ctx, args, discover)
 
     action = args["action"]
+    if action == "autopickup":
+        settings = pickup_settings(args.get("types"))
+
+        async def configure(operation: Operation) -> dict[str, Any]:
+            await operation.step("game.configurePickup", settings)
+            return operation.frame()
+        return await mutate(ctx, "interact", args, configure)
 
     async def perform(operation: Operation) -> dict[str, Any]:
         params: dict[str, Any] = {}
@@ -66,4 +90,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "interact", "Interact", "One NetHack command on an adjacent square or yourself.", TABLE, False, handle,
-    ACTING, "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).")
+    "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).")

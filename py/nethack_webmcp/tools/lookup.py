@@ -1,9 +1,12 @@
-"""lookup.py - the `lookup` tool: what a displayed mark or a square shows.
+"""lookup.py - the `lookup` tool: what a displayed mark or a square shows, or
+the encyclopedia entry for a name.
 
-Answers only from the perceived scene: the legend meaning of a mark, the
-glyph class, remembered terrain and a displayed creature's disclosed
-appearance. There is no encyclopedia in the engine yet, so this never
-claims more than the display shows.
+symbol and position answer only from the perceived scene: the legend
+meaning of a mark, the glyph class, remembered terrain and a displayed
+creature's disclosed appearance. name reads NetHack's own data.base the way
+its / command finds a typed name (`session.lookup`): reference text that
+identifies nothing on the map. All three are free: no input, no journal
+entry, no turn, no revision change.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ POSITIONS_SHOWN = 40
 SCHEMA = plain_schema({"sessionId": SESSION_ID,
                        "symbol": {"type": "string", "minLength": 1, "maxLength": 1,
                                   "description": "its meanings and positions"},
-                       "position": {**POSITION, "description": "mark, class, terrain, creature"}},
+                       "position": {**POSITION, "description": "mark, class, terrain, creature"},
+                       "name": {"type": "string", "minLength": 1, "maxLength": 120,
+                                "description": "encyclopedia entry"}},
                       ("sessionId",))
-DESCRIPTION = ("What the map shows (free); give symbol or position. Display only: an object mark names a "
-               "class, not the object.")
+DESCRIPTION = ("What the map shows, or NetHack's encyclopedia (free); give symbol, position or name. "
+               "An object mark names a class, not the object.")
 
 
 def by_symbol(session: Session, symbol: str) -> dict[str, Any]:
@@ -63,8 +68,12 @@ def by_position(session: Session, x: int, y: int) -> dict[str, Any]:
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    if ("symbol" in args) == ("position" in args):
-        raise SessionError("invalidArguments", "lookup takes exactly one of symbol or position")
+    if sum(key in args for key in ("symbol", "position", "name")) != 1:
+        raise SessionError("invalidArguments", "lookup takes exactly one of symbol, position or name")
+    if "name" in args:
+        async def lore(session: Session) -> dict[str, Any]:
+            return frames.build(session, result=await session.lookup(args["name"]), include_scene=False)
+        return await query(ctx, args, lore)
 
     def build(session: Session) -> dict[str, Any]:
         if "symbol" in args:

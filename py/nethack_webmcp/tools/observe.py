@@ -5,7 +5,9 @@ also where recovery happens (there is no recover tool): pending store
 writes are retried, an engine that failed mid-input is replaced by a
 fresh one that replays the completed journal (the dangling input is
 recorded as not applied, never resent), and an observer catches up with
-the owner's journal. `result.stateHash` is the sha256 of the engine's full
+the owner's journal. `result.knowledge` is what the player knows beyond
+the map (the spell menu, #enhance, #overview, #conduct, achievements).
+`result.stateHash` is the sha256 of the engine's full
 observe response. With an `operationId` it also returns that earlier
 operation's recorded evidence as historical `result` data (never as the
 current scene, and with no executable reply for any question it showed).
@@ -23,7 +25,8 @@ SCHEMA = plain_schema({"sessionId": SESSION_ID,
                        "operationId": {**TOKEN, "description": "an earlier outcome.operationId: its evidence"}},
                       ("sessionId",))
 
-DESCRIPTION = ("Look without acting (free): scene, scene.world (every map row), recent messages. Resyncs "
+DESCRIPTION = ("Look without acting (free): scene, scene.world (every map row), recent messages, "
+               "result.knowledge (spells, skills, levels, conduct, achievements). Resyncs "
                "after an uncertain outcome or storage diagnostic (never resends input). operationId: what "
                "that earlier action recorded.")
 
@@ -62,6 +65,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
                      "this is the last scene it reported and no input can be sent"}
         result: dict[str, Any] = {"kind": "observe",
                                   "recentMessages": session.observation.get("recentMessages", [])}
+        if session.observation.get("knowledge") is not None:
+            result["knowledge"] = session.observation["knowledge"]
         if fresh and session.last_state_hash:
             result["stateHash"] = session.last_state_hash
         if "operationId" in args:

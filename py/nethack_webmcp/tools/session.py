@@ -69,4 +69,5 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 TOOL: Tool = table_tool(
     "session", "Game session", "Real NetHack 3.6.7 games (several at once).",
     TABLE, False, handle,
-    "Any call naming a stored game resumes it.")
+    "Any call naming a stored game resumes it.",
+    "Acting calls need sessionId+viewId; a retried requestId acts once.")

@@ -18,7 +18,6 @@ from ..session import SessionError
 from . import targets
 from .actions import Action, ActionTable
 from .base import (
-    ACTING,
     BINDING_FIELDS,
     COMPASS,
     POSITION,
@@ -156,6 +155,6 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "travel", "Travel", "Move: one command (step, run, climb) or a leg of moves re-planned after each "
-    "(to, explore, descend).", TABLE, False, handle, ACTING,
+    "(to, explore, descend).", TABLE, False, handle,
     "Legs stop on a question, damage, a new creature, a door bump or the budget (result.stopReason); "
     "they never fight, open doors, answer or climb.")

@@ -16,7 +16,6 @@ from ..session import Session, SessionError
 from . import offers
 from .actions import Action, ActionTable
 from .base import (
-    ACTING,
     BINDING_FIELDS,
     COMPASS,
     TOKEN,
@@ -31,9 +30,10 @@ from .base import (
 ITEM_ID = {**TOKEN, "description": "itemId from scene.inventory"}
 QUANTITY = {"type": "integer", "minimum": 1, "maximum": 2147483647, "description": "part of a stack"}
 AIM = {"type": "string", "enum": [*COMPASS, "self", "up", "down"]}
-PLAIN = ("eat", "apply", "read", "drink")
+PLAIN = ("eat", "apply", "read", "drink", "dip", "rub", "invoke", "offer")
 AIMED = ("zap", "throw")
-METHODS = {name: f"game.{name}" for name in (*PLAIN, *AIMED, "drop", "fire")}
+METHODS = {name: f"game.{name}" for name in (*PLAIN, *AIMED, "drop", "fire", "engrave", "cast")}
+TEXT = {"type": "string", "minLength": 1, "maxLength": 128, "description": "engraving; spell name"}
 
 TABLE = ActionTable("action", (
     Action(None, "free: offered actions per carried item", optional=("itemId",), binding="session"),
@@ -41,7 +41,10 @@ TABLE = ActionTable("action", (
     Action("drop", "quantity needs itemId", optional=("itemId", "quantity")),
     *(Action(name, "", optional=("itemId", "direction")) for name in AIMED),
     Action("fire", "the quiver", optional=("direction",)),
-), {**BINDING_FIELDS, "itemId": ITEM_ID, "quantity": QUANTITY, "direction": AIM})
+    Action("engrave", "hands:true = fingers", optional=("itemId", "hands", "text")),
+    Action("cast", "a known spell", optional=("text", "direction")),
+), {**BINDING_FIELDS, "itemId": ITEM_ID, "quantity": QUANTITY, "direction": AIM, "hands": {"type": "boolean"},
+    "text": TEXT})
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -54,12 +57,14 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         raise SessionError("invalidArguments", "use: quantity needs itemId", field="quantity")
 
     async def perform(operation: Operation) -> dict[str, Any]:
-        params = {key: args[key] for key in ("itemId", "quantity", "direction") if key in args}
+        params = {key: args[key] for key in ("itemId", "quantity", "direction", "hands", "text") if key in args}
+        if args["action"] == "cast" and "text" in params:
+            params["spell"] = params.pop("text")
         await operation.step(METHODS[args["action"]], params)
         return operation.frame()
     return await mutate(ctx, "use", args, perform)
 
 
 TOOL: Tool = table_tool(
-    "use", "Use an item", "Use a carried item: one NetHack command.", TABLE, False, handle, ACTING,
+    "use", "Use an item", "Use a carried item: one NetHack command.", TABLE, False, handle,
     "Without itemId (or direction) the game asks. Wear and wield: equipment.")

@@ -1,0 +1,51 @@
+/* nnh_knowledge.h - what the player knows beyond the map, and the verbs
+ * that use it: spells and skills, the dungeon overview, conduct and
+ * achievements (obs_knowledge.c), the encyclopedia (lore_lookup.c), and
+ * the manual interactions, containers, spells and skills (manual_verbs.c).
+ *
+ * The functions marked "patched" are added to NetHack's own files by
+ * wasm/patches/nnh-knowledge.patch, so the values are exactly the ones
+ * NetHack's menus print: the spell menu's Fail and Retention columns,
+ * #enhance's markers, #overview's choice of levels, the / command's
+ * typed-name lookup. */
+#ifndef NNH_KNOWLEDGE_H
+#define NNH_KNOWLEDGE_H
+
+#include "json_write.h"
+#include "proto_request.h"
+#include "proto_translate.h"
+
+struct mapseen;
+
+/* patched: spell.c, weapon.c, dungeon.c, pager.c */
+int nnh_spell_failure(int idx);
+char *nnh_spell_retention(int idx, char *outbuf);
+const char *nnh_spell_school(int idx);
+int nnh_skill_state(int skill); /* -1 restricted, 0 practice, 1 available,
+                                   2 needsExperience, 3 peaked */
+boolean nnh_mapseen_listed(struct mapseen *mptr);
+void nnh_lore_lookup(char *name);
+
+/* Write the knowledge object ({"spells":[...],"skills":[...],"levels":[...],
+ * "conduct":{...},"achievements":[...]}). Reads only; can't fail. */
+void nnh_knowledge_write(nnh_buf *b);
+
+/* The index in the hero's spell list of a known spell named `name`
+ * (case-insensitive, as the menu prints it), or -1. */
+int nnh_spell_index(const char *name);
+
+/* Append session.lookup's members for `name` (`,"kind":"lore","name":..,
+ * "found":..,"lines":[..]`) to an open response object. Changes no game state, sends no input, prints no
+ * message and draws no random number. */
+void nnh_lore_write(nnh_buf *b, const char *name);
+
+/* Queue the keys of a manual interaction, container, spell or skill
+ * command (chat, pay, offer, dip, rub, invoke, engrave, loot, force, cast,
+ * enhance). `obj` is the resolved item argument or NULL, `key` the
+ * direction key or 0. Returns 1 when queued, 0 when `m` is none of
+ * these, -1 with *why set (nothing queued) when refused. */
+struct obj;
+int nnh_translate_manual(const nnh_request *req, const char *m, struct obj *obj, int key,
+                         nnh_rejection *why);
+
+#endif
