@@ -369,3 +369,38 @@ def test_an_amulet_of_life_saving_is_a_life_saved_event(native_client: DriverCli
     assert "You die." in heard(response) and "You survived that attempt on your life." in heard(response)
     assert {"type": "lifeSaved", "who": "hero"} in response["events"]
     assert response["ended"] is False
+
+
+def test_buy_in_a_shop_and_pay(native_client: DriverClient) -> None:
+    """Seed 2's level 2 has a general store; the fixture teleports into it onto
+    a tin for sale. The price is on the label as NetHack shows it underfoot and
+    in the inventory, and paying moves real gold to the shopkeeper."""
+    game = start_game(native_client, seed=2, wizard=True, role="valkyrie")
+    game.answer(game.wizard("levelTeleport")["decision"], {"kind": "text", "text": "2"})
+    arrived = game.answer(game.wizard("teleport")["decision"],
+                          {"kind": "position", "position": {"x": 68, "y": 12}})
+    assert "You see here a tin (for sale, 7 zorkmids)." in heard(arrived), heard(arrived)
+    assert [entry["label"] for entry in arrived["observation"]["here"]["items"]] == ["a tin (for sale, 7 zorkmids)"]
+    wish(game, "100 gold pieces")
+    assert game.last["observation"]["vitals"]["gold"] == 100
+    picked = game.ok("game.pickup")
+    assert '"For you, esteemed lady; only 7 zorkmids for this tin."' in heard(picked), heard(picked)
+    assert "a tin (unpaid, 7 zorkmids)" in labels(game)
+    asked = game.ok("game.pay")
+    assert asked["decision"]["kind"] == "confirmation" and asked["decision"]["prompt"] == \
+        "A tin for 7 zorkmids.  Pay?", asked["decision"]
+    paid = game.answer(asked["decision"], {"kind": "confirmation", "confirm": True})
+    assert "You bought a tin for 7 gold pieces." in heard(paid), heard(paid)
+    assert paid["observation"]["vitals"]["gold"] == 93
+    assert "93 gold pieces" in labels(game) and "a tin" in labels(game)
+    # nothing left to pay: NetHack says so and no gold moves
+    again = game.ok("game.pay")
+    assert any("do not owe" in text for text in heard(again)), heard(again)
+    assert again["observation"]["vitals"]["gold"] == 93
+
+
+def test_a_price_outside_a_shop_is_not_shown(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    dagger = next(entry["id"] for entry in game.last["observation"]["inventory"] if "dagger" in entry["label"])
+    dropped = game.ok("game.drop", itemId=dagger)
+    assert [entry["label"] for entry in dropped["observation"]["here"]["items"]] == ["a +0 dagger"]
