@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
+from engine_client import DriverClient, Game, assert_rejected_without_effect, create_request, start_game
 from test_item_verbs import completed, heard, wish
 
 COMPASS = {(0, -1): "north", (0, 1): "south", (1, 0): "east", (-1, 0): "west", (1, -1): "northeast",
@@ -323,6 +323,8 @@ def test_pickup_patterns_and_bad_settings(native_client: DriverClient) -> None:
                       (pickup_settings(itemTypes=["gold", "gold"]), "outOfRange"),
                       (pickup_settings(itemTypes=["jewels"]), "outOfRange"),
                       (pickup_settings(lootPatterns=["a"] * 17), "outOfRange"),
+                      # NetHack 3.6.7 has no review of automatic pickup (docs/DECISIONS.md)
+                      (pickup_settings(review=True), "unknownField"),
                       ({"enabled": True}, "missingField")):
         assert_rejected_without_effect(game, game.call("game.configurePickup", **bad), code)
 
@@ -404,3 +406,36 @@ def test_a_price_outside_a_shop_is_not_shown(native_client: DriverClient) -> Non
     dagger = next(entry["id"] for entry in game.last["observation"]["inventory"] if "dagger" in entry["label"])
     dropped = game.ok("game.drop", itemId=dagger)
     assert [entry["label"] for entry in dropped["observation"]["here"]["items"]] == ["a +0 dagger"]
+
+
+def test_automatic_pickup_set_at_creation(native_client: DriverClient) -> None:
+    """session.create's automaticPickup is the game's configuration from the
+    first turn: gold dropped and walked onto again comes back in that step."""
+    for bad, code, field in (({"enabled": True}, "missingField", "itemTypes"),
+                             ("$", "wrongType", "automaticPickup"),
+                             (pickup_settings(types=["gold"]), "unknownField", "types"),
+                             (pickup_settings(itemTypes=["jewels"]), "outOfRange", "itemTypes"),
+                             (pickup_settings(lootPatterns=["x" * 65]), "outOfRange", "lootPatterns")):
+        refused = native_client.request(create_request("test-1", 7, wizard=True, automaticPickup=bad))
+        assert refused["error"]["code"] == code and refused["error"]["field"] == field, refused
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie",
+                      automaticPickup=pickup_settings(ignorePatterns=["cursed"]))
+    assert game.last["observation"]["automaticPickup"] == pickup_settings(ignorePatterns=["cursed"])
+    assert game.last["revision"] == 0
+    gold = wish(game, "20 gold pieces")
+    game.ok("game.drop", itemId=gold)
+    assert game.last["observation"]["vitals"]["gold"] == 0
+    back = step_off_and_back(game)
+    assert back["observation"]["vitals"]["gold"] == 20, heard(back)  # picked up in the step itself
+    assert any("gold pieces" in text for text in heard(back)), heard(back)
+
+
+def test_automatic_pickup_off_at_creation(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie",
+                      automaticPickup=pickup_settings(enabled=False, itemTypes=["gold", "scrolls"]))
+    assert game.last["observation"]["automaticPickup"] == pickup_settings(enabled=False,
+                                                                          itemTypes=["gold", "scrolls"])
+    gold = wish(game, "20 gold pieces")
+    game.ok("game.drop", itemId=gold)
+    back = step_off_and_back(game)
+    assert back["observation"]["vitals"]["gold"] == 0, heard(back)
