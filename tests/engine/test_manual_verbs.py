@@ -439,3 +439,28 @@ def test_automatic_pickup_off_at_creation(native_client: DriverClient) -> None:
     game.ok("game.drop", itemId=gold)
     back = step_off_and_back(game)
     assert back["observation"]["vitals"]["gold"] == 0, heard(back)
+
+
+def test_rub_a_touchstone_and_invoke_an_artifact(native_client: DriverClient) -> None:
+    """Real outcomes: glass rubbed on a touchstone leaves scratch marks (the
+    stone asks what to rub); the Valkyrie's Orb of Fate, wished for by the
+    fixture, level-teleports when invoked (wizard mode asks where to) and then
+    ignores a second invocation while it recharges."""
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    stone = wish(game, "uncursed touchstone")
+    glass = wish(game, "worthless piece of blue glass")
+    asked = game.ok("game.rub", itemId=stone)["decision"]
+    assert asked["kind"] == "item" and asked["prompt"].startswith("What do you want to rub on the stone?")
+    assert glass in asked["suggested"]
+    rubbed = game.answer(asked, {"kind": "item", "item": {"id": glass}})
+    assert heard(rubbed) == ["You make scratch marks on the stone."], heard(rubbed)
+
+    orb = wish(game, "Orb of Fate")
+    assert game.last["observation"]["depth"] == 1
+    asked = game.ok("game.invoke", itemId=orb)["decision"]
+    assert asked["kind"] == "text" and asked["prompt"] == "To what level do you want to teleport?", asked
+    arrived = game.answer(asked, {"kind": "text", "text": "3"})
+    assert arrived["observation"]["depth"] == 3 and arrived["outcome"]["positionChanged"]
+    ignored = game.ok("game.invoke", itemId=orb)
+    assert "You feel that the glass orb named The Orb of Fate is ignoring you." in heard(ignored), heard(ignored)
+    assert ignored["observation"]["depth"] == 3
