@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 
-from engine_client import DriverClient, Game, assert_rejected_without_effect, create_request, start_game
+import pytest
+from engine_client import (DriverClient, Game, assert_rejected_without_effect, create_request, native_command,
+                           start_game, wasm_command)
 from test_item_verbs import completed, heard, wish
 
 COMPASS = {(0, -1): "north", (0, 1): "south", (1, 0): "east", (-1, 0): "west", (1, -1): "northeast",
@@ -464,3 +466,21 @@ def test_rub_a_touchstone_and_invoke_an_artifact(native_client: DriverClient) ->
     ignored = game.ok("game.invoke", itemId=orb)
     assert "You feel that the glass orb named The Orb of Fate is ignoring you." in heard(ignored), heard(ignored)
     assert ignored["observation"]["depth"] == 3
+
+
+@pytest.mark.wasm
+def test_wasm_shop_pickup_and_artifact_scenes_match_native() -> None:
+    """The shop purchase, creation-time automatic pickup and the touchstone and
+    artifact scenes give byte-identical response streams natively and in WASM."""
+    scenes = (test_buy_in_a_shop_and_pay, test_automatic_pickup_set_at_creation,
+              test_rub_a_touchstone_and_invoke_an_artifact)
+    streams: list[list[bytes]] = []
+    for command in (native_command(), wasm_command()):
+        streams.append([])
+        for scene in scenes:  # one driver process per game
+            with DriverClient(command) as client:
+                scene(client)
+                streams[-1].extend(client.transcript)
+    assert len(streams[0]) == len(streams[1]) > 20
+    for index, (native, wasm) in enumerate(zip(*streams)):
+        assert native == wasm, f"response {index} differs"
