@@ -180,6 +180,25 @@ def test_force_a_locked_chest(native_client: DriverClient) -> None:
     assert "You carefully open the chest..." in heard(opened)
 
 
+def test_an_unlocking_tool_discloses_and_changes_a_lock(native_client: DriverClient) -> None:
+    """A chest of unknown lock state: applying a skeleton key to it asks to
+    unlock it (so the hero now knows it is locked, and so does its name), and
+    unlocking it is NetHack's outcome, named "unlocked" afterwards."""
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    chest = wish(game, "chest")
+    dropped = game.ok("game.drop", itemId=chest)
+    assert [item["label"] for item in dropped["observation"]["here"]["items"]] == ["a chest"]
+    key = wish(game, "skeleton key")
+    where = game.ok("game.apply", itemId=key)["decision"]
+    assert where["kind"] == "direction"
+    asked = game.answer(where, {"kind": "direction", "direction": "self"})
+    assert asked["decision"]["prompt"] == "There is a chest here; unlock it?"
+    assert [item["label"] for item in asked["observation"]["here"]["items"]] == ["a locked chest"]
+    unlocked = game.answer(asked["decision"], {"kind": "confirmation", "confirm": True})
+    assert "You succeed in unlocking the chest." in heard(unlocked), heard(unlocked)
+    assert [item["label"] for item in unlocked["observation"]["here"]["items"]] == ["an unlocked chest"]
+
+
 def test_engrave_with_fingers_and_text_is_read_back(native_client: DriverClient) -> None:
     game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
     response = game.call("game.engrave", hands=True, text="Elbereth")
