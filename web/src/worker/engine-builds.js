@@ -1,0 +1,71 @@
+// engine-builds.js - the two WebAssembly builds of the engine, and how to run one.
+//
+// One module for the page's core worker (engine-host.js) and for the Node
+// scripts (wasm-driver.mjs, bench-mix.mjs), so the builds are chosen and
+// started the same way everywhere:
+//
+//   jspi       the engine's stack is suspended by the engine itself at its one
+//              blocking import (WebAssembly.Suspending around the import,
+//              WebAssembly.promising around main). Smaller and faster.
+//   asyncify   the fallback for engines without JSPI: the same objects,
+//              linked with ASYNCIFY instrumentation.
+//
+// Both builds link the same objects and answer byte for byte alike; the
+// choice is about speed only (tests/engine/test_determinism.py).
+
+export const BUILDS = ['jspi', 'asyncify'];
+
+/** The build this JavaScript engine can run best: 'jspi' when it has
+ *  WebAssembly.Suspending and WebAssembly.promising (Chromium >= 137, Node 24
+ *  with --experimental-wasm-jspi), else 'asyncify'. */
+export function detectBuild() {
+  return typeof WebAssembly.Suspending === 'function' && typeof WebAssembly.promising === 'function'
+    ? 'jspi' : 'asyncify';
+}
+
+const INPUT_IMPORT = 'nnh_js_next_request';
+
+/** Start one engine instance of `build` from a compiled module.
+ *  `factory` is the build's createNetHackEngine; `options` the Module
+ *  options (nnhNextRequest, nnhOnResponse, print, …). Resolves with the
+ *  Module once the engine runs (it then waits in nnhNextRequest); `onExit`
+ *  is called once when it stops - with null after NetHack's exit(), or with
+ *  the error that stopped it. */
+export function startEngine(build, factory, compiled, options, onExit) {
+  return new Promise((resolveStarted, rejectStarted) => {
+    let stopped = false;
+    const stop = (error) => {
+      if (stopped) return;
+      stopped = true;
+      const failure = error && error.name === 'ExitStatus' ? null : error;
+      if (failure) rejectStarted(failure); // no effect once started
+      if (onExit) onExit(failure);
+    };
+    factory({
+      ...options,
+      instantiateWasm(imports, receive) {
+        if (build === 'jspi') {
+          // the import is declared once (wasm/driver/io_wasm.js); -lexports.js
+          // keeps its name, so it is wrapped by name, not found by guesswork
+          imports.env[INPUT_IMPORT] = new WebAssembly.Suspending(imports.env[INPUT_IMPORT]);
+        }
+        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), stop);
+        return {};
+      },
+      // NetHack's exit() ends the run by throwing ExitStatus through quit: note it.
+      quit(status, toThrow) {
+        stop(toThrow);
+        throw toThrow;
+      },
+      onAbort(what) {
+        stop(new Error(`engine aborted: ${what}`));
+      },
+    }).then((module) => {
+      if (build === 'jspi') {
+        // INVOKE_RUN=0: main runs here, on its own suspendable stack.
+        WebAssembly.promising(module.asm.main)(0, 0).then(() => stop(null), stop);
+      }
+      resolveStarted(module);
+    }, stop);
+  });
+}
