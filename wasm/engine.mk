@@ -181,7 +181,7 @@ $(OUT)/nhbench: $(NH_OBJS) $(filter-out %/io_native.o,$(DRV_OBJS)) $(OBJ)/bench/
 # a smaller, faster module for the engines that have it. -lexports.js keeps
 # import and export names unminified (a side effect emcc documents), so the
 # host can wrap the import and main by name at instantiation. INVOKE_RUN=0:
-# the host calls main itself, through WebAssembly.promising.
+# the JSPI host calls main itself, through WebAssembly.promising.
 # ASYNCIFY, the fallback, suspends only inside nnh_js_next_request, the
 # driver's single "wait for the next request" point; every window-port
 # callback is plain C.

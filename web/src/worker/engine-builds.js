@@ -34,6 +34,10 @@ const INPUT_IMPORT = 'nnh_js_next_request';
 export function startEngine(build, factory, compiled, options, onExit) {
   return new Promise((resolveStarted, rejectStarted) => {
     let stopped = false;
+    // emcc runs an Asyncify build's main itself and, when main first returns
+    // (its first unwind, waiting for a request), calls exit implicitly:
+    // between onRuntimeInitialized and postRun an ExitStatus is not the end.
+    let implicitRun = false;
     const stop = (error) => {
       if (stopped) return;
       stopped = true;
@@ -52,9 +56,13 @@ export function startEngine(build, factory, compiled, options, onExit) {
         WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), stop);
         return {};
       },
+      onRuntimeInitialized() {
+        implicitRun = true;
+      },
+      postRun: [() => { implicitRun = false; }],
       // NetHack's exit() ends the run by throwing ExitStatus through quit: note it.
       quit(status, toThrow) {
-        stop(toThrow);
+        if (!implicitRun) stop(toThrow);
         throw toThrow;
       },
       onAbort(what) {
