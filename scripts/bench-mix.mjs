@@ -85,14 +85,16 @@ let playGame = function (seed, budget) {
     startEngine(build, createNetHackEngine, compiled, {
       nnhOnResponse(text) { pending = text; },
       nnhNextRequest() {
-        if (pending === null) return Promise.resolve(createRequest(seed));
+        // requests are computed synchronously, so they are handed over as
+        // values: the engine does not suspend for them (io_wasm.js)
+        if (pending === null) return createRequest(seed);
         const response = readResponse(pending);
         if (started === 0) started = performance.now();
         else { ops += 1; bytes += pending.length; }
         pending = null;
         if (response.error) throw new Error(JSON.stringify(response.error));
         if (response.ended || ops >= budget) return finish();
-        return Promise.resolve(nextRequest(state, response));
+        return nextRequest(state, response);
       },
     }).catch(rejectGame);
   });

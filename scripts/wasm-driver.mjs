@@ -58,19 +58,23 @@ process.stdin.on('end', () => {
   while (waiters.length) waiters.shift()(null);
 });
 
+// A line already read is handed over as a value: the engine then takes it
+// without suspending (io_wasm.js); only an empty queue costs a suspension.
 function nextRequest() {
-  if (lines.length) return Promise.resolve(lines.shift());
-  flush();
-  if (ended) return Promise.resolve(null);
+  if (lines.length) return lines.shift();
+  if (ended) return null;
   return new Promise((resolveLine) => waiters.push(resolveLine));
 }
 
 // ---- the engine --------------------------------------------------------------
-// Responses are buffered and written when the engine next waits for input
-// with nothing queued: one write per response would dominate a fast step.
+// Responses are buffered while more requests are queued (a pipelined
+// replay: one write per response would dominate a fast step) and written as
+// soon as none is - the host is then waiting for this answer, and the engine
+// may be about to exit (session.close) rather than ask again.
 let out = [];
 function respond(text) {
   out.push(text, '\n');
+  if (!lines.length) flush();
 }
 function flush() {
   if (out.length) {
@@ -83,8 +87,9 @@ function flush() {
 const buildDir = join(engineDir, build);
 globalThis.__dirname = buildDir;
 globalThis.require = createRequire(import.meta.url);
-// The Asyncify build's exit() surfaces as ExitStatus thrown out of a resumed
-// stack, an unhandled rejection: startEngine has seen it through quit.
+// NetHack's exit() surfaces as ExitStatus: out of main's promise with JSPI
+// (startEngine ignores it), as an unhandled rejection out of a resumed stack
+// with Asyncify. Either way the engine is done and has been answered.
 process.on('unhandledRejection', (error) => {
   if (!(error && error.name === 'ExitStatus')) throw error;
 });
@@ -92,12 +97,11 @@ process.stderr.write(`wasm-driver: ${build} build\n`);
 const { default: factory } = await import(pathToFileURL(join(buildDir, 'nethack.js')).href);
 // emcc 3.1.6 output fetches the .wasm even under Node: compile the bytes here.
 const compiled = await WebAssembly.compile(readFileSync(join(buildDir, 'nethack.wasm')));
-await new Promise((resolveExit, rejectExit) => {
-  startEngine(build, factory, compiled, {
-    nnhNextRequest: nextRequest,
-    nnhOnResponse: respond,
-    print: (text) => process.stderr.write(`${text}\n`),
-    printErr: (text) => process.stderr.write(`${text}\n`),
-  }, (error) => (error ? rejectExit(error) : resolveExit())).catch(rejectExit);
+await startEngine(build, factory, compiled, {
+  nnhNextRequest: nextRequest,
+  nnhOnResponse: respond,
+  print: (text) => process.stderr.write(`${text}\n`),
+  printErr: (text) => process.stderr.write(`${text}\n`),
+}, (error) => {
+  throw error;
 });
-flush();

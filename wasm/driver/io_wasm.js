@@ -8,10 +8,13 @@
 //   ASYNCIFY build: the same promise, awaited through Asyncify.handleAsync
 //                   (nnh_js_next_request is listed in ASYNCIFY_IMPORTS).
 //
-// Module.nnhNextRequest() resolves with the next request as raw bytes (a
-// Uint8Array: malformed UTF-8 and NUL reach C validation exactly as they do
-// natively), or as a string (encoded straight into the engine's memory, no
-// intermediate copy), or null for end of input.
+// Module.nnhNextRequest() gives the next request as raw bytes (a Uint8Array:
+// malformed UTF-8 and NUL reach C validation exactly as they do natively), or
+// as a string (encoded straight into the engine's memory, no intermediate
+// copy), or null for end of input - or a promise of one of those. A request
+// the host already has is returned as it is: then nothing suspends (JSPI
+// suspends only on a promise; Asyncify is not even entered), which is what
+// makes queued requests (replays) and synchronous agents cheap.
 mergeInto(LibraryManager.library, {
   $nnhCopyRequest: function (request, buf, cap) {
     if (request === null || request === undefined) return -1;
@@ -30,11 +33,21 @@ mergeInto(LibraryManager.library, {
   nnh_js_next_request__deps: ['$nnhCopyRequest'],
 #if ASYNCIFY
   nnh_js_next_request: function (buf, cap) {
-    return Asyncify.handleAsync(() => Module.nnhNextRequest().then((request) => nnhCopyRequest(request, buf, cap)));
+    // Asyncify enters an import twice when it suspends: to start (Normal
+    // state) and to resume (Rewinding), where handleAsync hands back the
+    // awaited result without calling its function again.
+    let request = null;
+    if (Asyncify.state === Asyncify.State.Normal) {
+      request = Module.nnhNextRequest();
+      if (!(request instanceof Promise)) return nnhCopyRequest(request, buf, cap);
+    }
+    return Asyncify.handleAsync(() => request.then((ready) => nnhCopyRequest(ready, buf, cap)));
   },
 #else
   nnh_js_next_request: function (buf, cap) {
-    return Module.nnhNextRequest().then((request) => nnhCopyRequest(request, buf, cap));
+    const request = Module.nnhNextRequest();
+    if (!(request instanceof Promise)) return nnhCopyRequest(request, buf, cap);
+    return request.then((ready) => nnhCopyRequest(ready, buf, cap));
   },
 #endif
 });

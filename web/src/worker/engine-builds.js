@@ -28,22 +28,20 @@ const INPUT_IMPORT = 'nnh_js_next_request';
 /** Start one engine instance of `build` from a compiled module.
  *  `factory` is the build's createNetHackEngine; `options` the Module
  *  options (nnhNextRequest, nnhOnResponse, print, …). Resolves with the
- *  Module once the engine runs (it then waits in nnhNextRequest); `onExit`
- *  is called once when it stops - with null after NetHack's exit(), or with
- *  the error that stopped it. */
-export function startEngine(build, factory, compiled, options, onExit) {
+ *  Module once the engine runs (it then waits in nnhNextRequest), rejects if
+ *  it cannot start. `onFailure(error)` is called once if the engine stops on
+ *  an error later (a trap, an abort). NetHack's own exit() is no failure:
+ *  emcc throws it as ExitStatus - out of main's promise with JSPI (ignored
+ *  here), or out of a resumed stack with Asyncify (an unhandled rejection
+ *  the host ignores) - and the host has had every response by then. */
+export function startEngine(build, factory, compiled, options, onFailure) {
   return new Promise((resolveStarted, rejectStarted) => {
-    let stopped = false;
-    // emcc runs an Asyncify build's main itself and, when main first returns
-    // (its first unwind, waiting for a request), calls exit implicitly:
-    // between onRuntimeInitialized and postRun an ExitStatus is not the end.
-    let implicitRun = false;
-    const stop = (error) => {
-      if (stopped) return;
-      stopped = true;
-      const failure = error && error.name === 'ExitStatus' ? null : error;
-      if (failure) rejectStarted(failure); // no effect once started
-      if (onExit) onExit(failure);
+    let failed = false;
+    const fail = (error) => {
+      if (failed || (error && error.name === 'ExitStatus')) return;
+      failed = true;
+      rejectStarted(error); // no effect once started
+      if (onFailure) onFailure(error);
     };
     factory({
       ...options,
@@ -53,27 +51,18 @@ export function startEngine(build, factory, compiled, options, onExit) {
           // keeps its name, so it is wrapped by name, not found by guesswork
           imports.env[INPUT_IMPORT] = new WebAssembly.Suspending(imports.env[INPUT_IMPORT]);
         }
-        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), stop);
+        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), fail);
         return {};
       },
-      onRuntimeInitialized() {
-        implicitRun = true;
-      },
-      postRun: [() => { implicitRun = false; }],
-      // NetHack's exit() ends the run by throwing ExitStatus through quit: note it.
-      quit(status, toThrow) {
-        if (!implicitRun) stop(toThrow);
-        throw toThrow;
-      },
       onAbort(what) {
-        stop(new Error(`engine aborted: ${what}`));
+        fail(new Error(`engine aborted: ${what}`));
       },
     }).then((module) => {
       if (build === 'jspi') {
         // INVOKE_RUN=0: main runs here, on its own suspendable stack.
-        WebAssembly.promising(module.asm.main)(0, 0).then(() => stop(null), stop);
+        WebAssembly.promising(module.asm.main)(0, 0).catch(fail);
       }
       resolveStarted(module);
-    }, stop);
+    }, fail);
   });
 }

@@ -70,8 +70,8 @@ self.addEventListener('unhandledrejection', (event) => {
 class EngineInstance {
   constructor() {
     this.waitingForRequest = null; // resolve() of the engine's pending nnhNextRequest
-    this.queued = null;            // a request given before the engine asked
-    this.pending = null;           // {resolve, reject} of the request in flight
+    this.queued = [];              // requests given before the engine asked, in order
+    this.answers = [];             // {resolve, reject} of each request sent, in order
     this.failure = null;
     this.closed = false;
   }
@@ -82,68 +82,63 @@ class EngineInstance {
         nnhNextRequest: () => {
           // The engine waits for input: it is ready (first time) or done with
           // the previous request (its response has already been delivered).
+          // A request already queued is handed over as a value, so the
+          // engine runs on without suspending (a replay's batch).
           resolveStarted(this);
-          if (this.closed) return Promise.resolve(null);
-          if (this.queued !== null) {
-            const request = this.queued;
-            this.queued = null;
-            return Promise.resolve(request);
-          }
+          if (this.closed) return null;
+          if (this.queued.length) return this.queued.shift();
           return new Promise((resolveRequest) => { this.waitingForRequest = resolveRequest; });
         },
         nnhOnResponse: (text) => {
-          const pending = this.pending;
-          this.pending = null;
-          if (pending) pending.resolve(text);
+          const answer = this.answers.shift();
+          if (answer) answer.resolve(text);
         },
         print: () => {},
         printErr: (text) => console.warn(`[nethack] ${text}`),
-      }, (error) => {
-        // NetHack's exit() is a normal end (null): a request in flight is
-        // answered before it, so only a failure has anyone to tell.
-        if (error) this.fail(error);
-      }).catch(rejectStarted);
+      }, (error) => this.fail(error)).catch(rejectStarted);
     });
   }
 
   /** Send one request: its JSON text (a string, encoded straight into the
    *  engine's memory) or raw bytes (a Uint8Array, copied: Pyodide may hand
-   *  over a view of its own memory). Resolves with the response text. */
+   *  over a view of its own memory). Resolves with the response text.
+   *  Requests sent before earlier ones are answered queue up in order (the
+   *  engine answers one at a time). */
   request(json) {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error('engine closed'));
-    if (this.pending) return Promise.reject(new Error('engine busy: one request at a time'));
     const request = typeof json === 'string' ? json : new Uint8Array(json);
     return new Promise((resolve, reject) => {
-      this.pending = { resolve, reject };
+      this.answers.push({ resolve, reject });
       const waiting = this.waitingForRequest;
       this.waitingForRequest = null;
       if (waiting) waiting(request);
-      else this.queued = request;
+      else this.queued.push(request);
     });
   }
 
-  /** Many requests (JSON texts, one per line) back to back; resolves with
-   *  the response texts, one per line (a replay knows them all in advance:
-   *  one crossing from Python instead of one per request). */
+  /** Many requests (JSON texts, one per line), all queued at once; resolves
+   *  with the response texts, one per line. A replay knows its requests in
+   *  advance: one crossing from Python, and the engine takes each next
+   *  request without suspending. */
   async requestMany(text) {
-    const replies = [];
-    for (const line of text.split('\n')) replies.push(await this.request(line));
+    const replies = await Promise.all(text.split('\n').map((line) => this.request(line)));
     return replies.join('\n');
   }
 
   fail(error) {
     if (this.failure) return;
     this.failure = error;
-    const pending = this.pending;
-    this.pending = null;
-    if (pending) pending.reject(error);
+    this.queued = [];
+    for (const answer of this.answers.splice(0)) answer.reject(error);
   }
 
   /** Retire the instance: the engine sees the end of input and exits. */
   close() {
     if (this.closed) return;
     this.closed = true;
+    this.queued = [];
+    for (const answer of this.answers.splice(0)) answer.reject(new Error('engine closed'));
     const waiting = this.waitingForRequest;
     this.waitingForRequest = null;
     if (waiting) waiting(null);
