@@ -3,7 +3,7 @@
 // either engine. Prints one JSON line.
 //
 //   node [--experimental-wasm-jspi] scripts/bench-mix.mjs [--ops 20000]
-//        [--engine web/dist/engine] [--build jspi|asyncify] [--parse full|boundary]
+//        [--engine web/dist/engine] [--build jspi|asyncify] [--parse full|boundary] [--await]
 //   node scripts/bench-mix.mjs --native [--ops 20000]
 //
 // WASM runs in-process: one compiled module, a fresh instance per game (as
@@ -15,6 +15,9 @@
 // revision and the standing decision, from the response's fixed key order -
 // as an agent in the page does: there the consumer is Python, and
 // JavaScript hands the text through unparsed.
+// --await: the agent hands each request over through a promise, as the
+// page's Python does (the engine suspends at every step); by default it
+// answers synchronously, as an agent stepping NLE does.
 // The mix matches scripts/bench-engine: even steps move (compass order),
 // odd steps search; a standing decision is cancelled; a finished game is
 // replaced by a new one with the next seed.
@@ -37,6 +40,8 @@ const DIRECTIONS = ['north', 'east', 'south', 'west', 'northeast', 'southeast', 
 const useNative = process.argv.includes('--native');
 const build = arg('--build', detectBuild());
 const parse = arg('--parse', 'boundary');
+const awaited = process.argv.includes('--await');
+const handOver = awaited ? (request) => Promise.resolve(request) : (request) => request;
 process.setMaxListeners(0); // each engine instance registers its own process handlers
 process.on('unhandledRejection', (error) => { // the Asyncify build's exit(): seen by startEngine
   if (!(error && error.name === 'ExitStatus')) throw error;
@@ -87,14 +92,14 @@ let playGame = function (seed, budget) {
       nnhNextRequest() {
         // requests are computed synchronously, so they are handed over as
         // values: the engine does not suspend for them (io_wasm.js)
-        if (pending === null) return createRequest(seed);
+        if (pending === null) return handOver(createRequest(seed));
         const response = readResponse(pending);
         if (started === 0) started = performance.now();
         else { ops += 1; bytes += pending.length; }
         pending = null;
         if (response.error) throw new Error(JSON.stringify(response.error));
         if (response.ended || ops >= budget) return finish();
-        return nextRequest(state, response);
+        return handOver(nextRequest(state, response));
       },
     }).catch(rejectGame);
   });
@@ -139,5 +144,5 @@ for (let seed = 100; ops < totalOps; seed += 1) {
   const [gameOps, gameBytes, gameMs] = await playGame(seed, totalOps - ops);
   ops += gameOps; bytes += gameBytes; ms += gameMs; games += 1;
 }
-console.log(JSON.stringify({ target: useNative ? 'native' : `wasm ${build}`, node: process.version, parse, ops, games, seconds: ms / 1000, opsPerSecond: ops / (ms / 1000), meanResponseBytes: bytes / ops }));
+console.log(JSON.stringify({ target: useNative ? 'native' : `wasm ${build}${awaited ? ', awaited' : ''}`, node: process.version, parse, ops, games, seconds: ms / 1000, opsPerSecond: ops / (ms / 1000), meanResponseBytes: bytes / ops }));
 process.exit(0);

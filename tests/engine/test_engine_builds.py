@@ -4,6 +4,7 @@ with the native twin's game identity (the rules), each with its own build
 identity (diagnostics)."""
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import shutil
@@ -75,3 +76,15 @@ def test_every_build_shares_the_game_identity_of_the_rules() -> None:
             assert hashlib.sha256((WASM_ENGINE / build / name).read_bytes()).hexdigest() == digest, (build, name)
         identities.add(described["buildIdentity"])
     assert len(identities) == 3
+
+
+@pytest.mark.wasm
+def test_the_jspi_download_fits_the_budget() -> None:
+    """What a browser with JSPI downloads for the engine (gzip at a static
+    host's usual level 6): at most 1.3 MB; and the JSPI build is the smaller."""
+    def gzipped(build: str) -> int:
+        return sum(len(gzip.compress((WASM_ENGINE / build / name).read_bytes(), 6))
+                   for name in ("nethack.js", "nethack.wasm"))
+
+    assert gzipped("jspi") <= 1_300_000, gzipped("jspi")
+    assert gzipped("jspi") < gzipped("asyncify")
