@@ -22,7 +22,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -37,6 +36,7 @@ from .durable_harness import (
     journal,
     open_site,
     owned,
+    play,
     python,
     reload,
     run,
@@ -44,19 +44,6 @@ from .durable_harness import (
     wait_ready,
 )
 from .site_harness import wait_until
-
-
-@pytest.fixture
-def ctx(plain_browser: Browser) -> Iterator[BrowserContext]:
-    """A fresh browser profile; fails the test on any uncaught page error."""
-    made = context(plain_browser)
-    errors: list[str] = []
-    made.on("weberror", lambda error: errors.append(str(error.error)))
-    try:
-        yield made
-    finally:
-        made.close()
-    assert not errors, f"uncaught page errors: {errors}"
 
 
 def standing(frame: dict[str, Any]) -> dict[str, Any] | None:
@@ -68,13 +55,6 @@ def comparable(frame: dict[str, Any]) -> dict[str, Any]:
     """What a person or agent sees of a game, without the call's own diagnostics."""
     return {"basis": frame["basis"], "gate": frame["control"]["gate"], "scene": frame["scene"],
             "decision": frame["decision"], "stateHash": frame["result"].get("stateHash")}
-
-
-def play(agent: Agent, frame: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    for step in steps:
-        frame = agent.step(frame, step)
-        assert "error" not in frame, frame["error"]
-    return frame
 
 
 def test_a_reload_mid_game_resumes_the_same_frame(ctx: BrowserContext, site_url: str) -> None:

@@ -9,28 +9,12 @@ a game journaled by the Asyncify page resumes on the JSPI page and back.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from playwright.sync_api import BrowserContext, Page
 
-import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
-
-from .durable_harness import CREATE, SCRIPT, Agent, context, open_site, owned
+from .durable_harness import CREATE, SCRIPT, Agent, owned, play
 from .site_harness import wait_until
 
 WITHOUT_JSPI = "globalThis.__NETHACK_TEST_WITHOUT_JSPI__ = true;"
-
-
-@pytest.fixture
-def ctx(plain_browser: Browser) -> Iterator[BrowserContext]:
-    made = context(plain_browser)
-    errors: list[str] = []
-    made.on("weberror", lambda error: errors.append(str(error.error)))
-    try:
-        yield made
-    finally:
-        made.close()
-    assert not errors, f"uncaught page errors: {errors}"
 
 
 def open_page(ctx: BrowserContext, url: str, *, jspi: bool, requests: list[str]) -> Page:
@@ -43,30 +27,22 @@ def open_page(ctx: BrowserContext, url: str, *, jspi: bool, requests: list[str])
     return page
 
 
-def play(agent: Agent, frame: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    for step in steps:
-        frame = agent.step(frame, step)
-        assert "error" not in frame, frame["error"]
-    return frame
+def picked(ctx: BrowserContext, url: str, *, jspi: bool) -> str:
+    """Open the site; check it runs and downloads the expected build, and
+    only that one; returns the page's game identity."""
+    build, other = ("jspi", "asyncify") if jspi else ("asyncify", "jspi")
+    requests: list[str] = []
+    page = open_page(ctx, url, jspi=jspi, requests=requests)
+    engine = page.evaluate("() => window.nethackSite.engine")
+    assert engine["build"] == build and engine["buildIdentity"].startswith(f"{build}-sha256:"), engine
+    assert any(f"/engine/{build}/nethack.wasm" in request for request in requests)
+    assert not any(f"/engine/{other}/" in request for request in requests)
+    return str(page.evaluate("() => window.nethackSite.identity"))
 
 
 def test_the_page_picks_jspi_and_falls_back_to_asyncify(ctx: BrowserContext, site_url: str) -> None:
-    jspi_requests: list[str] = []
-    jspi_page = open_page(ctx, site_url, jspi=True, requests=jspi_requests)
-    jspi_engine = jspi_page.evaluate("() => window.nethackSite.engine")
-    assert jspi_engine["build"] == "jspi" and jspi_engine["buildIdentity"].startswith("jspi-sha256:")
-    assert any("/engine/jspi/nethack.wasm" in url for url in jspi_requests)
-    assert not any("/engine/asyncify/" in url for url in jspi_requests)
-
-    fallback_requests: list[str] = []
-    fallback = open_page(ctx, site_url, jspi=False, requests=fallback_requests)
-    engine = fallback.evaluate("() => window.nethackSite.engine")
-    assert engine["build"] == "asyncify" and engine["buildIdentity"].startswith("asyncify-sha256:")
-    assert any("/engine/asyncify/nethack.wasm" in url for url in fallback_requests)
-    assert not any("/engine/jspi/" in url for url in fallback_requests)
     # both builds play the same rules: one game identity
-    assert fallback.evaluate("() => window.nethackSite.identity") == \
-        jspi_page.evaluate("() => window.nethackSite.identity")
+    assert picked(ctx, site_url, jspi=True) == picked(ctx, site_url, jspi=False)
 
 
 def test_a_game_moves_between_the_builds(ctx: BrowserContext, site_url: str) -> None:
