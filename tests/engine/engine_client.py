@@ -61,9 +61,13 @@ def build_staleness_note() -> str:
 
 
 def driver_command(kind: str) -> list[str]:
-    """`native`, or `wasm-jspi` / `wasm-asyncify`."""
+    """`native`, or `wasm-jspi` / `wasm-asyncify`; plain `wasm` is the JSPI
+    build, the one a browser with JSPI runs (the suites that compare every
+    build use WASM_KINDS)."""
     if kind == "native":
         return native_command()
+    if kind == "wasm":
+        kind = "wasm-jspi"
     if kind.startswith("wasm-") and kind[5:] in WASM_BUILDS:
         return wasm_command(kind[5:])
     raise ValueError(kind)
