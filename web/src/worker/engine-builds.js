@@ -37,6 +37,7 @@ const INPUT_IMPORT = 'nnh_js_next_request';
 export function startEngine(build, factory, compiled, options, onFailure) {
   return new Promise((resolveStarted, rejectStarted) => {
     let failed = false;
+    let main = null; // the instance's own main export (JSPI), taken at instantiation
     const fail = (error) => {
       if (failed || (error && error.name === 'ExitStatus')) return;
       failed = true;
@@ -51,7 +52,10 @@ export function startEngine(build, factory, compiled, options, onFailure) {
           // keeps its name, so it is wrapped by name, not found by guesswork
           imports.env[INPUT_IMPORT] = new WebAssembly.Suspending(imports.env[INPUT_IMPORT]);
         }
-        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), fail);
+        WebAssembly.instantiate(compiled, imports).then((instance) => {
+          main = instance.exports.main; // by name, from the instance: no emcc internals
+          receive(instance, compiled);
+        }, fail);
         return {};
       },
       onAbort(what) {
@@ -60,7 +64,7 @@ export function startEngine(build, factory, compiled, options, onFailure) {
     }).then((module) => {
       if (build === 'jspi') {
         // INVOKE_RUN=0: main runs here, on its own suspendable stack.
-        WebAssembly.promising(module.asm.main)(0, 0).catch(fail);
+        WebAssembly.promising(main)(0, 0).catch(fail);
       }
       resolveStarted(module);
     }, fail);
