@@ -195,10 +195,10 @@ static void test_nul(void)
     EXPECT_N("\"a\0b\"", 5, NNH_JSON_NUL_BYTE);
     EXPECT_N("{\"a\0\":1}", 8, NNH_JSON_NUL_BYTE);
     CHECK(doc.error_offset == 3, "raw NUL offset");
-    EXPECT_AT("\"ab\\u0000\"", NNH_JSON_NUL_BYTE, 3);
-    EXPECT("[\"x\",\"\\u0000\"]", NNH_JSON_NUL_BYTE);
+    EXPECT_AT("\"ab\\u0000\"", NNH_JSON_CONTROL_CHARACTER, 3);
+    EXPECT("[\"x\",\"\\u0000\"]", NNH_JSON_CONTROL_CHARACTER);
     /* Even the NUL-valued pair escape of nothing: \u0000 after a good pair. */
-    EXPECT("\"\\uD83D\\uDE00\\u0000\"", NNH_JSON_NUL_BYTE);
+    EXPECT("\"\\uD83D\\uDE00\\u0000\"", NNH_JSON_CONTROL_CHARACTER);
 }
 
 static void test_utf8(void)
@@ -390,7 +390,8 @@ static void test_writer(void)
         nnh_buf_init(&b);
         nnh_buf_jstrn(&b, all, sizeof all);
         CHECK(!b.oom && b.len <= NNH_JSON_MAX_INPUT, "all bytes written");
-        CHECK(nnh_json_parse(&doc, b.data, b.len) == NNH_JSON_NUL_BYTE, "\\u0000 round trip is nulByte");
+        CHECK(nnh_json_parse(&doc, b.data, b.len) == NNH_JSON_CONTROL_CHARACTER,
+              "\\u0000 round trip is controlCharacter");
         nnh_buf_reset(&b);
         nnh_buf_jstrn(&b, all, sizeof all - 1);  /* drop the NUL */
         CHECK(nnh_json_parse(&doc, b.data, b.len) == NNH_JSON_OK, "all bytes round trip");

@@ -57,6 +57,8 @@ ROWS: list[Row] = [
     ("truncated UTF-8", lambda g: observe_text().encode().replace(b"test-1", b"\xe2\x82"), "invalidUtf8", None),
     ("NUL byte in string", lambda g: observe_text().encode().replace(b"test-1", b"te\x00st-1"), "nulByte", None),
     ("NUL byte after object", lambda g: observe_text().encode() + b"\x00", "nulByte", None),
+    ("escaped NUL in a string", lambda g: observe_text().encode().replace(b"test-1", b"te\\u0000st-1"),
+     "controlCharacter", None),
     ("duplicate top-level field", lambda g: b'{"version":1,"version":1,"method":"session.observe",'
                                             b'"params":{"sessionId":"test-1"}}', "duplicateField", None),
     ("duplicate param", lambda g: b'{"version":1,"method":"session.observe",'

@@ -124,3 +124,51 @@ async def test_bad_value_sends_nothing(agent: Agent) -> None:
     assert wrong["error"]["code"] == "invalidValue"
     assert wrong["decision"]["id"] == frame["decision"]["id"], "the question still stands"
     assert await agent.engine_revision(session) == revision
+
+
+async def test_a_single_choice_takes_a_bare_option_or_a_list() -> None:
+    """One call for the obvious: a select-one question accepts the option
+    itself (id or unique name) as well as a one-element list."""
+    from nethack_webmcp.projection.decision import value_schema
+    from nethack_webmcp.session import SessionError
+    from nethack_webmcp.tools.answers import to_answer
+
+    sell = {"id": "decision-4", "kind": "choice", "select": "one", "prompt": "Sell it? [ynaq]",
+            "options": [{"id": 0, "name": "yes"}, {"id": 1, "name": "no"}, {"id": 2, "name": "all"},
+                        {"id": 3, "name": "quit"}]}
+    for value in ("yes", 0, ["yes"], [0]):
+        assert to_answer(sell, value) == {"kind": "choice", "choose": [0]}, value
+    with pytest.raises(SessionError):
+        to_answer(sell, ["yes", "no"])
+    assert "anyOf" in value_schema(sell)
+    several = {**sell, "select": "any"}
+    assert to_answer(several, ["yes", "all"]) == {"kind": "choice", "choose": [0, 2]}
+    with pytest.raises(SessionError):
+        to_answer(several, "yes")  # a multi-select answer is always a list
+
+
+async def test_the_count_echo_is_not_a_message(agent: Agent) -> None:
+    """NetHack echoes a typed count ("Count: 15"); that is our own input read
+    back, so it is neither an event nor a recent message."""
+    created = await agent.create(seed=42)
+    searched = await agent.call("interact", **bound(created), action="search", turns=15)
+    assert searched["outcome"]["turnsElapsed"] > 1
+    assert not [text for text in heard(searched) if text.startswith("Count:")]
+    observed = await agent.call("observe", sessionId=created["basis"]["sessionId"])
+    assert not [text for text in observed["result"]["recentMessages"] if text.startswith("Count:")]
+
+
+async def test_messages_of_a_leg_carry_the_square_they_came_from(agent: Agent) -> None:
+    created = await agent.create(seed=42)
+    frame, tagged = created, []
+    for _ in range(12):
+        frame = await agent.call("travel", **bound(frame), mode="explore")
+        if frame.get("decision"):
+            break
+        leg = frame["result"]
+        squares = [(s["x"], s["y"]) for s in (*leg["steps"], leg["start"], leg["finalPosition"])]
+        for event in frame["events"]:
+            if event["type"] in ("heard", "passage"):
+                assert (event["at"]["x"], event["at"]["y"]) in squares, event
+                tagged.append(event)
+    assert tagged, "the legs heard nothing: the check above never ran"

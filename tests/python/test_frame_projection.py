@@ -18,7 +18,7 @@ from replay import replay
 pytestmark = pytest.mark.asyncio
 
 FRAME_KEYS = {"version", "basis", "control", "outcome", "scene", "decision", "events", "diagnostics"}
-SCENE_KEYS = {"kind", "self", "nearby", "entities", "features", "map", "inventory", "here",
+SCENE_KEYS = {"kind", "self", "nearby", "entities", "features", "objects", "map", "inventory", "here",
               "automaticPickup", "perception"}
 KINDS = ["confirmation", "choice", "text", "direction", "item", "position"]
 

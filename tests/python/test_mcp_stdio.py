@@ -19,6 +19,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import McpError
 from nethack_webmcp.tools import declarations
 from support.processes import drivers
+from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
 pytestmark = pytest.mark.asyncio
 
@@ -54,6 +55,10 @@ async def test_stdio_server_plays_a_game(tmp_path: Path) -> None:
         for tool, declared in zip(listed.tools, declarations()):
             assert tool.inputSchema == declared["inputSchema"]
             assert tool.annotations.readOnlyHint == declared["annotations"]["readOnlyHint"]
+        # what the official client loaded is what every model API accepts, within budget
+        loaded = [tool.model_dump(exclude_none=True) for tool in listed.tools]
+        assert problems(loaded) == []
+        assert compact_size(loaded) <= BUDGET_BYTES
         client = Client(session)
 
         frame = await client.frame("session", action="create", seed=42, name="Ada",

@@ -139,3 +139,72 @@ async def test_incompatible_character_is_an_error_frame(agent: Agent) -> None:
     frame = await agent.call("session", action="create", role="valkyrie", alignment="chaotic", race="dwarf")
     assert frame["error"]["code"] == "incompatibleCharacter" and frame["basis"] is None
     assert agent.games.sessions() == []
+
+
+async def test_each_action_takes_its_own_fields(agent: Agent) -> None:
+    """Flat schemas: the action table says which fields an action takes, and
+    the error names the action, the field and what the action accepts."""
+    created = await agent.create(seed=42)
+    frame = await refused(agent, created, "invalidArguments", "interact", **bound(created), action="attack")
+    message = frame["error"]["message"]
+    assert "action 'attack' needs 'target'" in message and "accepts: sessionId, viewId, target" in message
+    frame = await refused(agent, created, "invalidArguments", "interact", **bound(created), action="search",
+                          target={"direction": "north"})
+    assert "action 'search' does not take 'target'" in frame["error"]["message"]
+    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="climb",
+                          direction="east")
+    assert "mode 'climb' takes direction up | down" in frame["error"]["message"]
+    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="run",
+                          direction="down")
+    assert "mode 'run' takes direction north" in frame["error"]["message"]
+    await refused(agent, created, "invalidArguments", "plan", sessionId=created["basis"]["sessionId"],
+                  query="route")
+    await refused(agent, created, "invalidArguments", "lookup", sessionId=created["basis"]["sessionId"])
+    await refused(agent, created, "invalidArguments", "use", **bound(created), action="drop", quantity=2)
+
+
+async def test_targets_positions_and_ids_are_checked(agent: Agent) -> None:
+    created = await agent.create(seed=42)
+    frame = await refused(agent, created, "invalidTarget", "interact", **bound(created), action="kick",
+                          target={"direction": "north", "position": {"x": 3, "y": 3}})
+    assert "exactly one of direction, position or symbol" in frame["error"]["message"]
+    await refused(agent, created, "invalidTarget", "interact", **bound(created), action="kick",
+                  target={"symbol": "+"})
+    await refused(agent, created, "invalidTarget", "travel", **bound(created), mode="step",
+                  target={"direction": "self"})
+    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="to",
+                          to={"x": 80, "y": 3})
+    assert "to.x must be 1 to 79" in frame["error"]["message"]
+    frame = await refused(agent, created, "invalidArguments", "interact", **bound(created), action="attack",
+                          target={"position": {"x": 3, "y": -1}})
+    assert "target.position.y must be 0 to 20" in frame["error"]["message"]
+    frame = await refused(agent, created, "invalidArguments", "use", **bound(created), action="eat",
+                          itemId="item 4")
+    assert "itemId must be 1-96 characters" in frame["error"]["message"]
+
+
+async def test_every_rejection_of_an_acting_tool_has_a_rejected_outcome(agent: Agent) -> None:
+    created = await agent.create(seed=42)
+    sid = created["basis"]["sessionId"]
+    for tool, arguments in (("interact", {"sessionId": sid, "action": "search"}),
+                            ("travel", {"sessionId": sid, "mode": "explore"}),
+                            ("use", {"sessionId": sid, "action": "eat"}),
+                            ("interact", {**bound(created), "action": "dance"}),
+                            ("respond", {"sessionId": sid, "action": "answer", "decisionId": "decision-9"})):
+        frame = await refused(agent, created, "invalidArguments", tool, **arguments)
+        assert frame["outcome"] is not None and frame["outcome"]["submission"] == "rejected", (tool, frame)
+    missing_view = await agent.call("interact", sessionId=sid, action="search")
+    assert "action 'search' needs 'viewId'" in missing_view["error"]["message"]
+
+
+async def test_names_are_limited_in_bytes_and_control_characters_named(agent: Agent) -> None:
+    before = len(agent.games.sessions())
+    frame = await agent.call("session", action="create", name="\U0001f409" * 31)
+    assert frame["error"]["code"] == "invalidArguments"
+    assert "name is 124 bytes of UTF-8; at most 31 bytes" in frame["error"]["message"]
+    frame = await agent.call("session", action="create", name="A\u0000da")
+    assert frame["error"]["code"] == "controlCharacter", frame["error"]
+    assert "control character" in frame["error"]["message"]
+    assert len(agent.games.sessions()) == before, "no game was created"
+    created = await agent.create(name="\U0001f409" * 7 + "abc")  # 31 bytes exactly
+    assert created["scene"]["self"]["name"] == "\U0001f409" * 7 + "abc"

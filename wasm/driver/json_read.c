@@ -85,8 +85,10 @@ static int unicode_escape(parser *p, char *out)
         p->pos += 6;
         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
     }
-    /* Downstream code uses C strings, where an embedded NUL truncates. */
-    if (cp == 0) return -fail(p, NNH_JSON_NUL_BYTE, start);
+    /* Downstream code uses C strings, where an embedded NUL truncates. The
+     * escape is valid JSON, so it is refused as the control character it
+     * is (a raw NUL byte, by contrast, is not JSON at all: nulByte). */
+    if (cp == 0) return -fail(p, NNH_JSON_CONTROL_CHARACTER, start);
     if (cp < 0x80) { out[0] = (char)cp; return 1; }
     if (cp < 0x800) {
         out[0] = (char)(0xC0 | (cp >> 6));
@@ -384,7 +386,7 @@ const char *nnh_json_status_code(int status)
 {
     static const char *const names[] = {
         "ok", "malformedJson", "invalidUtf8", "nulByte", "duplicateField",
-        "escapedFieldName", "tooDeep", "tooLarge", "numberOutOfRange"
+        "escapedFieldName", "tooDeep", "tooLarge", "numberOutOfRange", "controlCharacter"
     };
 
     if (status < 0 || (size_t)status >= sizeof names / sizeof names[0])

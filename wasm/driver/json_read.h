@@ -20,7 +20,8 @@ typedef enum {
     NNH_JSON_ESCAPED_FIELD_NAME,  /* "escapedFieldName" */
     NNH_JSON_TOO_DEEP,            /* "tooDeep" */
     NNH_JSON_TOO_LARGE,           /* "tooLarge" */
-    NNH_JSON_NUMBER_OUT_OF_RANGE  /* "numberOutOfRange" */
+    NNH_JSON_NUMBER_OUT_OF_RANGE, /* "numberOutOfRange" */
+    NNH_JSON_CONTROL_CHARACTER    /* "controlCharacter": a valid \u0000 escape */
 } nnh_json_status;
 
 typedef enum {

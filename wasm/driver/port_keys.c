@@ -12,6 +12,7 @@
 
 static struct { int key; enum nnh_key_for kind; } queue[NNH_KEY_QUEUE];
 static int head, count;
+static int last_popped; /* the key most recently handed to the engine */
 
 /* Drop every queued key. This function can't fail. */
 void nnh_keys_clear(void) { head = count = 0; }
@@ -32,7 +33,7 @@ int nnh_keys_pop(enum nnh_key_for asking, int *key)
 {
     if (!count) return 0;
     if (queue[head].kind != NNH_FOR_ANY && queue[head].kind != asking) return 0;
-    *key = queue[head].key;
+    *key = last_popped = queue[head].key;
     head = (head + 1) % NNH_KEY_QUEUE;
     count--;
     return 1;
@@ -40,3 +41,8 @@ int nnh_keys_pop(enum nnh_key_for asking, int *key)
 
 /* Number of queued keys. */
 int nnh_keys_pending(void) { return count; }
+
+/* True when the key last handed to the engine was a digit the driver queued
+ * as a count: get_count() then echoes it ("Count: 30"), which is our own
+ * input read back, not something the game told the hero. */
+int nnh_keys_counting(void) { return last_popped >= '0' && last_popped <= '9'; }

@@ -152,10 +152,19 @@ static void add_line(winid w, const char *text, const anything *id, char selecto
     line->preselected = pre;
 }
 
+/* get_count()'s echo of the count the driver typed: "Count: 30" (cmd.c). */
+static int is_count_echo(const char *str)
+{
+    if (strncmp(str, "Count: ", 7)) return 0;
+    for (str += 7; *str; str++)
+        if (*str < '0' || *str > '9') return 0;
+    return nnh_keys_counting();
+}
+
 static void nnh_putstr(winid w, int attr, const char *str)
 {
     if (w == WIN_MESSAGE) {
-        nnh_event_heard(str);
+        if (!is_count_echo(str)) nnh_event_heard(str);
     } else if (w == WIN_STATUS || w == WIN_MAP) {
         /* vitals come from the status fields themselves (obs_build.c) */
     } else {
@@ -356,6 +365,7 @@ static char nnh_yn_function(const char *query, const char *choices, CHAR_P def)
 {
     enum nnh_boundary at = take_hint(NNH_AT_TEXT);
     int key;
+    enum nnh_key_for asking;
     nnh_decision *d = &nnh.decision;
 
     if (at != NNH_AT_DIRECTION && at != NNH_AT_ITEM) {
@@ -364,8 +374,11 @@ static char nnh_yn_function(const char *query, const char *choices, CHAR_P def)
             at = NNH_AT_CONFIRMATION;
         else at = NNH_AT_CHOICE;
     }
+    /* a ring hand chosen by game.equip's slot answers only the finger question */
+    asking = at == NNH_AT_CHOICE && choices && !strcmp(choices, "rl") ? NNH_FOR_HAND
+                                                                       : key_kind_for(at);
     for (;;) {
-        if (nnh_keys_pop(key_kind_for(at), &key)) break;
+        if (nnh_keys_pop(asking, &key)) break;
         memset(d, 0, sizeof *d);
         d->kind = at;
         strncpy(d->prompt, query ? query : "", NNH_LABEL_MAX - 1);

@@ -29,6 +29,7 @@ from .outcome import (
     StepOutcome,
     door_attempted,
     new_creatures_perceived,
+    newly_displayed,
     step_outcome,
 )
 from .policy import distances_from, passable, step_allowed
@@ -62,6 +63,7 @@ __all__ = [
     "neighborhood",
     "neighborhood_cell",
     "new_creatures_perceived",
+    "newly_displayed",
     "passable",
     "route",
     "run_leg",

@@ -96,6 +96,16 @@ def new_creatures_perceived(before: Iterable[Mapping[str, Any]], after: Iterable
     return any(count > old[key] for key, count in new.items())
 
 
+def newly_displayed(before: Iterable[Mapping[str, Any]],
+                    after: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The displayed creatures of after whose kind/appearance shows more often
+    than before (all of that kind/appearance: which one is new is not known)."""
+    old, new = _creature_census(before), _creature_census(after)
+    risen = {key for key, count in new.items() if count > old[key]}
+    return [entity for entity in after
+            if (str(entity.get("kind", "")), str(entity.get("appearance") or entity.get("mark") or "")) in risen]
+
+
 def door_attempted(events: Iterable[Mapping[str, Any]]) -> bool:
     """True when the step bumped into or opened a door: the driver's
     doorWitness event, or (for older recordings) the engine's door messages."""

@@ -28,10 +28,12 @@ def value_schema(decision: dict[str, Any]) -> dict[str, Any]:
     if kind == "choice":
         one = decision.get("select") == "one"
         ids = [option["id"] for option in decision.get("options", ())]
-        return {"type": "array", "minItems": 1, "maxItems": 1 if one else max(1, len(ids)),
-                "uniqueItems": True,
-                "items": {"anyOf": [{"type": "integer", "enum": ids},
-                                    {"type": "string", "description": "an option name, if unique"}]}}
+        option = {"anyOf": [{"type": "integer", "enum": ids},
+                            {"type": "string", "description": "an option name, if unique"}]}
+        listed = {"type": "array", "minItems": 1, "maxItems": 1 if one else max(1, len(ids)),
+                  "uniqueItems": True, "items": option}
+        # A single choice also takes the bare option: one call, no list to build.
+        return {"anyOf": [option, listed]} if one else listed
     if kind == "text":
         return {"type": "string", "maxLength": int(decision.get("maxBytes", 128))}
     if kind == "direction":

@@ -17,7 +17,9 @@ from . import mapview
 from .nearby import nearby
 from .vocabulary import POINT_FEATURES
 
-FEATURE_CAP = 24  # nearest point features listed; the map shows the rest
+FEATURE_CAP = 12  # nearest point features and objects listed; the map shows the rest
+#: Ways between levels and altars: listed however far, since a plan needs them.
+ALWAYS_LISTED = frozenset("<>lL_")
 
 
 def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -52,7 +54,8 @@ def entities(level: LevelView) -> list[dict[str, Any]]:
 
 
 def features(level: LevelView) -> list[dict[str, Any]]:
-    """Remembered point features (stairs, doors, fountains, traps…), nearest first."""
+    """Remembered point features (stairs, doors, fountains, traps…), nearest
+    first: the nearest FEATURE_CAP, plus every way up or down and altar."""
     found = []
     for y in range(MAP_ROWS):
         row = level.features[y]
@@ -66,8 +69,24 @@ def features(level: LevelView) -> list[dict[str, Any]]:
                 feature["orientation"] = door_orientation(code)
             if not level.visible(x, y):
                 feature["remembered"] = True
-            found.append(feature)
-    found.sort(key=lambda f: (f["distance"], f["y"], f["x"]))
+            found.append((code, feature))
+    found.sort(key=lambda pair: (pair[1]["distance"], pair[1]["y"], pair[1]["x"]))
+    return [feature for rank, (code, feature) in enumerate(found) if rank < FEATURE_CAP or code in ALWAYS_LISTED]
+
+
+OBJECT_KINDS = frozenset("OBS")  # displayed objects, boulders, statues
+
+
+def objects(level: LevelView) -> list[dict[str, Any]]:
+    """Displayed objects with their squares, nearest first (the nearest
+    FEATURE_CAP): a mark names a class, never the object itself."""
+    found = []
+    for y in range(MAP_ROWS):
+        for x in range(MIN_X, MAX_X + 1):
+            if level.kind(x, y) in OBJECT_KINDS and (x, y) != level.hero:
+                found.append({"mark": level.mark(x, y), "shows": mapview.cell_meaning(level, x, y),
+                              "x": x, "y": y, "distance": distance(level.hero, (x, y))})
+    found.sort(key=lambda o: (o["distance"], o["y"], o["x"]))
     return found[:FEATURE_CAP]
 
 
@@ -116,6 +135,7 @@ def build(metadata: dict[str, Any], observation: dict[str, Any], level: LevelVie
         "nearby": nearby(level),
         "entities": entities(level),
         "features": features(level),
+        "objects": objects(level),
         "map": mapview.render(level),
         "inventory": inventory_items(observation),
         "here": here(observation, level),

@@ -46,7 +46,8 @@ def to_answer(decision: dict[str, Any], value: Any) -> dict[str, Any]:
     if kind == "confirmation":
         return {"kind": "confirmation", "confirm": value}
     if kind == "choice":
-        return {"kind": "choice", "choose": _choice_ids(decision, value)}
+        chosen = value if isinstance(value, list) else [value]  # a single choice's bare option
+        return {"kind": "choice", "choose": _choice_ids(decision, chosen)}
     if kind == "text":
         return {"kind": "text", "text": value}
     if kind == "direction":

@@ -2,9 +2,12 @@
 
 A tool is declared once (`Tool`): name, description written for a language
 model, strict input schema, annotations and handler. Listing, validation,
-the exported tools.json and the MCP server are all derived from it.
+the exported tools.json and the MCP server are all derived from it. Tools
+with several actions declare an `ActionTable` (actions.py): their schema
+is its flat object and their per-action fields are checked here.
 
-`call` validates arguments against the declared schema, runs the handler
+`call` validates arguments against the declared schema and the action
+table, runs the handler
 and turns every SessionError into an error frame: this is the one place
 rejections become frames. `mutate` is the common path of every gameplay
 input: receipts first (an exact retry gets its original frame, even when
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +32,7 @@ from ..projection import frame as frames
 from ..projection.outcome import from_steps
 from ..session import GameRegistry, Session, SessionError, StepResult
 from . import schema as checker
+from .actions import ActionTable
 
 Frame = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -54,22 +59,30 @@ class Tool:
     input_schema: dict[str, Any]
     read_only: bool
     handler: Handler = field(repr=False)
+    actions: ActionTable | None = None
 
     def declaration(self) -> dict[str, Any]:
-        """The MCP/WebMCP tool declaration (what tools.json holds)."""
+        """The MCP/WebMCP tool declaration (what tools.json holds). Only
+        readOnlyHint is annotated: acting tools can quit a game, so MCP's
+        default (may be destructive) is the honest one for them."""
         return {"name": self.name, "title": self.title, "description": self.description,
-                "inputSchema": self.input_schema,
-                "annotations": {"title": self.title, "readOnlyHint": self.read_only,
-                                "destructiveHint": False, "openWorldHint": False}}
+                "inputSchema": self.input_schema, "annotations": {"readOnlyHint": self.read_only}}
 
     async def call(self, ctx: ToolContext, arguments: dict[str, Any] | None) -> Frame:
-        """Validate and run. Always returns a frame; errors are frames too."""
+        """Validate and run. Always returns a frame; errors are frames too.
+        Every error frame of an acting tool carries a `rejected` outcome
+        (nothing was sent), so a caller reads one shape for every refusal;
+        read-only tools never have an outcome."""
         arguments = arguments if arguments is not None else {}
         problems = checker.errors(self.input_schema, arguments)
-        mutation = not self.read_only and _is_mutation(arguments)
+        if not problems:
+            problems = _token_problems(arguments) + _position_problems(arguments)
+        if not problems and self.actions is not None:
+            problems = self.actions.check(arguments)
+        mutation = not self.read_only
         if problems:
             session = _session_if_any(ctx, arguments)
-            exc = SessionError("invalidArguments", f"{self.name}: " + "; ".join(problems[:5]))
+            exc = SessionError("invalidArguments", f"{self.name}: " + "; ".join(problems[:6]))
             return _diagnosed(session, frames.error_frame(session, exc, mutation=mutation, include_scene=False))
         token = _historical.set(False)
         try:
@@ -90,6 +103,22 @@ class Tool:
             return _diagnosed(session, frames.error_frame(session, exc, mutation=False, include_scene=False))
         finally:
             _historical.reset(token)
+
+
+def _token_problems(arguments: dict[str, Any]) -> list[str]:
+    """Every ID argument is 1-96 characters of A-Z a-z 0-9 . _ : -."""
+    return [f"{name} must be 1-96 characters of A-Z a-z 0-9 . _ : -" for name, value in arguments.items()
+            if name in ID_FIELDS and isinstance(value, str) and not ID_RULE.fullmatch(value)]
+
+
+def _position_problems(arguments: dict[str, Any]) -> list[str]:
+    """Positions (`to`, `position`, `target.position`) lie on the map."""
+    target = arguments.get("target")
+    found = {"to": arguments.get("to"), "position": arguments.get("position"),
+             "target.position": target.get("position") if isinstance(target, dict) else None}
+    return [f"{where}.{axis} must be {low} to {high}" for where, square in found.items()
+            if isinstance(square, dict)
+            for axis, (low, high) in POSITION_BOUNDS.items() if not low <= square[axis] <= high]
 
 
 def _diagnosed(session: Session | None, frame: Frame) -> Frame:
@@ -120,45 +149,45 @@ def _session_if_any(ctx: ToolContext, arguments: dict[str, Any]) -> Session | No
         return None
 
 
-def _is_mutation(arguments: dict[str, Any]) -> bool:
-    return "viewId" in arguments or arguments.get("action") in ("answer", "cancel")
+# ---- field schemas shared by the tools -------------------------------------------
 
-
-# ---- schema building blocks -------------------------------------------------------
-
-TOKEN = {"type": "string", "minLength": 1, "maxLength": 96, "pattern": "^[A-Za-z0-9._:-]+$"}
-SESSION_ID = {**TOKEN, "description": "The game's sessionId from session create."}
-VIEW_ID = {**TOKEN, "description": "basis.viewId of the frame you decided on; a stale view is refused."}
-REQUEST_ID = {**TOKEN, "description": "Optional idempotency key: retrying the exact same call returns "
-                                      "the original result instead of acting twice."}
-EXPECTED_REVISION = {"type": "integer", "minimum": 0,
-                     "description": "Optional: basis.revision you decided on; refused if stale."}
+#: Opaque IDs. Their schema says only "string": the rule is the same for
+#: every ID, so `Tool.call` checks it once for these names instead of
+#: tools/list repeating a pattern twenty times.
+TOKEN = {"type": "string"}
+ID_FIELDS = frozenset({"sessionId", "viewId", "requestId", "decisionId", "itemId", "operationId"})
+ID_RULE = re.compile(r"[A-Za-z0-9._:-]{1,96}")
+SESSION_ID = {**TOKEN, "description": "basis.sessionId"}
+VIEW_ID = {**TOKEN, "description": "basis.viewId"}
+REQUEST_ID = {**TOKEN, "description": "idempotency key"}
+EXPECTED_REVISION = {"type": "integer", "minimum": 0, "description": "basis.revision"}
 COMPASS = ["north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]
-POSITION = {"type": "object", "properties": {"x": {"type": "integer", "minimum": 1, "maximum": 79},
-                                             "y": {"type": "integer", "minimum": 0, "maximum": 20}},
+#: A map square. Its bounds (x 1-79, y 0-20) are the map's rulers; like
+#: the ID rule they are checked once in `Tool.call` (`_position_problems`)
+#: rather than repeated in every position of tools/list.
+POSITION = {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
             "required": ["x", "y"], "additionalProperties": False}
+POSITION_BOUNDS = {"x": (1, 79), "y": (0, 20)}
+#: the binding fields of actions.BINDINGS, declared once for every tool
+BINDING_FIELDS: dict[str, dict[str, Any]] = {"sessionId": SESSION_ID, "viewId": VIEW_ID,
+                                             "requestId": REQUEST_ID, "expectedRevision": EXPECTED_REVISION}
+ACTING = "Acting calls need sessionId+viewId; a retry with the same requestId acts once."
 
 
-def variant(required: dict[str, Any], optional: dict[str, Any] | None = None, *,
-            description: str | None = None) -> dict[str, Any]:
-    """One strict `oneOf` variant."""
-    schema: dict[str, Any] = {"type": "object", "properties": {**required, **(optional or {})},
-                              "required": list(required), "additionalProperties": False}
-    if description:
-        schema["description"] = description
+def table_tool(name: str, title: str, purpose: str, table: ActionTable, read_only: bool,
+               handler: Handler, *notes: str) -> Tool:
+    """A tool whose schema and description come from its action table:
+    the purpose, one line per action, then notes (each a short line)."""
+    description = "\n".join([purpose, *table.lines(), *notes])
+    return Tool(name, title, description, table.schema(), read_only, handler, table)
+
+
+def plain_schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The flat schema of a tool with a single form."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = list(required)
     return schema
-
-
-def mutation(required: dict[str, Any], optional: dict[str, Any] | None = None, *,
-             description: str | None = None) -> dict[str, Any]:
-    """A variant that sends input: bound to sessionId and the current viewId."""
-    return variant({"sessionId": SESSION_ID, "viewId": VIEW_ID, **required},
-                   {**(optional or {}), "requestId": REQUEST_ID, "expectedRevision": EXPECTED_REVISION},
-                   description=description)
-
-
-def one_of(*variants: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "oneOf": list(variants)}
 
 
 # ---- the common path of inputs ------------------------------------------------------
@@ -171,12 +200,30 @@ class Operation:
         self.session = session
         self.id = operation_id
         self.steps: list[StepResult] = []
+        self.tagged: set[int] = set()  # steps whose messages carry the square they came from
 
-    async def step(self, method: str, params: dict[str, Any] | None = None) -> StepResult:
+    async def step(self, method: str, params: dict[str, Any] | None = None, *,
+                   tag_square: bool = False) -> StepResult:
+        """Send one input. With tag_square (the moves of a leg), the step's
+        messages are tagged `at` the hero's square after it, so "You see
+        here ..." from a square the leg passed is not read as the current one."""
         result = await self.session.step(method, params, request_id=f"{self.id}.{len(self.steps) + 1}",
                                          operation_id=self.id)
+        if tag_square:
+            self.tagged.add(len(self.steps))
         self.steps.append(result)
         return result
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every step's events in order; a tagged step's messages with `at`."""
+        found: list[dict[str, Any]] = []
+        for index, step in enumerate(self.steps):
+            x, y = step.after.position
+            for event in step.events:
+                if index in self.tagged and event.get("type") in ("heard", "passage"):
+                    event = {**event, "at": {"x": x, "y": y}}
+                found.append(event)
+        return found
 
     def frame(self, *, status: str | None = None, result: dict[str, Any] | None = None,
               error: dict[str, Any] | None = None) -> Frame:
@@ -185,9 +232,8 @@ class Operation:
         last = self.steps[-1] if self.steps else None
         if error is None and last is not None and last.submission != "accepted":
             error = dict(last.error or {"code": "rejected", "message": "the engine refused the input"})
-        events = [event for step in self.steps for event in step.events]
         return frames.build(self.session, outcome=from_steps(self.steps, operation_id=self.id, status=status),
-                            events=events, result=result, error=error)
+                            events=self.events(), result=result, error=error)
 
 
 Perform = Callable[[Operation], Awaitable[Frame]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from .base import Tool, ToolContext, variant
+from .base import Tool, ToolContext, plain_schema
 
 TOPICS: dict[str, str] = {
     "overview": """You play real NetHack 3.6.7 through eleven tools. Start with \
@@ -15,7 +15,8 @@ outcome (submission accepted|rejected|uncertain, status, actionsTaken, turnsElap
 (self, nearby, entities, features, map, inventory, here), decision (a question with its reply \
 syntax), events (what you heard/saw), result (query data), error. Acting tools (interact, use, \
 travel) need the current basis.viewId; respond needs the exact decision.id. Free tools (observe, \
-plan, lookup, inventory, equipment, help, and interact/use without action) never spend a turn.""",
+plan, lookup, inventory, equipment, help, and interact/use without action) never spend a turn. \
+help {"topic":"tools"} lists every action of every tool with its fields.""",
     "map": """scene.map.text is the display: the first two lines are x rulers (tens digit over \
 ones digit), each row starts with its y. Blank means never seen (not floor). legend explains each \
 shown mark; symbols maps marks to [x,y] positions (walls/floor/corridors omitted); hero is your \
@@ -38,9 +39,13 @@ attacks a shown hostile). run {"mode":"run","direction":"east"}. climb {"mode":"
 damage, new creatures, door bumps; result.stopReason says why. Plan first with plan \
 {"query":"route","to":{"x":40,"y":12}} or {"query":"navigation"} (free).""",
     "items": """Items are named by itemId from scene.inventory (e.g. item-4), never by letter \
-or name. use {"action":"eat","itemId":"item-4"}; drop part of a stack with quantity. Omit itemId \
-and NetHack asks (an item decision). use without action lists offered item actions for free; \
-inventory and equipment list carried and worn items for free.""",
+or name. use eat/apply/read/drink/drop/zap/throw/fire: {"action":"drink","itemId":"item-4"}, \
+{"action":"zap","itemId":"item-9","direction":"down"} (direction: compass, self, up, down), \
+{"action":"fire","direction":"west"} fires the quiver; drop part of a stack with quantity. \
+equipment wear/puton/takeoff/remove/wield/quiver/swap/twoWeapon: {"action":"wear","itemId":\
+"item-5"}, {"action":"puton","itemId":"item-7","slot":"leftRing"}, {"action":"wield","hands":true}. \
+Omit itemId and NetHack asks (an item decision). inventory shows each item's known facts (only \
+what you learned), actions and equipmentTargets; use without action lists offered calls (free).""",
     "errors": """Errors come back as frames with error {code, message}; nothing was sent to the \
 game and the revision is unchanged: staleView (decide again on the returned scene), \
 staleRevision, decisionStanding (answer first), decisionMismatch (use the shown decision.id), \
@@ -48,16 +53,25 @@ notFound / ambiguous / notAdjacent (targets), invalidArguments, invalidValue, re
 gameEnded. outcome.submission "uncertain" means the engine failed mid-action: observe.""",
 }
 
-SCHEMA = variant({}, {"topic": {"type": "string", "enum": list(TOPICS)}})
+TOOLS_TOPIC = "tools"
+SCHEMA = plain_schema({"topic": {"type": "string", "enum": [*TOPICS, TOOLS_TOPIC]}})
 
-DESCRIPTION = """How to play through these tools, with short examples (free, no game needed). \
-Topics: """ + ", ".join(TOPICS) + """. Example: {"topic":"decisions"}."""
+DESCRIPTION = f"How to play, with examples (free). topic {TOOLS_TOPIC}: every action of every tool."
+
+
+def every_action() -> str:
+    """Every tool with every action and its fields: the tool descriptions
+    themselves, which the action tables wrote (one source)."""
+    from .registry import TOOLS  # the registry lists this module too
+
+    return "\n\n".join(f"{tool.name}: {tool.description}" for tool in TOOLS)
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     topic = args.get("topic", "overview")
-    return frames.build(None, result={"kind": "help", "topic": topic, "text": TOPICS[topic],
-                                      "topics": list(TOPICS)})
+    text = every_action() if topic == TOOLS_TOPIC else TOPICS[topic]
+    return frames.build(None, result={"kind": "help", "topic": topic, "text": text,
+                                      "topics": [*TOPICS, TOOLS_TOPIC]})
 
 
 TOOL = Tool("help", "Help", DESCRIPTION, SCHEMA, True, handle)

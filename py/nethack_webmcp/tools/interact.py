@@ -10,55 +10,36 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from ..session import Session, SessionError
+from ..session import Session
 from . import offers, targets
+from .actions import Action, ActionTable
 from .base import (
-    SESSION_ID,
+    ACTING,
+    BINDING_FIELDS,
     Operation,
     Tool,
     ToolContext,
     mutate,
-    mutation,
-    one_of,
     query,
-    variant,
+    table_tool,
 )
 
 DIRECTED = {"attack": "game.attack", "moveWithoutAttack": "game.moveWithoutAttack"}
 DOOR_LIKE = {"open": "game.open", "close": "game.close", "kick": "game.kick"}
 COUNTED = {"search": "game.search", "rest": "game.rest"}
 PLAIN = {"wait": "game.wait", "pray": "game.pray", "pickup": "game.pickup", "quit": "game.quit"}
-TURNS = {"type": "integer", "minimum": 1, "maximum": 1000,
-         "description": "NetHack's count: one occupation of up to this many turns (default 1)."}
-ADJACENT = "An adjacent square: {direction}, {position:{x,y}} or {symbol, scope}."
+METHODS = {**DIRECTED, **DOOR_LIKE, **COUNTED, **PLAIN}
+TURNS = {"type": "integer", "minimum": 1, "maximum": 1000, "description": "default 1"}
 
-SCHEMA = one_of(
-    variant({"sessionId": SESSION_ID},
-            {"target": targets.schema(allow_self=True, description="The square to inspect (default: "
-                                      "your own square, {direction:'self'}); any position.")},
-            description="Discover: facts and offered attempts for a square. Free: no input, no turn."),
-    mutation({"action": {"type": "string", "enum": list(DIRECTED)},
-              "target": targets.schema(allow_self=False, description=ADJACENT)},
-             description="attack forces a fight (F); moveWithoutAttack steps without fighting or pickup (m)."),
-    mutation({"action": {"type": "string", "enum": list(DOOR_LIKE)}},
-             {"target": targets.schema(allow_self=False, description=ADJACENT + " Omit it and the "
-                                       "engine asks for a direction (a decision).")},
-             description="open/close a door, or kick."),
-    mutation({"action": {"type": "string", "enum": list(COUNTED)}}, {"turns": TURNS},
-             description="search for hidden things, or rest; interrupted by the engine's own rules."),
-    mutation({"action": {"type": "string", "enum": list(PLAIN)}},
-             description="wait one turn; pray; pick up from the floor; quit (the engine asks to confirm)."),
-)
-
-DESCRIPTION = """Act on a square next to you or on yourself, one NetHack command per call: \
-attack, moveWithoutAttack, open, close, kick, search, rest, wait, pray, pickup, quit.
-Every action needs sessionId and the current viewId (basis.viewId); a stale viewId is refused \
-without acting. Targets: {"direction":"east"}, {"position":{"x":12,"y":5}} (adjacent) or \
-{"symbol":"d","scope":"adjacent"|"level"} (must match exactly one displayed mark, else notFound/ambiguous).
-Omit action to discover a square for free: returns its perceived facts and attempts (ready-made calls).
-Examples: {"sessionId":"…","viewId":"…","action":"attack","target":{"direction":"north"}}; \
-{"sessionId":"…","viewId":"…","action":"search","turns":5}; {"sessionId":"…","target":{"direction":"east"}}.
-If the engine asks a question, the frame's decision tells you how to answer with respond."""
+TABLE = ActionTable("action", (
+    Action(None, "free: a square's facts and offered calls", optional=("target",),
+           binding="session"),
+    Action("attack", "fight (F)", required=("target",)),
+    Action("moveWithoutAttack", "step, no fight or pickup (m)", required=("target",)),
+    *(Action(name, "no target: the game asks", optional=("target",)) for name in DOOR_LIKE),
+    *(Action(name, "", optional=("turns",)) for name in COUNTED),
+    *(Action(name, "") for name in PLAIN),
+), {**BINDING_FIELDS, "target": targets.SCHEMA, "turns": TURNS})
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -78,12 +59,11 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             params["direction"] = targets.adjacent(where)
         if "turns" in args:
             params["turns"] = args["turns"]
-        method = {**DIRECTED, **DOOR_LIKE, **COUNTED, **PLAIN}.get(action)
-        if method is None:  # the schema's enums make this unreachable
-            raise SessionError("invalidArguments", f"unknown action {action!r}")
-        await operation.step(method, params)
+        await operation.step(METHODS[action], params)
         return operation.frame()
     return await mutate(ctx, "interact", args, perform)
 
 
-TOOL = Tool("interact", "Interact", DESCRIPTION, SCHEMA, False, handle)
+TOOL: Tool = table_tool(
+    "interact", "Interact", "One NetHack command on an adjacent square or yourself.", TABLE, False, handle,
+    ACTING, "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).")

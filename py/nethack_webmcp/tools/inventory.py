@@ -10,13 +10,12 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import Session
-from .base import SESSION_ID, Tool, ToolContext, query, variant
+from .base import SESSION_ID, Tool, ToolContext, query, plain_schema
 
-SCHEMA = variant({"sessionId": SESSION_ID})
+SCHEMA = plain_schema({"sessionId": SESSION_ID}, ("sessionId",))
 
-DESCRIPTION = """List the hero's carried items (free: no input, no game time): itemId (opaque; \
-use it with the use tool), inventory letter, NetHack's own label, quantity, perceived category, \
-usage and equipmentSlots. Example: {"sessionId":"…"}."""
+DESCRIPTION = ("Carried items (free): itemId, label, quantity, category, usage, equipmentSlots, "
+               "known (only what you learned), actions, equipmentTargets.")
 
 
 def result(session: Session) -> dict[str, Any]:

@@ -15,22 +15,17 @@ from ..navigation.terrain import TERRAIN_TYPES, freshness
 from ..projection import frame as frames
 from ..projection.mapview import cell_meaning
 from ..projection.vocabulary import KIND_NAMES, OBJECT_CLASS_MARKS
-from ..session import Session
-from .base import POSITION, SESSION_ID, Tool, ToolContext, one_of, query, variant
+from ..session import Session, SessionError
+from .base import POSITION, SESSION_ID, Tool, ToolContext, plain_schema, query
 
 POSITIONS_SHOWN = 40
-
-SCHEMA = one_of(
-    variant({"sessionId": SESSION_ID, "symbol": {"type": "string", "minLength": 1, "maxLength": 1}},
-            description="What a displayed mark means here, and where it is shown."),
-    variant({"sessionId": SESSION_ID, "position": POSITION},
-            description="What one square shows: mark, glyph class, remembered terrain, creature."),
-)
-
-DESCRIPTION = """Describe what the map shows, for free (no input, no game time): a mark \
-{"sessionId":"…","symbol":"d"} (its meanings on this level and every position showing it) or a \
-square {"sessionId":"…","position":{"x":12,"y":5}}. Answers come from what is displayed only: \
-a mark is presentation, not identity; object marks name a class ("[" armor), not the object."""
+SCHEMA = plain_schema({"sessionId": SESSION_ID,
+                       "symbol": {"type": "string", "minLength": 1, "maxLength": 1,
+                                  "description": "its meanings and positions"},
+                       "position": {**POSITION, "description": "mark, class, terrain, creature"}},
+                      ("sessionId",))
+DESCRIPTION = ("What the map shows (free); give symbol or position. Display only: an object mark names a "
+               "class, not the object.")
 
 
 def by_symbol(session: Session, symbol: str) -> dict[str, Any]:
@@ -68,6 +63,9 @@ def by_position(session: Session, x: int, y: int) -> dict[str, Any]:
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    if ("symbol" in args) == ("position" in args):
+        raise SessionError("invalidArguments", "lookup takes exactly one of symbol or position")
+
     def build(session: Session) -> dict[str, Any]:
         if "symbol" in args:
             found = by_symbol(session, args["symbol"])

@@ -17,18 +17,15 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import Session, SessionError
-from .base import SESSION_ID, TOKEN, Tool, ToolContext, query, variant
+from .base import SESSION_ID, TOKEN, Tool, ToolContext, query, plain_schema
 
-SCHEMA = variant({"sessionId": SESSION_ID},
-                 {"operationId": {**TOKEN, "description": "outcome.operationId of an earlier action, "
-                                                          "to read its recorded evidence."}})
+SCHEMA = plain_schema({"sessionId": SESSION_ID,
+                       "operationId": {**TOKEN, "description": "an earlier outcome.operationId: its evidence"}},
+                      ("sessionId",))
 
-DESCRIPTION = """Look at a game without acting: no input, no game time. Returns the current scene \
-with scene.world (every map row: marks, colors, kinds, terrain memory, features, visibility) and \
-the recent messages. Use it to resynchronise, or after an uncertain outcome or a storage \
-diagnostic: it verifies what happened (never resending input) and reopens the gate. With operationId \
-it also returns what that earlier operation recorded (history, not the current state).
-Example: {"sessionId":"…"}."""
+DESCRIPTION = ("Look without acting (free): scene, scene.world (every map row), recent messages. Resyncs "
+               "after an uncertain outcome or storage diagnostic (never resends input). operationId: what "
+               "that earlier action recorded.")
 
 
 async def historical(session: Session, operation_id: str) -> dict[str, Any]:

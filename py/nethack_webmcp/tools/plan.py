@@ -12,23 +12,14 @@ from typing import Any
 from ..navigation import navigation, neighborhood, route
 from ..projection import frame as frames
 from ..session import Session
-from .base import POSITION, SESSION_ID, Tool, ToolContext, one_of, query, variant
+from .actions import Action, ActionTable
+from .base import POSITION, SESSION_ID, Tool, ToolContext, query, table_tool
 
-SCHEMA = one_of(
-    variant({"sessionId": SESSION_ID, "query": {"const": "route"}, "to": POSITION},
-            description="The shortest known walking route to a square."),
-    variant({"sessionId": SESSION_ID, "query": {"const": "navigation"}},
-            description="Frontiers to explore, known ways down/up, and doors with approaches."),
-    variant({"sessionId": SESSION_ID, "query": {"const": "neighborhood"}},
-            description="The 9x9 perceived surroundings (81 cells) with movement intents."),
-)
-
-DESCRIPTION = """Plan for free (no input, no game time) over the perceived map of the current level.
-route {"sessionId":"…","query":"route","to":{"x":40,"y":12}}: steps with directions, or \
-distance null and why (targetOccupied, targetUnknown, closedDoor, disconnected). \
-navigation {"query":"navigation"}: frontiers, waysDown, waysUp, doors. \
-neighborhood {"query":"neighborhood"}: 81 cells around you. Policy knownWalking: \
-only remembered walkable terrain, no closed doors, no creatures but pets, no known traps."""
+TABLE = ActionTable("query", (
+    Action("route", "shortest known route, or why none", required=("to",), binding="session"),
+    Action("navigation", "frontiers, ways down/up, doors", binding="session"),
+    Action("neighborhood", "9x9 cells around you", binding="session"),
+), {"sessionId": SESSION_ID, "to": POSITION})
 
 
 def result(session: Session, args: dict[str, Any]) -> dict[str, Any]:
@@ -45,4 +36,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
                                                                include_scene=False))
 
 
-TOOL = Tool("plan", "Plan", DESCRIPTION, SCHEMA, True, handle)
+TOOL: Tool = table_tool(
+    "plan", "Plan", "Plan for free over the perceived map of this level.",
+    TABLE, True, handle, "Routes: remembered walkable squares; no closed doors, creatures (but pets) or "
+    "known traps.")

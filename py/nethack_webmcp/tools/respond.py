@@ -10,42 +10,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from .actions import Action, ActionTable
 from .answers import to_answer
-from .base import (
-    EXPECTED_REVISION,
-    REQUEST_ID,
-    SESSION_ID,
-    TOKEN,
-    Operation,
-    Tool,
-    ToolContext,
-    mutate,
-    one_of,
-    variant,
-)
+from .base import BINDING_FIELDS, TOKEN, Operation, Tool, ToolContext, mutate, table_tool
 
-DECISION_ID = {**TOKEN, "description": "decision.id of the standing question, exactly as returned."}
-COMMON = {"requestId": REQUEST_ID, "expectedRevision": EXPECTED_REVISION}
+DECISION_ID = {**TOKEN, "description": "decision.id, exactly as shown"}
+#: The answer's shape depends on the question, so `value` is the one field
+#: that keeps a composition keyword (inside the property, where clients load
+#: it). Every member is fully typed: OpenAI refuses an array without items,
+#: Gemini an object without properties. The standing decision's own
+#: valueSchema then checks the value exactly (answers.py).
+VALUE = {"anyOf": [{"type": "boolean"}, {"type": "integer"}, {"type": "string"},
+                   {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+                   {"type": "object", "properties": {"itemId": {"type": "string"}, "quantity": {"type": "integer"},
+                                                     "x": {"type": "integer"}, "y": {"type": "integer"}},
+                    "additionalProperties": False}],
+         "description": "as decision.reply.valueSchema says"}
 
-SCHEMA = one_of(
-    variant({"action": {"const": "answer"}, "sessionId": SESSION_ID, "decisionId": DECISION_ID,
-             "value": {"anyOf": [{"type": "boolean"}, {"type": "string"}, {"type": "array"},
-                                 {"type": "object"}],
-                       "description": "The answer, shaped by decision.reply.valueSchema: confirmation "
-                                      "true/false; choice [id or unique name, …]; text \"…\"; direction "
-                                      "\"north\"…\"self\"/\"up\"/\"down\"; item {\"itemId\":…, \"quantity\"?} "
-                                      "or \"hands\"; position {\"x\",\"y\"} or \"finish\"/\"help\"/compass."}},
-            COMMON, description="Answer the standing decision."),
-    variant({"action": {"const": "cancel"}, "sessionId": SESSION_ID, "decisionId": DECISION_ID}, COMMON,
-            description="Cancel the standing decision (the engine's ESC); time already spent stays spent."),
-)
-
-DESCRIPTION = """Answer or cancel the question NetHack is asking (frame.decision). Copy \
-decision.reply.arguments and add value, e.g. {"action":"answer","sessionId":"…",\
-"decisionId":"decision-3","value":false}; or send decision.cancel.arguments. \
-Value by kind: confirmation boolean; choice array of option ids (or unique names); text string; \
-direction compass word/self/up/down; item {"itemId":"item-4"} or "hands"; position {"x":40,"y":12}, \
-"finish", "help" or a compass word to move the cursor. A wrong decisionId is refused without acting."""
+TABLE = ActionTable("action", (
+    Action("answer", "", required=("value",), binding="decision"),
+    Action("cancel", "the game's ESC", binding="decision"),
+), {**BINDING_FIELDS, "decisionId": DECISION_ID, "value": VALUE})
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -62,4 +47,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await mutate(ctx, "respond", args, perform, continuation=True)
 
 
-TOOL = Tool("respond", "Respond to a question", DESCRIPTION, SCHEMA, False, handle)
+TOOL: Tool = table_tool(
+    "respond", "Respond to a question", "Answer or cancel the standing question (frame.decision): copy "
+    "decision.reply.arguments, add value.", TABLE, False, handle,
+    "value: confirmation true|false; choice option id or name (list if several); text; direction; "
+    "item {itemId,quantity?}|\"hands\"; position {x,y}|\"finish\"|compass (moves the cursor).")

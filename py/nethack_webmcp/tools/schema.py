@@ -3,13 +3,10 @@
 The package has no runtime dependencies (it must run in Pyodide), so the
 tools validate arguments against their declared schemas with this subset:
 type, enum, const, properties, required, additionalProperties:false,
-oneOf/anyOf, items, minimum/maximum, minLength/maxLength, pattern,
+anyOf, items, minimum/maximum, minLength/maxLength, pattern,
 minItems/maxItems, uniqueItems. The declarations use nothing else (a test
-checks that), so what is advertised is exactly what is enforced.
-
-For a `oneOf` whose variants are told apart by a `const` property (the
-tools' `action`, `mode` and `query`), errors are reported against the
-variant the caller evidently meant, which makes messages useful.
+checks that), so everything advertised is enforced. Tool roots are flat
+(actions.py): which fields an action takes is checked by its ActionTable.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import re
 from typing import Any
 
 SUPPORTED = frozenset({"type", "enum", "const", "properties", "required", "additionalProperties",
-                       "oneOf", "anyOf", "items", "minimum", "maximum", "minLength", "maxLength",
+                       "anyOf", "items", "minimum", "maximum", "minLength", "maxLength",
                        "pattern", "minItems", "maxItems", "uniqueItems", "description", "title",
                        "default", "examples", "not"})
 
@@ -36,21 +33,6 @@ _TYPES = {
 
 def _where(path: str) -> str:
     return path or "arguments"
-
-
-DISCRIMINATORS = ("action", "mode", "query")
-
-
-def _discriminators(variant: dict[str, Any]) -> dict[str, list[Any]]:
-    """The values that select this variant: its `const` properties, and the
-    enums of the tools' selector properties (action, mode, query)."""
-    found: dict[str, list[Any]] = {}
-    for name, prop in variant.get("properties", {}).items():
-        if isinstance(prop, dict) and "const" in prop:
-            found[name] = [prop["const"]]
-        elif isinstance(prop, dict) and name in DISCRIMINATORS and "enum" in prop:
-            found[name] = list(prop["enum"])
-    return found
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -110,36 +92,7 @@ def errors(schema: dict[str, Any], value: Any, path: str = "") -> list[str]:
         results = [errors(variant, value, path) for variant in schema["anyOf"]]
         if all(results):
             found.extend(min(results, key=len))
-    if "oneOf" in schema:
-        found.extend(_one_of(schema["oneOf"], value, path))
     return found
-
-
-def _one_of(variants: list[dict[str, Any]], value: Any, path: str) -> list[str]:
-    results = [errors(variant, value, path) for variant in variants]
-    valid = [i for i, r in enumerate(results) if not r]
-    if len(valid) == 1:
-        return []
-    if len(valid) > 1:
-        return [f"{_where(path)} matches several variants; add the distinguishing field"]
-    if isinstance(value, dict):
-        meant = [i for i, variant in enumerate(variants)
-                 if (d := _discriminators(variant))
-                 and all(any(_same(value.get(k), option) for option in v) for k, v in d.items())]
-        if len(meant) == 1:
-            return results[meant[0]]
-        if len(meant) > 1:
-            return min((results[i] for i in meant), key=len)
-        keys = sorted({k for variant in variants for k in _discriminators(variant)})
-        if keys:
-            allowed = sorted({json.dumps(option) for v in variants
-                              for option in _discriminators(v).get(keys[0], ())})
-            present = [k for k in keys if k in value]
-            if not present and not any(not _discriminators(v) for v in variants):
-                return [f"{_where(path)} needs {keys[0]!r} (one of {', '.join(allowed)})"]
-            if present:
-                return [f"{present[0]!r} must be one of {', '.join(allowed)}"]
-    return min(results, key=len) or [f"{_where(path)} matches no variant"]
 
 
 def unsupported_keywords(schema: Any) -> set[str]:
@@ -150,7 +103,7 @@ def unsupported_keywords(schema: Any) -> set[str]:
             if key == "properties":
                 for prop in item.values():
                     found |= unsupported_keywords(prop)
-            elif key in ("oneOf", "anyOf"):
+            elif key == "anyOf":
                 for variant in item:
                     found |= unsupported_keywords(variant)
             elif key in ("items", "not"):

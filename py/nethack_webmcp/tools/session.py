@@ -14,42 +14,44 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from .base import SESSION_ID, Tool, ToolContext, one_of, variant
+from ..session import SessionError
+from .actions import Action, ActionTable
+from .base import BINDING_FIELDS, Tool, ToolContext, table_tool
 
 ROLES = ["archeologist", "barbarian", "caveman", "healer", "knight", "monk", "priest", "rogue",
          "ranger", "samurai", "tourist", "valkyrie", "wizard"]
+#: The engine counts these limits in UTF-8 bytes (JSON Schema's maxLength
+#: counts characters, so it is only the outer bound; `_check_bytes` is exact).
+BYTE_LIMITS = {"name": 31, "harness_name": 120, "model_name": 120}
 CREATE_FIELDS: dict[str, Any] = {
-    "name": {"type": "string", "minLength": 1, "maxLength": 31, "description": "Hero name (default: from the seed)."},
+    "name": {"type": "string", "minLength": 1, "maxLength": 31, "description": "hero name, 1-31 bytes UTF-8"},
     "role": {"type": "string", "enum": ROLES},
     "race": {"type": "string", "enum": ["human", "elf", "dwarf", "gnome", "orc"]},
     "gender": {"type": "string", "enum": ["male", "female"]},
     "alignment": {"type": "string", "enum": ["lawful", "neutral", "chaotic"]},
     "seed": {"type": "integer", "minimum": 0, "maximum": 4294967295,
-             "description": "Game seed; the same seed and inputs replay the same game."},
-    "harness_name": {"type": "string", "maxLength": 120, "description": "Your harness, for attribution only."},
-    "model_name": {"type": "string", "maxLength": 120, "description": "Your model, for attribution only."},
+             "description": "same seed + same inputs = same game"},
+    "harness_name": {"type": "string", "maxLength": 120, "description": "label, <=120 bytes"},
+    "model_name": {"type": "string", "maxLength": 120, "description": "label, <=120 bytes"},
 }
 
-SCHEMA = one_of(
-    variant({"action": {"const": "create"}}, CREATE_FIELDS,
-            description="Start a new game; omitted choices are picked compatibly from the seed."),
-    variant({"action": {"const": "resume"}, "sessionId": SESSION_ID},
-            description="Load a stored game (e.g. after a restart) by replaying its journal; "
-                        "read-only while another process owns it."),
-    variant({"action": {"const": "close"}, "sessionId": SESSION_ID},
-            description="Retire a game's engine (does not quit the game; it stays resumable)."),
-)
+TABLE = ActionTable("action", (
+    Action("create", "omitted choices fit the rest", optional=tuple(CREATE_FIELDS), binding="none"),
+    Action("resume", "replay a stored game", binding="session"),
+    Action("close", "retire the engine; the game stays resumable", binding="session"),
+), {**CREATE_FIELDS, "sessionId": BINDING_FIELDS["sessionId"]})
 
-DESCRIPTION = """Start or close a NetHack game (real NetHack 3.6.7). Several games may run at once.
-create returns the first DecisionFrame: basis.sessionId identifies the game, basis.viewId the view \
-you must quote on every action, scene shows the hero, map and surroundings. \
-Example: {"action":"create","role":"valkyrie","seed":42}. Games are stored: any call naming a \
-stored sessionId resumes it (resume: {"action":"resume","sessionId":"…"}). \
-close: {"action":"close","sessionId":"…"} retires the engine; the game stays resumable."""
+
+def _check_bytes(args: dict[str, Any]) -> None:
+    for key, limit in BYTE_LIMITS.items():
+        if key in args and len(args[key].encode("utf-8")) > limit:
+            raise SessionError("invalidArguments", f"session: {key} is {len(args[key].encode('utf-8'))} "
+                               f"bytes of UTF-8; at most {limit} bytes", field=key)
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if args["action"] == "create":
+        _check_bytes(args)
         params = {key: args[key] for key in CREATE_FIELDS if key in args}
         session = await ctx.games.create(params)
         return frames.build(session, events=session.created_events,
@@ -64,4 +66,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return frames.build(None, result={"kind": "session", "action": "closed", "sessionId": session_id})
 
 
-TOOL = Tool("session", "Game session", DESCRIPTION, SCHEMA, False, handle)
+TOOL: Tool = table_tool(
+    "session", "Game session", "Real NetHack 3.6.7 games (several at once).",
+    TABLE, False, handle,
+    "Any call naming a stored game resumes it.")

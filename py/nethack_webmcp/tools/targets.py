@@ -28,23 +28,37 @@ class Square:
     direction: str | None  # compass word, "self", or None when not adjacent
 
 
-def schema(*, allow_self: bool, description: str) -> dict[str, Any]:
-    directions = COMPASS + (["self"] if allow_self else [])
-    return {"description": description, "oneOf": [
-        {"type": "object", "properties": {"direction": {"type": "string", "enum": directions}},
-         "required": ["direction"], "additionalProperties": False},
-        {"type": "object", "properties": {"position": POSITION},
-         "required": ["position"], "additionalProperties": False},
-        {"type": "object", "properties": {"symbol": {"type": "string", "minLength": 1, "maxLength": 1},
-                                          "scope": {"type": "string", "enum": ["adjacent", "level"]}},
-         "required": ["symbol", "scope"], "additionalProperties": False},
-    ]}
+#: One flat object (no `oneOf`: some clients cannot load one); `resolve`
+#: checks that exactly one form is used.
+SCHEMA: dict[str, Any] = {
+    "type": "object", "description": "one of: direction, position, symbol+scope",
+    "properties": {"direction": {"type": "string", "enum": [*COMPASS, "self"]},
+                   "position": POSITION,
+                   "symbol": {"type": "string", "minLength": 1, "maxLength": 1, "description": "a shown mark"},
+                   "scope": {"type": "string", "enum": ["adjacent", "level"]}},
+    "additionalProperties": False}
+FORMS = ("direction", "position", "symbol")
+
+
+def _form(target: dict[str, Any]) -> str:
+    """Which of the three forms target uses. Raises SessionError invalidTarget."""
+    used = [form for form in FORMS if form in target]
+    if len(used) != 1:
+        raise SessionError("invalidTarget", "target takes exactly one of direction, position or symbol "
+                           f"(got {', '.join(used) or 'none'})", field="target")
+    if ("scope" in target) != (used[0] == "symbol"):
+        raise SessionError("invalidTarget", "scope goes with symbol, and symbol needs scope "
+                           "(adjacent or level)", field="target")
+    return used[0]
 
 
 def resolve(level: LevelView, target: dict[str, Any], *, allow_self: bool = False) -> Square:
-    """The square a target names. Raises SessionError notFound/ambiguous."""
+    """The square a target names. Raises SessionError invalidTarget (not
+    exactly one form, or "self" where the action does not take it),
+    notFound or ambiguous."""
     hero = level.hero
-    if "direction" in target:
+    form = _form(target)
+    if form == "direction":
         word = target["direction"]
         if word == "self":
             if not allow_self:
@@ -53,7 +67,7 @@ def resolve(level: LevelView, target: dict[str, Any], *, allow_self: bool = Fals
             return Square(hero[0], hero[1], "self")
         dx, dy = DELTAS[word]
         return Square(hero[0] + dx, hero[1] + dy, word)
-    if "position" in target:
+    if form == "position":
         x, y = target["position"]["x"], target["position"]["y"]
         if (x, y) == hero:
             return Square(x, y, "self")

@@ -11,20 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..navigation import HeroState, StepOutcome, run_leg, step_outcome
+from ..navigation import HeroState, StepOutcome, newly_displayed, run_leg, step_outcome
 from ..navigation.level import LevelView
 from ..projection import frame as frames
 from ..session import SessionError
 from . import targets
+from .actions import Action, ActionTable
 from .base import (
+    ACTING,
+    BINDING_FIELDS,
     COMPASS,
     POSITION,
     Operation,
     Tool,
     ToolContext,
     mutate,
-    mutation,
-    one_of,
+    table_tool,
 )
 
 DEFAULT_MAX_ACTIONS = 40
@@ -38,40 +40,36 @@ DEFAULT_MAX_ACTIONS = 40
 # a new creature, a door, a question) still ends it at once.
 DEFAULT_MAX_FRONTIERS = 8
 MAX_ACTIONS = {"type": "integer", "minimum": 1, "maximum": 200,
-               "description": f"Budget of single moves for this leg (default {DEFAULT_MAX_ACTIONS})."}
+               "description": f"move budget (default {DEFAULT_MAX_ACTIONS})"}
 MAX_FRONTIERS = {"type": "integer", "minimum": 1, "maximum": 20,
-                 "description": "Explore up to this many frontiers in turn, within maxActions "
-                                f"(default {DEFAULT_MAX_FRONTIERS})."}
+                 "description": f"frontiers to visit in turn (default {DEFAULT_MAX_FRONTIERS})"}
 GOALS = {"arrived", "atWayDown", "frontierReached", "frontierRevealed"}
+CLIMB = ("up", "down")
 
-SCHEMA = one_of(
-    mutation({"mode": {"const": "step"},
-              "target": {"description": "An adjacent square: {direction} or {position:{x,y}}.",
-                         "oneOf": targets.schema(allow_self=False, description="")["oneOf"][:2]}},
-             description="One ordinary move (it attacks a displayed hostile, swaps with a pet)."),
-    mutation({"mode": {"const": "run"}, "direction": {"type": "string", "enum": COMPASS}},
-             {"runMode": {"type": "string", "enum": ["normal", "untilInteresting", "pastBranches"]},
-              "noPickup": {"type": "boolean"}},
-             description="NetHack's run in one direction (one command; the engine decides where it stops)."),
-    mutation({"mode": {"const": "climb"}, "direction": {"type": "string", "enum": ["up", "down"]}},
-             description="Climb the stairs or ladder you stand on."),
-    mutation({"mode": {"const": "to"}, "to": POSITION}, {"maxActions": MAX_ACTIONS},
-             description="Walk a known route to a square, one move at a time (bounded leg)."),
-    mutation({"mode": {"const": "explore"}}, {"maxActions": MAX_ACTIONS, "maxFrontiers": MAX_FRONTIERS},
-             description="Walk to the nearest unexplored frontier (bounded leg)."),
-    mutation({"mode": {"const": "descend"}}, {"maxActions": MAX_ACTIONS},
-             description="Walk to the nearest remembered way down and stop on it (bounded leg); "
-                         "then climb down yourself."),
-)
+TABLE = ActionTable("mode", (
+    Action("step", "one move (attacks a shown hostile)", required=("target",)),
+    Action("run", "NetHack's run", required=("direction",), optional=("runMode", "noPickup")),
+    Action("climb", "stairs/ladder here; direction up|down", required=("direction",)),
+    Action("to", "walk a known route", required=("to",), optional=("maxActions",)),
+    Action("explore", "to the nearest unexplored frontiers", optional=("maxActions", "maxFrontiers")),
+    Action("descend", "to a known way down; stops on it", optional=("maxActions",)),
+), {**BINDING_FIELDS, "target": targets.SCHEMA,
+    "direction": {"type": "string", "enum": [*COMPASS, *CLIMB]},
+    "runMode": {"type": "string", "enum": ["normal", "untilInteresting", "pastBranches"]},
+    "noPickup": {"type": "boolean"}, "to": POSITION, "maxActions": MAX_ACTIONS, "maxFrontiers": MAX_FRONTIERS})
 
-DESCRIPTION = """Move the hero. Every call needs sessionId and the current viewId (basis.viewId).
-Single commands: step {"mode":"step","target":{"direction":"east"}}; run \
-{"mode":"run","direction":"west"}; climb {"mode":"climb","direction":"down"}.
-Bounded legs of single moves over the perceived map, re-planned after each move: \
-to {"mode":"to","to":{"x":40,"y":12}}, explore {"mode":"explore","maxFrontiers":2}, \
-descend {"mode":"descend"} (walks to a known '>' and stops there). A leg stops on any question, \
-damage, a newly seen creature, a door bump, interruption or its maxActions budget; \
-result.stopReason says why. Legs never fight, open doors, answer questions or climb."""
+
+def _check_direction(mode: str, direction: str) -> None:
+    """run takes a compass word, climb up or down: one enum, checked per mode."""
+    allowed = CLIMB if mode == "climb" else tuple(COMPASS)
+    if direction not in allowed:
+        raise SessionError("invalidArguments", f"travel: mode {mode!r} takes direction "
+                           f"{' | '.join(allowed)}, not {direction!r}", field="direction")
+
+
+def _creature(entity: dict[str, Any]) -> dict[str, Any]:
+    """A sighted creature as the scene lists it: mark, what it appears to be, where."""
+    return {key: entity[key] for key in ("mark", "kind", "appearance", "attitude", "x", "y") if key in entity}
 
 
 class _StepRefused(Exception):
@@ -82,12 +80,24 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
     session = operation.session
     mode = args["mode"]
 
+    start = session.level().hero
+    sighted: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str], dict[str, Any]] = {}  # creatures displayed along the way, last square
+
     async def step(direction: str) -> StepOutcome:
         before = session.observation
-        result = await operation.step("game.move", {"direction": direction})
+        result = await operation.step("game.move", {"direction": direction}, tag_square=True)
         if result.submission != "accepted" or result.response is None:
             raise _StepRefused((result.error or {}).get("message", "the move was not accepted"))
-        return step_outcome(before, result.response)
+        outcome = step_outcome(before, result.response)
+        after = (result.response.get("observation") or {}).get("entities") or ()
+        for entity in after:
+            if entity.get("kind") != "ally":
+                seen[(str(entity.get("mark")), str(entity.get("appearance") or entity.get("kind")))] = \
+                    _creature(entity)
+        if outcome.new_creatures:
+            sighted[:] = [_creature(entity) for entity in newly_displayed(before.get("entities") or (), after)]
+        return outcome
 
     def view() -> LevelView:
         return session.level()
@@ -97,7 +107,11 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
                         max_actions=args.get("maxActions", DEFAULT_MAX_ACTIONS),
                         max_frontiers=args.get("maxFrontiers", DEFAULT_MAX_FRONTIERS),
                         start=HeroState.from_observation(session.observation))
-    result = {"kind": "leg", **leg.to_dict()}
+    result = {"kind": "leg", **leg.to_dict(), "start": {"x": start[0], "y": start[1]}}
+    if leg.stop_reason == "newCreature" and sighted:
+        result["sighted"] = sighted
+    if seen:
+        result["creaturesSeen"] = list(seen.values())
     if leg.stop_reason == "atWayDown" and session.gate == "ready":
         result["next"] = {"tool": "travel", "arguments": {"sessionId": session.session_id,
                                                           "viewId": session.view_id, "mode": "climb",
@@ -118,6 +132,8 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     mode = args["mode"]
+    if "direction" in args:
+        _check_direction(mode, args["direction"])
 
     async def perform(operation: Operation) -> dict[str, Any]:
         if mode == "step":
@@ -138,4 +154,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await mutate(ctx, "travel", args, perform)
 
 
-TOOL = Tool("travel", "Travel", DESCRIPTION, SCHEMA, False, handle)
+TOOL: Tool = table_tool(
+    "travel", "Travel", "Move: one command (step, run, climb) or a leg of moves re-planned after each "
+    "(to, explore, descend).", TABLE, False, handle, ACTING,
+    "Legs stop on a question, damage, a new creature, a door bump or the budget (result.stopReason); "
+    "they never fight, open doors, answer or climb.")

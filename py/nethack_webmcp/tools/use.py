@@ -1,9 +1,10 @@
 """use.py - the `use` tool: act with a carried item, or discover item actions.
 
 Items are named by their opaque `itemId` only (never a letter or a name).
-Omitting the itemId of eat/apply/read/drop lets the engine ask which item
-(an item decision). Without `action` the call is a free query returning
-per-item attempts from perceived categories.
+Omitting the itemId lets the engine ask which item (an item decision).
+zap, throw and fire take an optional aim: a compass direction, self, up or
+down; omitted, the engine asks. Without `action` the call is a free query
+returning per-item attempts from the engine's own item actions.
 """
 
 from __future__ import annotations
@@ -11,41 +12,36 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from ..session import Session
+from ..session import Session, SessionError
 from . import offers
+from .actions import Action, ActionTable
 from .base import (
-    SESSION_ID,
+    ACTING,
+    BINDING_FIELDS,
+    COMPASS,
     TOKEN,
     Operation,
     Tool,
     ToolContext,
     mutate,
-    mutation,
-    one_of,
     query,
-    variant,
+    table_tool,
 )
 
-ITEM_ID = {**TOKEN, "description": "An itemId from scene.inventory (opaque, e.g. item-4)."}
-METHODS = {"eat": "game.eat", "apply": "game.apply", "read": "game.read", "drop": "game.drop"}
+ITEM_ID = {**TOKEN, "description": "itemId from scene.inventory"}
+QUANTITY = {"type": "integer", "minimum": 1, "maximum": 2147483647, "description": "part of a stack"}
+AIM = {"type": "string", "enum": [*COMPASS, "self", "up", "down"]}
+PLAIN = ("eat", "apply", "read", "drink")
+AIMED = ("zap", "throw")
+METHODS = {name: f"game.{name}" for name in (*PLAIN, *AIMED, "drop", "fire")}
 
-SCHEMA = one_of(
-    variant({"sessionId": SESSION_ID}, {"itemId": ITEM_ID},
-            description="Discover: offered actions for every carried item (or one). Free: no input."),
-    mutation({"action": {"type": "string", "enum": ["eat", "apply", "read"]}}, {"itemId": ITEM_ID},
-             description="eat, apply or read an item; omit itemId to be asked."),
-    mutation({"action": {"const": "drop"}},
-             {"itemId": ITEM_ID, "quantity": {"type": "integer", "minimum": 1, "maximum": 2147483647,
-                                              "description": "Drop only part of a stack (needs itemId)."}},
-             description="drop an item, optionally part of a stack."),
-)
-
-DESCRIPTION = """Use a carried item: eat, apply, read or drop, one command per call. Needs sessionId, \
-the current viewId and the item's itemId from scene.inventory (omit itemId and the engine asks \
-which item: answer with respond). Omit action to discover offered item actions for free.
-Examples: {"sessionId":"…","viewId":"…","action":"eat","itemId":"item-4"}; \
-{"sessionId":"…","viewId":"…","action":"drop","itemId":"item-7","quantity":2}; {"sessionId":"…"}.
-Offers come from perceived item classes: they promise neither success nor safety."""
+TABLE = ActionTable("action", (
+    Action(None, "free: offered actions per carried item", optional=("itemId",), binding="session"),
+    *(Action(name, "", optional=("itemId",)) for name in PLAIN),
+    Action("drop", "quantity needs itemId", optional=("itemId", "quantity")),
+    *(Action(name, "", optional=("itemId", "direction")) for name in AIMED),
+    Action("fire", "the quiver", optional=("direction",)),
+), {**BINDING_FIELDS, "itemId": ITEM_ID, "quantity": QUANTITY, "direction": AIM})
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -54,11 +50,16 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             return frames.build(session, result=offers.items(session, args.get("itemId")))
         return await query(ctx, args, discover)
 
+    if "quantity" in args and "itemId" not in args:
+        raise SessionError("invalidArguments", "use: quantity needs itemId", field="quantity")
+
     async def perform(operation: Operation) -> dict[str, Any]:
-        params = {key: args[key] for key in ("itemId", "quantity") if key in args}
+        params = {key: args[key] for key in ("itemId", "quantity", "direction") if key in args}
         await operation.step(METHODS[args["action"]], params)
         return operation.frame()
     return await mutate(ctx, "use", args, perform)
 
 
-TOOL = Tool("use", "Use an item", DESCRIPTION, SCHEMA, False, handle)
+TOOL: Tool = table_tool(
+    "use", "Use an item", "Use a carried item: one NetHack command.", TABLE, False, handle, ACTING,
+    "Without itemId (or direction) the game asks. Wear and wield: equipment.")
