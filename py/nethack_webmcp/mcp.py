@@ -25,7 +25,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import McpError
 
 from . import __version__
-from .engine.native import NativeEngine, native_identity
+from .engine.native import NativeEngine, native_build_identity, native_identity
 from .projection.render import text
 from .session import GameRegistry
 from .tools import BY_NAME, TOOLS, ToolContext
@@ -78,12 +78,13 @@ def build_server(ctx: ToolContext) -> Server:
 
 
 def native_registry(directory: str | None = None) -> GameRegistry:
-    """The native games of this process: SQLite store, flock ownership, pinned identity."""
+    """The native games of this process: SQLite store, flock ownership, the rules' identity."""
     from .store.sqlite import FileOwnership, SqliteStore, state_dir
 
     root = directory or state_dir()
     return GameRegistry(NativeEngine.start, store=SqliteStore.in_state_dir(root),
-                        ownership=FileOwnership.in_state_dir(root), identity=native_identity())
+                        ownership=FileOwnership.in_state_dir(root), identity=native_identity(),
+                        build=native_build_identity())
 
 
 async def serve() -> None:

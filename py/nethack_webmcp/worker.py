@@ -4,9 +4,10 @@ The worker's JavaScript (web/src/worker/main.js) boots Pyodide, installs
 this package and calls these functions; every value crossing the boundary
 is JSON text, so conversions happen exactly once, here and in the worker:
 
-    start(max, identity)       create the game registry: WASM engines, the
-                               IndexedDB store, Web Lock ownership and the
-                               engine identity (identity.json's packageIdentity)
+    start(max, identity, build)  create the game registry: WASM engines, the
+                               IndexedDB store, Web Lock ownership, the game
+                               identity (identity.json's gameIdentity) and the
+                               build the page picked (diagnostics)
     declarations()             the eleven tool declarations (tools.json's content)
     await call(name, args)     run one tool; returns the frame
     await open_game(id)        load a stored game (resume by pinned replay, or
@@ -48,7 +49,8 @@ OBSERVATION_FIELDS = ("turn", "levelId", "dungeon", "depth", "levelLabel", "posi
 _context: ToolContext | None = None
 
 
-def start(max_games: int = 16, identity: str | None = None, durable: bool = True) -> None:
+def start(max_games: int = 16, identity: str | None = None, build: str | None = None,
+          durable: bool = True) -> None:
     """Create the registry. Idempotent. `durable`: the IndexedDB store and
     Web Lock ownership (else games live in this worker's memory only)."""
     global _context
@@ -59,7 +61,7 @@ def start(max_games: int = 16, identity: str | None = None, durable: bool = True
 
             store, ownership = IndexedDBStore(), WebLockOwnership()
         _context = ToolContext(GameRegistry(WasmEngine.start, max_games=max_games, store=store,
-                                            ownership=ownership, identity=identity))
+                                            ownership=ownership, identity=identity, build=build))
 
 
 def _games() -> GameRegistry:
