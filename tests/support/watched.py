@@ -69,3 +69,51 @@ def http(method: str, url: str, headers: dict[str, str] | None = None) -> tuple[
             return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
     except urllib.error.HTTPError as error:
         return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+class ThreadedAgent:
+    """An MCP client of a watched server, for synchronous tests (Playwright's
+    sync API): one task in a thread of its own holds the client session
+    (anyio wants it entered and left by the same task) and runs the calls
+    it is handed, one at a time, in order.
+
+        agent = ThreadedAgent(state_dir); frame = agent.call("help"); agent.close()
+    """
+
+    def __init__(self, state_dir: Path, *args: str) -> None:
+        import concurrent.futures
+        import threading
+
+        self._futures = concurrent.futures
+        self.loop = asyncio.new_event_loop()
+        self._ready: concurrent.futures.Future[str] = concurrent.futures.Future()
+        self._thread = threading.Thread(target=self.loop.run_until_complete, args=(self._main(state_dir, args),),
+                                        daemon=True)
+        self._thread.start()
+        self.base = self._ready.result(timeout=60)
+
+    async def _main(self, state_dir: Path, args: tuple[str, ...]) -> None:
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        try:
+            async with watched_server(state_dir, *args) as (session, base):
+                self._ready.set_result(base)
+                while (item := await self._queue.get()) is not None:
+                    tool, arguments, future = item
+                    try:
+                        future.set_result(await session.call_tool(tool, arguments))
+                    except Exception as exc:  # noqa: BLE001 - handed to the caller's thread
+                        future.set_exception(exc)
+        except BaseException as exc:
+            if not self._ready.done():
+                self._ready.set_exception(exc)
+            raise
+
+    def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        """One tool call; its structured frame."""
+        future: Any = self._futures.Future()
+        self.loop.call_soon_threadsafe(self._queue.put_nowait, (tool, arguments, future))
+        return future.result(timeout=60).structuredContent
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self._queue.put_nowait, None)
+        self._thread.join(timeout=30)
