@@ -50,6 +50,10 @@ async def test_malformed_ids_never_reach_the_store(tmp_path: Path) -> None:
     serving = asyncio.create_task(listener.serve())  # this loop: the tests' own
     try:
         session = await games.create({"name": "Ada", "seed": 3})
+        for edge in ("-a", "_a", "a.b"):  # valid IDs (engine IDs are URL-safe base64) that no game has
+            assert (await get(f"{listener.url}/api/games/{edge}/state"))[0] == 404
+        assert store.reads == ["-a", "-a", "_a", "_a", "a.b", "a.b"]
+        store.reads.clear()
         status, headers, _ = await get(f"{listener.url}/api/games/{session.session_id}/state")
         assert status == 200 and store.reads == []  # a live game is served from memory
         for bad in ("a%20b", "x" * 97, "%3Cb%3E", "a%22b", "%2E%2E", "%00"):

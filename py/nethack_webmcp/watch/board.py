@@ -31,7 +31,7 @@ RECENT_LIMIT = 10  # seed 002: the ten most recently completed games
 # the tools' sessionId rule (tools/base.ID_RULE) without a leading dot (no
 # native game has one: its lock file could not be made); checked before any
 # lookup, so a malformed ID never reaches the database
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,95}")
+GAME_ID = re.compile(r"[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,95}")
 
 
 def valid_game_id(text: str) -> bool:

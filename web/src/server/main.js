@@ -5,7 +5,7 @@
 import { ServerHome } from './home.js';
 import { ServerSpectator } from './spectator.js';
 
-const GAME_PATH = /^\/g\/([A-Za-z0-9][A-Za-z0-9._:-]{0,95})$/; // watch/board.py's GAME_ID
+const GAME_PATH = /^\/g\/([A-Za-z0-9_:-][A-Za-z0-9._:-]{0,95})$/; // watch/board.py's GAME_ID
 
 const main = document.getElementById('main');
 const line = document.getElementById('boot');
