@@ -117,16 +117,23 @@ def native_registry(directory: str | None = None) -> GameRegistry:
 
 
 def options(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options; the environment gives their defaults
+    (NNH_SPECTATOR_HOST, NNH_SPECTATOR_PORT, NNH_SPECTATOR=off), for MCP
+    client configurations that set variables more easily than arguments."""
+    import os
+
     from .watch.listener import DEFAULT_HOST, DEFAULT_PORT
 
     parser = argparse.ArgumentParser(prog="python -m nethack_webmcp.mcp",
                                      description="NetHack for agents: the stdio MCP server, with a read-only "
                                                  "spectator over loopback HTTP.")
-    parser.add_argument("--spectator-host", default=DEFAULT_HOST, help=f"listen address (default {DEFAULT_HOST})")
-    parser.add_argument("--spectator-port", type=int, default=DEFAULT_PORT,
-                        help=f"listen port (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--spectator-host", default=os.environ.get("NNH_SPECTATOR_HOST", DEFAULT_HOST),
+                        help=f"listen address (default {DEFAULT_HOST}; $NNH_SPECTATOR_HOST)")
+    parser.add_argument("--spectator-port", type=int, default=int(os.environ.get("NNH_SPECTATOR_PORT", DEFAULT_PORT)),
+                        help=f"listen port (default {DEFAULT_PORT}; 0 picks a free one; $NNH_SPECTATOR_PORT)")
     parser.add_argument("--no-spectator", dest="spectator", action="store_false",
-                        help="serve no spectator (no HTTP listener)")
+                        default=os.environ.get("NNH_SPECTATOR", "on") != "off",
+                        help="serve no spectator, no HTTP listener ($NNH_SPECTATOR=off)")
     return parser.parse_args(argv)
 
 
