@@ -1,25 +1,29 @@
 """bench_spectators.py - does watching slow the agent? (run by scripts/bench-spectators)
 
-For each N (default 0, 1, 50, 200): a fresh `python -m nethack_webmcp.mcp
---spectator-port 0` (loopback), one game played through the official `mcp`
-client - `interact search` calls, one engine turn each, a standing
-question cancelled, a finished game replaced - while N pollers
-(spectator_pollers.py, another process) poll that game's state as the
-page does (one conditional GET per poller at a time, 250 ms apart).
-Reports the tool-call latency (client round trip) against N = 0 and the
-poll latency p50/p95. Bounded: at most 1000 pollers, and each N stops
-after --calls calls or --seconds, whichever comes first.
+One `python -m nethack_webmcp.mcp --spectator-port 0` (loopback) and one
+game played through the official `mcp` client: `interact search` calls,
+one engine turn each (a standing question is cancelled, a finished game
+replaced). The calls run in blocks; during a block N pollers
+(spectator_pollers.py, a process of their own) poll the game's state as
+the page does: one conditional GET per poller at a time, 250 ms apart.
+Blocks of N = 0, 1, 50, 200 alternate for several rounds (each round in
+the reverse order of the last), so a machine whose load drifts favours
+no N. Per N: tool-call latency (client round trip) against N = 0, the
+round-by-round ratio of medians, the server process's CPU time per call
+(its share of the spectators' work included), and poll
+latency p50/p95.
 
-    ./scripts/bench-spectators [--pollers 0,1,50,200] [--calls 400] [--seconds 60] [--rounds 2]
+Bounded: at most 1000 pollers; a block stops after --calls calls or
+--seconds, whichever comes first.
 
-Rounds alternate the order of N (0..200, then 200..0) so a drifting
-machine load does not favour one N; the numbers are pooled over rounds.
+    ./scripts/bench-spectators [--pollers 0,1,50,200] [--calls 150] [--seconds 30] [--rounds 6]
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -32,8 +36,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from support.watched import watched_server  # noqa: E402
 
-WARMUP_CALLS = 20
+WARMUP_CALLS = 30
 MAX_POLLERS = 1000
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -41,19 +46,36 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def server_pid() -> int:
+    """The MCP server: this process's child running nethack_webmcp.mcp."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if parent == os.getpid() and b"nethack_webmcp.mcp" in (entry / "cmdline").read_bytes():
+                    return int(entry.name)
+            except (OSError, ValueError):
+                continue
+    raise RuntimeError("the MCP server process is not a child of this one")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 async def new_game(session: Any, seed: int) -> dict[str, Any]:
     return (await session.call_tool("session", {"action": "create", "seed": seed})).structuredContent
 
 
-async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float, seed: int
+async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float
                ) -> tuple[list[float], dict[str, Any]]:
     """`calls` timed search calls (fewer if the deadline passes); latencies in ms."""
     latencies: list[float] = []
     while len(latencies) < calls and time.monotonic() < deadline:
         basis = frame["basis"]
         if frame["control"]["gate"] == "ended":
-            seed += 1
-            frame = await new_game(session, seed)
+            frame = await new_game(session, int(basis["revision"]) + 1)
             continue
         if frame.get("decision"):
             cancel = frame["decision"].get("cancel") or frame["decision"]["reply"]
@@ -67,78 +89,86 @@ async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float,
     return latencies, frame
 
 
-async def measure(pollers: int, calls: int, seconds: float, seed: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as state:
-        async with watched_server(Path(state)) as (session, base):
-            frame = await new_game(session, seed)
-            game = frame["basis"]["sessionId"]
-            frame = (await play(session, frame, WARMUP_CALLS, time.monotonic() + seconds, seed))[1]
-            crowd = None
-            if pollers:
-                crowd = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "spectator_pollers.py"),
-                                          f"{base}/api/games/{game}/state", str(pollers)],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-                assert crowd.stdout is not None and crowd.stdin is not None
-                assert (await asyncio.to_thread(crowd.stdout.readline)).strip() == "ready"
-                await asyncio.sleep(1.0)  # every poller connected and polling
-            started = time.monotonic()
-            latencies, frame = await play(session, frame, calls, started + seconds, seed)
-            elapsed = time.monotonic() - started
-            polled: dict[str, Any] = {"latencies": [], "statuses": {}, "errors": []}
-            if crowd is not None:
-                out, _ = await asyncio.to_thread(crowd.communicate, "stop\n", 60)
-                polled = json.loads(out.strip().splitlines()[-1])
-    return {"pollers": pollers, "calls": latencies, "elapsed": elapsed, "polls": polled["latencies"],
-            "statuses": polled["statuses"], "errors": polled["errors"]}
+async def block(session: Any, frame: dict[str, Any], url: str, pid: int, pollers: int, calls: int,
+                seconds: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    crowd = None
+    if pollers:
+        crowd = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "spectator_pollers.py"), url, str(pollers)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert crowd.stdout is not None
+        assert (await asyncio.to_thread(crowd.stdout.readline)).strip() == "ready"
+        await asyncio.sleep(1.0)  # every poller connected and polling
+    cpu, started = cpu_seconds(pid), time.monotonic()
+    latencies, frame = await play(session, frame, calls, started + seconds)
+    elapsed = time.monotonic() - started
+    cpu = cpu_seconds(pid) - cpu
+    polled: dict[str, Any] = {"latencies": [], "statuses": {}, "errors": [], "seconds": 0.0}
+    if crowd is not None:
+        out, _ = await asyncio.to_thread(crowd.communicate, "stop\n", 60)
+        polled = json.loads(out.strip().splitlines()[-1])
+    return {"pollers": pollers, "calls": latencies, "elapsed": elapsed, "cpu": cpu, **polled}, frame
 
 
 def report(runs: list[dict[str, Any]], order: list[int]) -> None:
-    pooled: dict[int, dict[str, Any]] = {}
+    by_n: dict[int, list[dict[str, Any]]] = {}
     for run in runs:
-        entry = pooled.setdefault(run["pollers"], {"calls": [], "polls": [], "elapsed": 0.0, "statuses": {},
-                                                   "errors": []})
-        entry["calls"] += run["calls"]
-        entry["polls"] += run["polls"]
-        entry["elapsed"] += run["elapsed"]
-        entry["errors"] += run["errors"]
-        for status, count in run["statuses"].items():
-            entry["statuses"][status] = entry["statuses"].get(status, 0) + count
-    baseline = statistics.median(pooled[0]["calls"]) if 0 in pooled and pooled[0]["calls"] else None
-    print("| pollers | tool calls | call p50 ms | call p95 ms | p50 vs N=0 | polls/s | 200 / 304 | "
-          "poll p50 ms | poll p95 ms | poll max ms | errors |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        by_n.setdefault(run["pollers"], []).append(run)
+    base_runs = by_n.get(0, [])
+    baseline = statistics.median([c for run in base_runs for c in run["calls"]]) if base_runs else None
+    print("| pollers | tool calls | call p50 ms | call p95 ms | p50 vs N=0 (pooled) | p50 vs N=0 (median of rounds) "
+          "| server CPU ms / call | polls/s | 200 / 304 | poll p50 ms | poll p95 ms | errors |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for pollers in order:
-        entry = pooled[pollers]
-        calls, polls = entry["calls"], entry["polls"]
+        blocks = by_n[pollers]
+        calls = [c for run in blocks for c in run["calls"]]
+        polls = [p for run in blocks for p in run["latencies"]]
+        statuses: dict[str, int] = {}
+        for run in blocks:
+            for status, count in run["statuses"].items():
+                statuses[status] = statuses.get(status, 0) + count
         p50 = statistics.median(calls)
-        versus = f"{(p50 / baseline - 1) * 100:+.1f}%" if baseline else "—"
-        rate = f"{len(polls) / entry['elapsed']:.0f}" if polls else "—"
-        codes = f"{entry['statuses'].get('200', 0)} / {entry['statuses'].get('304', 0)}" if polls else "—"
+        pooled = f"{(p50 / baseline - 1) * 100:+.1f}%" if baseline else "—"
+        ratios = [statistics.median(run["calls"]) / statistics.median(base["calls"])
+                  for run, base in zip(blocks, base_runs)]
+        rounds = f"{(statistics.median(ratios) - 1) * 100:+.1f}%" if base_runs else "—"
+        cpu = f"{1000 * sum(run['cpu'] for run in blocks) / len(calls):.2f}"
+        rate = f"{len(polls) / sum(run['seconds'] for run in blocks):.0f}" if polls else "—"
+        codes = f"{statuses.get('200', 0)} / {statuses.get('304', 0)}" if polls else "—"
         poll = [f"{percentile(polls, q):.2f}" if polls else "—" for q in (0.5, 0.95)]
-        print(f"| {pollers} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {versus} | {rate} | "
-              f"{codes} | {poll[0]} | {poll[1]} | {max(polls) if polls else float('nan'):.2f} | "
-              f"{len(entry['errors'])} |")
+        errors = sum(len(run["errors"]) for run in blocks) + sum(
+            count for status, count in statuses.items() if status not in ("200", "304"))
+        print(f"| {pollers} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {pooled} | {rounds} | {cpu} | "
+              f"{rate} | {codes} | {poll[0]} | {poll[1]} | {errors} |")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pollers", default="0,1,50,200")
-    parser.add_argument("--calls", type=int, default=400)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--calls", type=int, default=150)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     order = [int(n) for n in args.pollers.split(",")]
     if any(not 0 <= n <= MAX_POLLERS for n in order):
         raise SystemExit(f"pollers: 0 to {MAX_POLLERS}")
     runs = []
-    for round_number in range(args.rounds):
-        for pollers in (order if round_number % 2 == 0 else order[::-1]):
-            run = await measure(pollers, args.calls, args.seconds, args.seed)
-            print(f"round {round_number + 1}, {pollers} pollers: call p50 {statistics.median(run['calls']):.2f} ms, "
-                  f"polls {run['statuses']}",
-                  file=sys.stderr, flush=True)
-            runs.append(run)
+    with tempfile.TemporaryDirectory() as state:
+        async with watched_server(Path(state)) as (session, base):
+            pid = server_pid()
+            frame = await new_game(session, args.seed)
+            url = f"{base}/api/games/{frame['basis']['sessionId']}/state"
+            frame = (await play(session, frame, WARMUP_CALLS, time.monotonic() + args.seconds))[1]
+            for round_number in range(args.rounds):
+                for pollers in (order if round_number % 2 == 0 else order[::-1]):
+                    if frame["basis"]["sessionId"] not in url:  # the game ended and was replaced
+                        url = f"{base}/api/games/{frame['basis']['sessionId']}/state"
+                    run, frame = await block(session, frame, url, pid, pollers, args.calls, args.seconds)
+                    print(f"round {round_number + 1}, {pollers} pollers: call p50 "
+                          f"{statistics.median(run['calls']):.2f} ms, polls {run['statuses']}", file=sys.stderr,
+                          flush=True)
+                    runs.append(run)
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)", file=sys.stderr)
     report(runs, order)
 
 

@@ -8,7 +8,8 @@ server-mode page does: one conditional GET at a time (If-None-Match with
 the last ETag), then a pause of the interval. Raw asyncio streams keep
 the pollers' own cost small (they share the machine with the server).
 They run until a line arrives on stdin, then print one JSON object:
-latencies (ms, request written to response read), status counts, errors.
+latencies (ms, request written to response read), status counts, errors,
+and the seconds they polled.
 """
 from __future__ import annotations
 
@@ -67,12 +68,12 @@ async def main() -> None:
     tasks = [asyncio.create_task(poller(url.hostname, url.port or 80, url.path, args.interval_ms / 1000, stop,
                                         latencies, statuses, errors)) for _ in range(args.count)]
     print("ready", flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     started = time.perf_counter()
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     stop.set()
     await asyncio.gather(*tasks)
     print(json.dumps({"latencies": latencies, "statuses": statuses, "errors": errors,
-                      "stopS": time.perf_counter() - started}), flush=True)
+                      "seconds": time.perf_counter() - started}), flush=True)
 
 
 if __name__ == "__main__":

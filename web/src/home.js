@@ -1,17 +1,13 @@
 // home.js - the home view: what this page is, how an agent connects, the
 // autopilot switch, this browser's games (with Resume for a stored game no
 // tab has open), importing a game from a file, and the ten most recent records.
-import { ago, h, replace, when } from './dom.js';
+import { h, replace } from './dom.js';
 import { SESSION_LOCK } from './game-controls.js';
-import { gameLink, recordsTable } from './records.js';
+import { gameLink, progressCells, recordsTable } from './records.js';
 import { CHANNEL, listGames, recentRecords } from './store.js';
 
 const pageOf = (gameId) => `#/g/${encodeURIComponent(gameId)}`;
 const link = (game) => gameLink(game, pageOf);
-
-function depths(game) {
-  return `${game.deepest ?? '?'} / ${game.depth ?? '?'}`;
-}
 
 /** A stored game that no tab has open (nobody holds its Web Lock) and that has not ended. */
 function resumable(game, heldLocks) {
@@ -32,12 +28,7 @@ function gamesTable(games, heldLocks, onResume) {
     h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
       h('td', {}, link(game)),
       h('td', {}, h('span', { className: `badge ${game.lifecycle}`, text: lifecycle(game, heldLocks) })),
-      h('td', { text: when(game.startedAt) }),
-      h('td', { text: ago(game.updatedAt) }),
-      h('td', { text: String(game.turn ?? '—') }),
-      h('td', { text: depths(game) }),
-      h('td', { className: 'harness', text: game.harness || '—' }),
-      h('td', { className: 'model', text: game.model || '—' }),
+      progressCells(game),
       h('td', {}, resumable(game, heldLocks)
         ? h('button', { type: 'button', dataset: { control: 'resume', gameId: game.gameId }, text: 'Resume',
             title: 'Load this game in this tab: its journal is replayed on a fresh engine.',

@@ -1,8 +1,9 @@
 // records.js - the games lists both home views draw (the page's and the
 // native MCP server's): a link to a game, and the table of the ten most
-// recently completed games in seed 002's order (the caller's order).
+// recently completed games in seed 002's order (the caller's order), and
+// the cells both lists of games in play share.
 // Names and labels are untrusted game text: textContent only (dom.js).
-import { h, when } from './dom.js';
+import { ago, h, when } from './dom.js';
 
 /** A link to a game's page; `href(gameId)` makes its URL. */
 export function gameLink(game, href) {
@@ -26,4 +27,17 @@ export function recordsTable(records, href) {
       h('td', { text: String(game.score ?? '—') }),
       h('td', { className: 'harness', text: game.harness || '—' }),
       h('td', { className: 'model', text: game.model || '—' })))));
+}
+
+/** The cells of a game in play after its name and state: started, last
+ *  update, turn, deepest / current floor, harness, model. */
+export function progressCells(game) {
+  return [
+    h('td', { text: when(game.startedAt) }),
+    h('td', { text: ago(game.updatedAt) }),
+    h('td', { text: String(game.turn ?? '—') }),
+    h('td', { text: `${game.deepest ?? '?'} / ${game.depth ?? '?'}` }),
+    h('td', { className: 'harness', text: game.harness || '—' }),
+    h('td', { className: 'model', text: game.model || '—' }),
+  ];
 }

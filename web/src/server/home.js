@@ -1,8 +1,8 @@
 // home.js (server mode) - the native MCP server's root page: what this is,
 // how to connect an MCP client, the games being played here, and the ten
 // most recently completed games (GET /api/recent, in seed 002's order).
-import { ago, h, replace, when } from '../dom.js';
-import { gameLink, recordsTable } from '../records.js';
+import { h, replace } from '../dom.js';
+import { gameLink, progressCells, recordsTable } from '../records.js';
 import { Poller } from './poller.js';
 
 const RECENT_MS = 2000;
@@ -19,12 +19,7 @@ function liveTable(games) {
     h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
       h('td', {}, gameLink(game, pageOf)),
       h('td', {}, h('span', { className: `badge ${game.lifecycle}`, text: game.lifecycle === 'ended' ? 'ended' : game.gate || game.lifecycle })),
-      h('td', { text: when(game.startedAt) }),
-      h('td', { text: ago(game.updatedAt) }),
-      h('td', { text: String(game.turn ?? '—') }),
-      h('td', { text: `${game.deepest ?? '?'} / ${game.depth ?? '?'}` }),
-      h('td', { className: 'harness', text: game.harness || '—' }),
-      h('td', { className: 'model', text: game.model || '—' })))));
+      progressCells(game)))));
 }
 
 export class ServerHome {
