@@ -67,6 +67,7 @@ def injected(page: Page) -> int:
 
 
 def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgent) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     requests: list[str] = []
     errors: list[str] = []
@@ -84,6 +85,9 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         assert_spectator_matches(spectator_state(page), observed)
         shown = spectator_state(page)
         assert shown["name"] == HOSTILE_NAME[:len(shown["name"])] and shown["model"] == HOSTILE_MODEL
+        # the game's own text carries the name too ("Hello <b>x</b>…, welcome"): text, not markup
+        welcome = page.evaluate("() => document.querySelector('[data-field=messages]')?.textContent || ''")
+        assert HOSTILE_NAME[:len(shown["name"])] in welcome
         assert injected(page) == 0
 
         # the agent plays: every result is on the page within a second
