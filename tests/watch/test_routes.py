@@ -69,6 +69,8 @@ async def test_routes_follow_a_game_and_never_touch_it(tmp_path: Path) -> None:
         assert published["map"]["rows"] and published["observation"]["vitals"]
         assert "no-cache" in headers["cache-control"]
         assert http("GET", f"{base}/api/games/{game}/state", {"If-None-Match": etag})[0] == 304
+        assert http("GET", f"{base}/api/games/{game}/state", {"If-None-Match": f'"x", W/{etag}'})[0] == 304
+        assert http("GET", f"{base}/api/games/{game}/state", {"If-None-Match": etag[:-1] + '0"'})[0] == 200
         assert http("HEAD", f"{base}/api/games/{game}/state")[2] == b""
 
         # watching changes nothing: the same revision and journal after many reads

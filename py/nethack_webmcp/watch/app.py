@@ -55,6 +55,12 @@ def _json(status: int, value: Any, headers: dict[str, str] | None = None) -> Res
     return Response(body, status, {**REVALIDATE, "X-Content-Type-Options": "nosniff", **(headers or {})}, JSON)
 
 
+def unchanged(if_none_match: str, etag: str) -> bool:
+    """Whether an If-None-Match header names `etag` (weak comparison, "*")."""
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
+
+
 def _not_found(message: str) -> Response:
     return _json(404, {"error": "notFound", "message": message})
 
@@ -108,7 +114,7 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
         if session is not None:
             etag = board.etag(session)
             headers = {**REVALIDATE, "ETag": etag}
-            if etag in request.headers.get("if-none-match", ""):
+            if unchanged(request.headers.get("if-none-match", ""), etag):
                 return Response(None, 304, headers)
             return Response(board.state(session), 200, headers, JSON)
         try:

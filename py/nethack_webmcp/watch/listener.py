@@ -16,6 +16,7 @@ import contextlib
 import errno
 import ipaddress
 import socket
+import sys
 from collections.abc import Iterator
 
 import uvicorn
@@ -92,5 +93,7 @@ class Listener:
             self.server.force_exit = True
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(task, SHUTDOWN_GRACE_S)
+        except Exception as exc:  # noqa: BLE001 - the spectator failing must not fail the MCP server's exit
+            print(f"nethack-webmcp: the spectator stopped with an error: {exc!r}", file=sys.stderr)
         finally:
             self.sock.close()
