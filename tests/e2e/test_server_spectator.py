@@ -148,6 +148,12 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         assert HOSTILE_NAME[:8] in row and HOSTILE_MODEL in row
         assert injected(page) == 0
         page.screenshot(path=str(SCREENSHOTS / "server-spectator-home.png"))
+
+        # a dead connection: the page says so and keeps trying, without errors
+        agent.close()
+        line = wait_until(page, "() => document.getElementById('boot').dataset.state === 'disconnected' "
+                                "&& document.getElementById('boot').textContent", 10)
+        assert "cannot reach the MCP server" in line and "retrying in" in line
     finally:
         context.close()
     assert not errors, errors

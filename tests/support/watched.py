@@ -115,5 +115,7 @@ class ThreadedAgent:
         return future.result(timeout=60).structuredContent
 
     def close(self) -> None:
-        self.loop.call_soon_threadsafe(self._queue.put_nowait, None)
-        self._thread.join(timeout=30)
+        """End the client session and the server. Idempotent."""
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self._queue.put_nowait, None)
+            self._thread.join(timeout=30)
