@@ -163,6 +163,7 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
+        board.close()  # open spectator streams end, so the listener stops at once
         if listener is not None and watching is not None:
             await listener.stop(watching)
         await games.close_all()

@@ -6,6 +6,8 @@
                                    If-None-Match -> 304; 410 + record for a completed game
                                    whose live state is gone; 404 for an unknown or
                                    malformed ID (a malformed one never reaches the store)
+    GET /api/games/<id>/events     the same states as server-sent events (stream.py), for
+                                   a loaded game; otherwise the state route's answer
     GET /api/recent                live games and the ten most recently completed records
     GET /health                    readiness
     GET /assets/<name>             the page's script and style (web/dist, built by scripts/build)
@@ -27,7 +29,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -35,6 +37,7 @@ from .. import __version__
 from ..store import StoreError
 from .board import Board, valid_game_id
 from .page import shell
+from .stream import state_events
 
 SITE_DIR = Path(__file__).resolve().parents[3] / "web" / "dist"
 # the page's files (built by scripts/build-site) and their content types
@@ -129,6 +132,15 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
             return _json(503, {"error": "storageFailed", "message": str(exc)})
         return _not_found("no game has this ID")
 
+    async def events(request: Request) -> Response:
+        session_id = request.path_params["session_id"]
+        if not valid_game_id(session_id) or board.live(session_id) is None:
+            return await state(request)  # 404/410, said once: an EventSource does not retry those
+        headers = {**REVALIDATE, "X-Content-Type-Options": "nosniff"}
+        if request.method == "HEAD":
+            return Response(None, 200, headers, "text/event-stream")
+        return StreamingResponse(state_events(board, session_id), 200, headers, "text/event-stream")
+
     async def recent(_: Request) -> Response:
         return _json(200, await board.overview())
 
@@ -144,7 +156,8 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
                                     "X-Content-Type-Options": "nosniff"}, ASSETS[name])
 
     return [Route("/", html), Route("/g/{session_id}", game_page),
-            Route("/api/games/{session_id}/state", state), Route("/api/recent", recent),
+            Route("/api/games/{session_id}/state", state), Route("/api/games/{session_id}/events", events),
+            Route("/api/recent", recent),
             Route("/health", health), Route("/assets/{name}", asset)]
 
 

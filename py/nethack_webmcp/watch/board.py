@@ -1,10 +1,11 @@
 """board.py - the games a native server shows to spectators.
 
 The MCP server tells the board about every tool frame (`observe`, a few
-list appends: it must cost the agent nothing); spectators ask for a game's
-state, which is built from the session's latest known state on the first
-request for a revision and kept as JSON bytes until the revision moves
-(`state`). A board only reads: it sends nothing to an engine and writes
+list appends and a wake-up: it must cost the agent nothing); spectators
+ask for a game's state, which is built from the session's latest known
+state on the first request for a revision and kept as JSON bytes until the
+revision moves (`state`); streams wait for the end of the game's next call
+(`changed`). A board only reads: it sends nothing to an engine and writes
 nothing to the store, so no number of spectators can change a game.
 
 Records use the page's shape (web/src/spectator.js, home.js): camelCase,
@@ -15,6 +16,8 @@ session. Nothing else computes a record.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 from collections import deque
@@ -84,7 +87,9 @@ class _Published:
 class Board:
     def __init__(self, games: GameRegistry) -> None:
         self.games = games
+        self.closing = False
         self._published: dict[str, _Published] = {}
+        self._changed: dict[str, asyncio.Event] = {}  # per game: set (and replaced) when a call ends
 
     # ---- the agent's side: called after every tool call -----------------------------
 
@@ -94,13 +99,37 @@ class Board:
         result = frame.get("result") or {}
         if result.get("kind") == "session" and result.get("action") == "closed":
             self._published.pop(result.get("sessionId"), None)
+            self._wake(result.get("sessionId"))
             return
         basis = frame.get("basis")
-        if not basis or not frame.get("events"):
+        if not basis:
             return
-        published = self._published.setdefault(basis["sessionId"], _Published())
-        for event in frame["events"]:
-            published.events.append({"revision": basis["revision"], "turn": basis.get("turn"), **event})
+        if frame.get("events"):
+            published = self._published.setdefault(basis["sessionId"], _Published())
+            for event in frame["events"]:
+                published.events.append({"revision": basis["revision"], "turn": basis.get("turn"), **event})
+        self._wake(basis["sessionId"])
+
+    def _wake(self, session_id: str | None) -> None:
+        event = self._changed.pop(session_id or "", None)
+        if event is not None:
+            event.set()
+
+    async def changed(self, session_id: str, timeout: float) -> None:
+        """Wait until a call on the game ends (or `timeout` seconds pass, or
+        the board closes): the streams' cue to look at its revision."""
+        if self.closing:
+            return
+        event = self._changed.setdefault(session_id, asyncio.Event())
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    def close(self) -> None:
+        """The server is stopping: every stream ends."""
+        self.closing = True
+        for event in self._changed.values():
+            event.set()
+        self._changed.clear()
 
     # ---- the spectators' side -----------------------------------------------------
 

@@ -1,4 +1,5 @@
-// poller.js - follow one URL of the native server: one outstanding request
+// poller.js - follow one URL of the native server (the root's /api/recent):
+// one outstanding request
 // at a time, conditional (If-None-Match with the last ETag, so an unchanged
 // game costs a 304), every POLL_MS while the page is visible. A hidden page
 // does not poll (it catches up when shown again); a failed request backs

@@ -1,13 +1,18 @@
 // spectator.js (server mode) - the read-only view of one game of the native
 // MCP server (/g/<sessionId>): the same rendering as the page's spectator
-// (game-view.js), fed by GET /api/games/<id>/state instead of IndexedDB.
-// 200: a new revision, drawn; 304: unchanged; 410: the game is over and its
-// live state is gone, so its record summary is drawn and polling stops;
-// 404: unknown (stop) or stored but not being played here (keep looking,
-// slowly). No controls: watching cannot change a game.
+// (game-view.js), fed by the server instead of IndexedDB.
+//
+// While the tab is visible it keeps one stream open (EventSource on
+// /api/games/<id>/events: the state at once, then at most one newer state
+// per 250 ms while the agent plays; the browser reconnects by itself when
+// the connection drops). A hidden tab closes its stream and opens it again
+// when shown. When the stream is refused or says `gone`, the state route
+// (/api/games/<id>/state) says why: 410, the game is over and its live
+// state is gone, so its record summary is drawn; 404, unknown (stop) or
+// stored but not being played here (look again in 5 s). No controls:
+// watching cannot change a game.
 import { h, replace } from '../dom.js';
-import { refreshAge, renderGame } from '../game-view.js';
-import { Poller } from './poller.js';
+import { renderGame } from '../game-view.js';
 
 const NOT_LIVE_MS = 5000;
 
@@ -15,41 +20,81 @@ export class ServerSpectator {
   constructor(root, gameId, connection) {
     this.root = root;
     this.gameId = gameId;
-    this.record = null;
-    this.poller = new Poller(`/api/games/${encodeURIComponent(gameId)}/state`, {
-      onResponse: (status, body) => this.show(status, body),
-      onConnection: connection,
-    });
+    this.connection = connection;
+    this.base = `/api/games/${encodeURIComponent(gameId)}`;
+    this.source = null;
+    this.timer = null;
+    this.done = false;
+    this.visibility = () => (document.visibilityState === 'visible' ? this.open() : this.close());
+    document.addEventListener('visibilitychange', this.visibility);
+    this.visibility();
   }
 
-  show(status, body) {
-    if (status === 304) {
-      refreshAge(this.root, this.record);
-      return true;
+  open() {
+    if (this.source || this.done) return;
+    clearTimeout(this.timer);
+    const source = new EventSource(`${this.base}/events`);
+    this.source = source;
+    source.onopen = () => this.connection({ ok: true });
+    source.onmessage = (event) => this.draw(JSON.parse(event.data));
+    source.addEventListener('gone', () => { this.close(); this.explain(); });
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) { // refused (not 200): ask the state route why
+        this.close();
+        this.explain();
+      } else {
+        this.connection({ ok: false, retryMs: 2000, error: 'the connection dropped' });
+      }
+    };
+  }
+
+  close() {
+    if (this.source) this.source.close();
+    this.source = null;
+  }
+
+  draw(state) {
+    this.connection({ ok: true });
+    renderGame(this.root, { gameId: this.gameId, record: state.record, snapshot: state, home: '/' });
+  }
+
+  /** The stream is refused or over: the state route says why. */
+  async explain() {
+    let response;
+    let body = null;
+    try {
+      response = await fetch(`${this.base}/state`, { cache: 'no-store' });
+      body = await response.json().catch(() => null);
+    } catch (error) {
+      this.connection({ ok: false, retryMs: NOT_LIVE_MS, error: String(error && error.message || error) });
+      this.timer = setTimeout(() => this.open(), NOT_LIVE_MS);
+      return;
     }
-    if (status === 200 && body) {
-      this.record = body.record;
-      renderGame(this.root, { gameId: this.gameId, record: body.record, snapshot: body, home: '/' });
-      return true;
-    }
-    if (status === 410 && body && body.record) {
+    if (response.status === 200 && body) {
+      this.draw(body);
+      this.open();
+    } else if (response.status === 410 && body && body.record) {
+      this.done = true;
       renderGame(this.root, { gameId: this.gameId, record: body.record, snapshot: null, home: '/',
                               missing: 'The game is over and the MCP server has closed it: its record remains.' });
-      return false;
+    } else {
+      const notLive = body && body.error === 'notLive';
+      this.done = !notLive;
+      this.root.dataset.gameId = this.gameId;
+      replace(this.root, h('section', { className: 'panel notfound', dataset: { state: notLive ? 'not-live' : 'not-found' } },
+        h('h2', { text: notLive ? 'Not being played here right now' : 'No such game' }),
+        h('p', {}, 'Game ', h('code', { text: this.gameId }), notLive
+          ? ' is stored but this MCP server has not loaded it; it appears here once an agent resumes it.'
+          : ' is unknown to this MCP server.'),
+        h('a', { href: '/', text: '← all games' })));
+      if (notLive) this.timer = setTimeout(() => this.open(), NOT_LIVE_MS);
     }
-    const notLive = body && body.error === 'notLive';
-    this.root.dataset.gameId = this.gameId;
-    replace(this.root, h('section', { className: 'panel notfound', dataset: { state: notLive ? 'not-live' : 'not-found' } },
-      h('h2', { text: notLive ? 'Not being played here right now' : 'No such game' }),
-      h('p', {}, 'Game ', h('code', { text: this.gameId }), notLive
-        ? ' is stored but this MCP server has not loaded it; it appears here once an agent resumes it.'
-        : ' is unknown to this MCP server.'),
-      h('a', { href: '/', text: '← all games' })));
-    if (notLive) this.poller.schedule(NOT_LIVE_MS);
-    return false;
   }
 
   dispose() {
-    this.poller.stop();
+    this.done = true;
+    this.close();
+    clearTimeout(this.timer);
+    document.removeEventListener('visibilitychange', this.visibility);
   }
 }
