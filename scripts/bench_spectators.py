@@ -16,7 +16,7 @@ latency p50/p95.
 Bounded: at most 1000 pollers; a block stops after --calls calls or
 --seconds, whichever comes first.
 
-    ./scripts/bench-spectators [--pollers 0,1,50,200] [--calls 150] [--seconds 30] [--rounds 6]
+    ./scripts/bench-spectators [--pollers 0,1,50,200] [--modes poll,stream] [--calls 150] [--seconds 30] [--rounds 6]
 """
 from __future__ import annotations
 
@@ -68,9 +68,10 @@ async def new_game(session: Any, seed: int) -> dict[str, Any]:
     return (await session.call_tool("session", {"action": "create", "seed": seed})).structuredContent
 
 
-async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float
-               ) -> tuple[list[float], dict[str, Any]]:
-    """`calls` timed search calls (fewer if the deadline passes); latencies in ms."""
+async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float,
+               produced: dict[int, float] | None = None) -> tuple[list[float], dict[str, Any]]:
+    """`calls` timed search calls (fewer if the deadline passes); latencies in
+    ms. `produced`: revision -> monotonic time its call returned."""
     latencies: list[float] = []
     while len(latencies) < calls and time.monotonic() < deadline:
         basis = frame["basis"]
@@ -86,40 +87,47 @@ async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float
                                                       "action": "search"})
         latencies.append((time.perf_counter() - started) * 1000)
         frame = result.structuredContent
+        if produced is not None:
+            produced[frame["basis"]["revision"]] = time.monotonic()
     return latencies, frame
 
 
-async def block(session: Any, frame: dict[str, Any], url: str, pid: int, pollers: int, calls: int,
+async def block(session: Any, frame: dict[str, Any], url: str, pid: int, pollers: int, mode: str, calls: int,
                 seconds: float) -> tuple[dict[str, Any], dict[str, Any]]:
     crowd = None
     if pollers:
-        crowd = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "spectator_pollers.py"), url, str(pollers)],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        crowd = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "spectator_pollers.py"), url, str(pollers),
+                                  "--mode", mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert crowd.stdout is not None
         assert (await asyncio.to_thread(crowd.stdout.readline)).strip() == "ready"
         await asyncio.sleep(1.0)  # every poller connected and polling
     cpu, started = cpu_seconds(pid), time.monotonic()
-    latencies, frame = await play(session, frame, calls, started + seconds)
+    produced: dict[int, float] = {}
+    latencies, frame = await play(session, frame, calls, started + seconds, produced)
     elapsed = time.monotonic() - started
     cpu = cpu_seconds(pid) - cpu
-    polled: dict[str, Any] = {"latencies": [], "statuses": {}, "errors": [], "seconds": 0.0}
+    polled: dict[str, Any] = {"latencies": [], "statuses": {}, "errors": [], "seconds": 0.0, "receipts": []}
     if crowd is not None:
         out, _ = await asyncio.to_thread(crowd.communicate, "stop\n", 60)
         polled = json.loads(out.strip().splitlines()[-1])
-    return {"pollers": pollers, "calls": latencies, "elapsed": elapsed, "cpu": cpu, **polled}, frame
+    if mode == "stream":  # a push's lag: its state's arrival after the call that made it returned
+        polled["latencies"] = [(at - produced[int(revision)]) * 1000 for revision, at in polled.pop("receipts")
+                               if int(revision) in produced and at >= started]
+    return {"pollers": pollers, "mode": mode, "calls": latencies, "elapsed": elapsed, "cpu": cpu, **polled}, frame
 
 
-def report(runs: list[dict[str, Any]], order: list[int]) -> None:
-    by_n: dict[int, list[dict[str, Any]]] = {}
+def report(runs: list[dict[str, Any]], configurations: list[tuple[int, str]]) -> None:
+    by_n: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for run in runs:
-        by_n.setdefault(run["pollers"], []).append(run)
-    base_runs = by_n.get(0, [])
+        by_n.setdefault((run["pollers"], run["mode"]), []).append(run)
+    base_runs = by_n.get((0, "-"), [])
     baseline = statistics.median([c for run in base_runs for c in run["calls"]]) if base_runs else None
-    print("| pollers | tool calls | call p50 ms | call p95 ms | p50 vs N=0 (pooled) | p50 vs N=0 (median of rounds) "
-          "| server CPU ms / call | polls/s | 200 / 304 | poll p50 ms | poll p95 ms | errors |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for pollers in order:
-        blocks = by_n[pollers]
+    print("| spectators | mode | tool calls | call p50 ms | call p95 ms | p50 vs N=0 (pooled) "
+          "| p50 vs N=0 (median of rounds) | server CPU ms / call | answers/s | 200 / 304 "
+          "| spectator p50 ms | spectator p95 ms | errors |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for pollers, mode in configurations:
+        blocks = by_n[(pollers, mode)]
         calls = [c for run in blocks for c in run["calls"]]
         polls = [p for run in blocks for p in run["latencies"]]
         statuses: dict[str, int] = {}
@@ -137,13 +145,14 @@ def report(runs: list[dict[str, Any]], order: list[int]) -> None:
         poll = [f"{percentile(polls, q):.2f}" if polls else "—" for q in (0.5, 0.95)]
         errors = sum(len(run["errors"]) for run in blocks) + sum(
             count for status, count in statuses.items() if status not in ("200", "304"))
-        print(f"| {pollers} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {pooled} | {rounds} | {cpu} | "
+        print(f"| {pollers} | {mode} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {pooled} | {rounds} | {cpu} | "
               f"{rate} | {codes} | {poll[0]} | {poll[1]} | {errors} |")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pollers", default="0,1,50,200")
+    parser.add_argument("--modes", default="poll,stream")
     parser.add_argument("--calls", type=int, default=150)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--rounds", type=int, default=6)
@@ -152,6 +161,7 @@ async def main() -> None:
     order = [int(n) for n in args.pollers.split(",")]
     if any(not 0 <= n <= MAX_POLLERS for n in order):
         raise SystemExit(f"pollers: 0 to {MAX_POLLERS}")
+    configurations = [(n, mode) for n in order for mode in (["-"] if n == 0 else args.modes.split(","))]
     runs = []
     with tempfile.TemporaryDirectory() as state:
         async with watched_server(Path(state)) as (session, base):
@@ -160,16 +170,16 @@ async def main() -> None:
             url = f"{base}/api/games/{frame['basis']['sessionId']}/state"
             frame = (await play(session, frame, WARMUP_CALLS, time.monotonic() + args.seconds))[1]
             for round_number in range(args.rounds):
-                for pollers in (order if round_number % 2 == 0 else order[::-1]):
+                for pollers, mode in (configurations if round_number % 2 == 0 else configurations[::-1]):
                     if frame["basis"]["sessionId"] not in url:  # the game ended and was replaced
                         url = f"{base}/api/games/{frame['basis']['sessionId']}/state"
-                    run, frame = await block(session, frame, url, pid, pollers, args.calls, args.seconds)
-                    print(f"round {round_number + 1}, {pollers} pollers: call p50 "
+                    run, frame = await block(session, frame, url, pid, pollers, mode, args.calls, args.seconds)
+                    print(f"round {round_number + 1}, {pollers} {mode}: call p50 "
                           f"{statistics.median(run['calls']):.2f} ms, polls {run['statuses']}", file=sys.stderr,
                           flush=True)
                     runs.append(run)
     print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)", file=sys.stderr)
-    report(runs, order)
+    report(runs, configurations)
 
 
 if __name__ == "__main__":
