@@ -97,3 +97,4 @@ async def test_recent_lists_ten_completed_games_newest_first(tmp_path: Path) -> 
                          "turn": 10, "depth": 2, "deepest": 3}
         status, _, body = await get(f"{base}/api/games/g00/state")  # completed, never live here
         assert status == 410 and json.loads(body)["record"]["gameId"] == "g00"
+        assert (await get(f"{base}/g/g00"))[0] == 200  # its page: the record summary

@@ -101,6 +101,7 @@ async def test_routes_follow_a_game_and_never_touch_it(tmp_path: Path) -> None:
 
         # unknown and malformed IDs
         assert http("GET", f"{base}/api/games/no-such-game/state")[0] == 404
+        assert http("GET", f"{base}/g/no-such-game")[0] == 404
         for bad in ("a%20b", "x" * 97, "%3Cscript%3E", "a%22b"):
             assert http("GET", f"{base}/api/games/{bad}/state")[0] == 404, bad
             assert http("GET", f"{base}/g/{bad}")[0] == 404, bad

@@ -1,7 +1,8 @@
 """app.py - the spectator's HTTP routes: a read-only ASGI app (starlette).
 
     GET /                          the page (what this is, how to connect, live games, records)
-    GET /g/<sessionId>             the page (the spectator of one game, or its record)
+    GET /g/<sessionId>             the page (the spectator of one game, or its record);
+                                   404 (still the page, which says so) for an unknown game
     GET /api/games/<id>/state      the latest published state; ETag "<id>/<revision>",
                                    If-None-Match -> 304; 410 + record for a completed game
                                    whose live state is gone; 404 for an unknown or
@@ -22,6 +23,7 @@ before the spectator's catch-all read-only mount).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from pathlib import Path
@@ -105,9 +107,15 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
         return Response(page, 200, PAGE_HEADERS, "text/html; charset=utf-8")
 
     async def game_page(request: Request) -> Response:
-        if not valid_game_id(request.path_params["session_id"]):
+        session_id = request.path_params["session_id"]
+        if not valid_game_id(session_id):
             return Response(b"not found\n", 404, PAGE_HEADERS, "text/plain; charset=utf-8")
-        return await html(request)
+        known = board.live(session_id) is not None
+        if not known:
+            with contextlib.suppress(StoreError):  # the page itself then says what the state route says
+                known = await board.stored(session_id) or await board.completed(session_id) is not None
+        # an unknown game's page is still the page (it says so), with the status a crawler understands
+        return Response(page, 200 if known else 404, PAGE_HEADERS, "text/html; charset=utf-8")
 
     async def state(request: Request) -> Response:
         session_id = request.path_params["session_id"]
