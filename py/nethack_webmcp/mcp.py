@@ -171,14 +171,11 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    opts = options(argv)
-    try:
-        asyncio.run(serve(opts))
-    except Exception as exc:
-        from .watch.listener import ListenError
+    from .watch.listener import ListenError
 
-        if not isinstance(exc, ListenError):
-            raise
+    try:
+        asyncio.run(serve(options(argv)))
+    except ListenError as exc:
         print(f"nethack-webmcp: {exc}", file=sys.stderr)
         sys.exit(2)
 

@@ -149,11 +149,17 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         assert injected(page) == 0
         page.screenshot(path=str(SCREENSHOTS / "server-spectator-home.png"))
 
-        # a dead connection: the page says so and keeps trying, without errors
+        # a dead connection: the root and a live game's page say so and keep trying, without errors
+        live = agent.call("session", action="create", seed=5)
+        watching = context.new_page()
+        watching.on("pageerror", lambda error: errors.append(str(error)))
+        watching.goto(live["result"]["watchUrl"])
+        shows(watching, live["basis"]["revision"], time.monotonic())
         agent.close()
-        line = wait_until(page, "() => document.getElementById('boot').dataset.state === 'disconnected' "
-                                "&& document.getElementById('boot').textContent", 10)
-        assert "cannot reach the MCP server" in line and "retrying in" in line
+        for shown_page in (page, watching):
+            line = wait_until(shown_page, "() => document.getElementById('boot').dataset.state === 'disconnected' "
+                                          "&& document.getElementById('boot').textContent", 10)
+            assert "cannot reach the MCP server" in line and "retrying in" in line
     finally:
         context.close()
     assert not errors, errors

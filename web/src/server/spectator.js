@@ -4,9 +4,9 @@
 //
 // While the tab is visible it keeps one stream open (EventSource on
 // /api/games/<id>/events: the state at once, then at most one newer state
-// per 250 ms while the agent plays; the browser reconnects by itself when
-// the connection drops). A hidden tab closes its stream and opens it again
-// when shown. When the stream is refused or says `gone`, the state route
+// per 250 ms while the agent plays). A dropped connection is reopened
+// after 1, 2, 4, 8, then every 10 s (the header says so). A hidden tab
+// closes its stream and opens it again when shown. When the stream is refused or says `gone`, the state route
 // (/api/games/<id>/state) says why: 410, the game is over and its live
 // state is gone, so its record summary is drawn; 404, unknown (stop) or
 // stored but not being played here (look again in 5 s). No controls:
@@ -15,6 +15,7 @@ import { h, replace } from '../dom.js';
 import { renderGame } from '../game-view.js';
 
 const NOT_LIVE_MS = 5000;
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 10_000];
 
 export class ServerSpectator {
   constructor(root, gameId, connection) {
@@ -24,6 +25,7 @@ export class ServerSpectator {
     this.base = `/api/games/${encodeURIComponent(gameId)}`;
     this.source = null;
     this.timer = null;
+    this.failures = 0;
     this.done = false;
     this.visibility = () => (document.visibilityState === 'visible' ? this.open() : this.close());
     document.addEventListener('visibilitychange', this.visibility);
@@ -31,20 +33,24 @@ export class ServerSpectator {
   }
 
   open() {
-    if (this.source || this.done) return;
+    if (this.source || this.done || document.visibilityState !== 'visible') return;
     clearTimeout(this.timer);
     const source = new EventSource(`${this.base}/events`);
     this.source = source;
-    source.onopen = () => this.connection({ ok: true });
+    source.onopen = () => { this.failures = 0; this.connection({ ok: true }); };
     source.onmessage = (event) => this.draw(JSON.parse(event.data));
     source.addEventListener('gone', () => { this.close(); this.explain(); });
     source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) { // refused (not 200): ask the state route why
-        this.close();
-        this.explain();
-      } else {
-        this.connection({ ok: false, retryMs: 2000, error: 'the connection dropped' });
+      const refused = source.readyState === EventSource.CLOSED; // answered, but not with a stream
+      this.close();
+      if (refused) {
+        this.explain(); // the state route says why
+        return;
       }
+      const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
+      this.failures += 1;
+      this.connection({ ok: false, retryMs: delay, error: 'the connection dropped' });
+      this.timer = setTimeout(() => this.open(), delay);
     };
   }
 
