@@ -34,17 +34,14 @@ from typing import Any
 
 from . import exchange
 from .engine.wasm import WasmEngine
-from .projection import decision as decision_view
 from .projection import frame as frames
-from .projection.scene import world
 from .session import GameRegistry, SessionError
 from .store import StoreError
 from .tools import BY_NAME, ToolContext
 from .tools import declarations as tool_declarations
 from .tools.base import _diagnosed
-
-OBSERVATION_FIELDS = ("turn", "levelId", "dungeon", "depth", "levelLabel", "position", "vitals",
-                      "inventoryKnown", "inventory", "here", "recentMessages")
+from .watch.snapshot import owner as _owner
+from .watch.snapshot import spectator_snapshot
 
 _context: ToolContext | None = None
 
@@ -134,10 +131,6 @@ async def take_over(session_id: str) -> str:
     return _dump(_diagnosed(session, frame))
 
 
-def _owner(session: Any) -> bool:
-    return session.gate != "lostOwnership"
-
-
 def status() -> str:
     """The games loaded in this worker: {sessionId: {owner, gate}}."""
     return _dump({session.session_id: {"owner": _owner(session), "gate": session.gate}
@@ -183,30 +176,14 @@ async def import_game(text: str) -> str:
 
 
 def spectate(session_id: str) -> str:
-    """The read-only snapshot a spectator renders: identity, state, map
-    (marks and colours), decision, end. "null" for no such live game."""
+    """The read-only snapshot a spectator renders (watch/snapshot.py):
+    identity, state, map (marks and colours), decision, end. "null" for no
+    such live game."""
     try:
         session = _games().get(session_id)
     except SessionError:
         return "null"
-    observation = session.observation
-    rows = world(session.level())["rows"]
-    snapshot = {
-        "sessionId": session.session_id,
-        "revision": session.revision,
-        "viewId": session.view_id,
-        "gate": session.gate,
-        "session": session.metadata,
-        "observation": {key: observation[key] for key in OBSERVATION_FIELDS if key in observation},
-        "map": {"rows": [{"y": row["y"], "marks": row["marks"], "colors": row["colors"]} for row in rows]},
-        "decision": decision_view.project(session.decision, session.session_id, observation.get("inventory"))
-        if session.gate == "decision" else None,
-        "end": session.state.end,
-        "owner": _owner(session),
-        "diagnostics": {key: value for key, value in session.diagnostics(consume=False).items()
-                        if key in ("storage", "ownership", "recovery")},
-    }
-    return _dump(snapshot)
+    return _dump(spectator_snapshot(session))
 
 
 async def close_all() -> None:
