@@ -2,12 +2,22 @@
 // bench-mix.mjs - the fixed move/search mix, driven from Node, against
 // either engine. Prints one JSON line.
 //
-//   node scripts/bench-mix.mjs [--ops 20000] [--engine web/dist/engine]
+//   node [--experimental-wasm-jspi] scripts/bench-mix.mjs [--ops 20000]
+//        [--engine web/dist/engine] [--build jspi|asyncify] [--parse full|boundary] [--await]
 //   node scripts/bench-mix.mjs --native [--ops 20000]
 //
 // WASM runs in-process: one compiled module, a fresh instance per game (as
-// the browser worker does). Native runs build/native/nhdriver, one process
-// per game, over its NDJSON pipes.
+// the browser worker does), of the build engine-builds.js picks (or
+// --build). Native runs build/native/nhdriver, one process per game, over its
+// NDJSON pipes.
+// --parse: what the agent reads of each full response. `full` parses it
+// (JSON.parse); `boundary` (the default) reads only what the mix needs - the
+// revision and the standing decision, from the response's fixed key order -
+// as an agent in the page does: there the consumer is Python, and
+// JavaScript hands the text through unparsed.
+// --await: the agent hands each request over through a promise, as the
+// page's Python does (the engine suspends at every step); by default it
+// answers synchronously, as an agent stepping NLE does.
 // The mix matches scripts/bench-engine: even steps move (compass order),
 // odd steps search; a standing decision is cancelled; a finished game is
 // replaced by a new one with the next seed.
@@ -16,6 +26,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { detectBuild, startEngine } from '../web/src/worker/engine-builds.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -27,49 +38,70 @@ const totalOps = Number(arg('--ops', '20000'));
 const DIRECTIONS = ['north', 'east', 'south', 'west', 'northeast', 'southeast', 'southwest', 'northwest'];
 
 const useNative = process.argv.includes('--native');
+const build = arg('--build', detectBuild());
+const parse = arg('--parse', 'boundary');
+const awaited = process.argv.includes('--await');
+const handOver = awaited ? (request) => Promise.resolve(request) : (request) => request;
 process.setMaxListeners(0); // each engine instance registers its own process handlers
+process.on('unhandledRejection', (error) => { // the Asyncify build's exit(): seen by startEngine
+  if (!(error && error.name === 'ExitStatus')) throw error;
+});
 let createNetHackEngine, compiled;
 if (!useNative) {
-  globalThis.__dirname = engineDir;
+  const buildDir = join(engineDir, build);
+  globalThis.__dirname = buildDir;
   globalThis.require = createRequire(import.meta.url);
-  ({ default: createNetHackEngine } = await import(pathToFileURL(join(engineDir, 'nethack.js')).href));
-  compiled = await WebAssembly.compile(readFileSync(join(engineDir, 'nethack.wasm')));
+  ({ default: createNetHackEngine } = await import(pathToFileURL(join(buildDir, 'nethack.js')).href));
+  compiled = await WebAssembly.compile(readFileSync(join(buildDir, 'nethack.wasm')));
 }
-const encoder = new TextEncoder();
 
-function nextRequest(state, response) {
-  const params = { sessionId: 'bench', requestId: `r${state.step}`, expectedRevision: response.revision };
-  if (response.decision) return { version: 1, method: 'decision.cancel', params: { ...params, decisionId: response.decision.id } };
-  state.step += 1;
-  if (state.step % 2 === 0) return { version: 1, method: 'game.move', params: { ...params, direction: DIRECTIONS[(state.step / 2) % 8] } };
-  return { version: 1, method: 'game.search', params };
+// What the mix needs of a response: {revision, decision: {id} | null, ended, error}.
+// A full response's last keys are always "decision", "ended", "end", and the
+// top-level "revision" comes before any nested object; inside a JSON string a
+// quote is escaped, so these patterns cannot match text. An error response is
+// short and parsed whole.
+function boundaryOf(text) {
+  const decision = text.lastIndexOf(',"decision":');
+  if (decision < 0) return JSON.parse(text);
+  const at = text.indexOf('"revision":') + 11;
+  const tail = JSON.parse(`{${text.slice(decision + 1)}`);
+  return { revision: parseInt(text.slice(at, at + 12), 10), decision: tail.decision, ended: tail.ended };
 }
+const readResponse = parse === 'full' ? JSON.parse : boundaryOf;
+
+// The request as text, built by template: the same JSON the objects would
+// stringify to, without an object graph per step.
+function nextRequest(state, response) {
+  const head = `{"version":1,"method":"`;
+  const params = `"params":{"sessionId":"bench","requestId":"r${state.step}","expectedRevision":${response.revision}`;
+  if (response.decision) return `${head}decision.cancel",${params},"decisionId":${JSON.stringify(response.decision.id)}}}`;
+  state.step += 1;
+  if (state.step % 2 === 0) return `${head}game.move",${params},"direction":"${DIRECTIONS[(state.step / 2) % 8]}"}}`;
+  return `${head}game.search",${params}}}`;
+}
+const createRequest = (seed) => `{"version":1,"method":"session.create","params":{"seed":${seed},"sessionId":"bench","createdAt":1700000000}}`;
 
 // Plays one game; resolves with [ops, bytes, milliseconds] counted after creation.
 let playGame = function (seed, budget) {
-  return new Promise((resolveGame) => {
+  return new Promise((resolveGame, rejectGame) => {
     const state = { step: 0 };
     let ops = 0, bytes = 0, started = 0, pending = null;
     const finish = () => { resolveGame([ops, bytes, performance.now() - started]); return new Promise(() => {}); };
-    createNetHackEngine({
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled));
-        return {};
-      },
+    startEngine(build, createNetHackEngine, compiled, {
       nnhOnResponse(text) { pending = text; },
-      async nnhNextRequest() {
-        if (pending === null) {
-          return encoder.encode(JSON.stringify({ version: 1, method: 'session.create', params: { seed, sessionId: 'bench', createdAt: 1700000000 } }));
-        }
-        const response = JSON.parse(pending);
+      nnhNextRequest() {
+        // requests are computed synchronously, so they are handed over as
+        // values: the engine does not suspend for them (io_wasm.js)
+        if (pending === null) return handOver(createRequest(seed));
+        const response = readResponse(pending);
         if (started === 0) started = performance.now();
         else { ops += 1; bytes += pending.length; }
         pending = null;
         if (response.error) throw new Error(JSON.stringify(response.error));
         if (response.ended || ops >= budget) return finish();
-        return encoder.encode(JSON.stringify(nextRequest(state, response)));
+        return handOver(nextRequest(state, response));
       },
-    });
+    }).catch(rejectGame);
   });
 };
 
@@ -79,14 +111,14 @@ function playNativeGame(seed, budget) {
     const driver = spawn(join(root, 'build', 'native', 'nhdriver'), [], { stdio: ['pipe', 'pipe', 'inherit'] });
     const state = { step: 0 };
     let ops = 0, bytes = 0, started = 0, buffered = '', done = false;
-    const send = (request) => driver.stdin.write(`${JSON.stringify(request)}\n`);
+    const send = (request) => driver.stdin.write(`${request}\n`);
     driver.stdout.setEncoding('utf8');
     driver.stdout.on('data', (chunk) => {
       buffered += chunk;
       for (let i = buffered.indexOf('\n'); i >= 0 && !done; i = buffered.indexOf('\n')) {
         const line = buffered.slice(0, i);
         buffered = buffered.slice(i + 1);
-        const response = JSON.parse(line);
+        const response = readResponse(line);
         if (started === 0) started = performance.now();
         else { ops += 1; bytes += line.length; }
         if (response.error) throw new Error(JSON.stringify(response.error));
@@ -100,7 +132,7 @@ function playNativeGame(seed, budget) {
         send(nextRequest(state, response));
       }
     });
-    send({ version: 1, method: 'session.create', params: { seed, sessionId: 'bench', createdAt: 1700000000 } });
+    send(createRequest(seed));
   });
 }
 if (useNative) playGame = playNativeGame;
@@ -112,5 +144,5 @@ for (let seed = 100; ops < totalOps; seed += 1) {
   const [gameOps, gameBytes, gameMs] = await playGame(seed, totalOps - ops);
   ops += gameOps; bytes += gameBytes; ms += gameMs; games += 1;
 }
-console.log(JSON.stringify({ target: useNative ? 'native' : 'wasm-node', ops, games, seconds: ms / 1000, opsPerSecond: ops / (ms / 1000), meanResponseBytes: bytes / ops }));
+console.log(JSON.stringify({ target: useNative ? 'native' : `wasm ${build}${awaited ? ', awaited' : ''}`, node: process.version, parse, ops, games, seconds: ms / 1000, opsPerSecond: ops / (ms / 1000), meanResponseBytes: bytes / ops }));
 process.exit(0);

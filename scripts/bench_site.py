@@ -149,13 +149,20 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def call_latency(playwright: Any, url: str, calls: int) -> list[tuple[str, list[float], list[float]]]:
+def call_latency(playwright: Any, url: str, calls: int,
+                 without_jspi: bool) -> tuple[str, list[tuple[str, list[float], list[float]]]]:
+    """(the engine build the page picked, the latency rows)."""
     browser = launch(playwright, native=True)
     rows = []
     try:
-        page = browser.new_context().new_page()
+        context = browser.new_context()
+        if without_jspi:  # the page's test hooks stand in for a browser without JSPI
+            context.add_init_script("globalThis.__NETHACK_TEST_HOOKS__ = true; "
+                                    "globalThis.__NETHACK_TEST_WITHOUT_JSPI__ = true;")
+        page = context.new_page()
         page.goto(url)
         wait_until(page, "() => window.nethackSite && window.nethackSite.status === 'ready'", 120)
+        build = page.evaluate("() => window.nethackSite.engine.build")
         frame = page.webmcp.call_tool("session", {"action": "create", "seed": 42})
         game = frame["basis"]["sessionId"]
         pair = None
@@ -195,18 +202,20 @@ def call_latency(playwright: Any, url: str, calls: int) -> list[tuple[str, list[
         rows.append(("page.webmcp.tools() alone (Playwright's listing)", listing, []))
     finally:
         browser.close()
-    return rows
+    return build, rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--loads", type=int, default=3)
     parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--without-jspi", action="store_true",
+                        help="tool calls on the Asyncify fallback (the page as in a browser without JSPI)")
     options = parser.parse_args()
     prepare_bare()
     with serve() as url, sync_playwright() as playwright:
         loads = load_times(playwright, url, options.loads)
-        latency = call_latency(playwright, url, options.calls)
+        build, latency = call_latency(playwright, url, options.calls, options.without_jspi)
 
     median = statistics.median
     print(f"Page load → first frame, {options.loads} loads each (median ms; all runs in brackets):\n")
@@ -219,7 +228,7 @@ def main() -> None:
     print(f"\nsite / bare Pyodide: warm {warm_ratio:.2f}×, cold {cold_ratio:.2f}×")
     stages = loads["stages warm"][len(loads["stages warm"]) // 2]
     print(f"\nWarm boot stages (ms since the worker started): {stages}\n")
-    print(f"Tool calls, {options.calls} each (ms):\n")
+    print(f"Tool calls on the {build} engine build the page picked, {options.calls} each (ms):\n")
     print("| call | page.webmcp median | p95 | in-page executeTool median | p95 |\n| --- | ---: | ---: | ---: | ---: |")
     for label, outside, inside in latency:
         inner = f"{median(inside):.2f} | {percentile(inside, 0.95):.2f}" if inside else "– | –"

@@ -1,7 +1,8 @@
 # engine.mk - build NetHack 3.6.7 + the semantic driver for one target.
 #
-#   make -f wasm/engine.mk TARGET=native   -> build/native/nhdriver (+ data/)
-#   make -f wasm/engine.mk TARGET=wasm     -> build/wasm/out/nethack.{js,wasm}
+#   make -f wasm/engine.mk TARGET=native   -> build/native/nhdriver (+ data/, identity.json)
+#   make -f wasm/engine.mk TARGET=wasm     -> build/wasm/out/{jspi,asyncify}/nethack.{js,wasm}
+#                                             (+ build/wasm/out/identity.json)
 #
 # Each target gets its own patched copy of the pristine tree, because
 # NetHack's utilities write generated headers and data into ../include and
@@ -69,7 +70,7 @@ GEN_HDRS := $(NH)/include/onames.h $(NH)/include/pm.h $(NH)/include/date.h \
             $(NH)/include/vis_tab.h
 
 .PHONY: all
-all: $(if $(filter wasm,$(TARGET)),$(OUT)/out/nethack.js,$(OUT)/nhdriver)
+all: $(if $(filter wasm,$(TARGET)),$(OUT)/out/identity.json,$(OUT)/identity.json)
 
 # ---- patched tree -------------------------------------------------------
 $(NH)/.patched: $(PATCHES) $(PRISTINE)/.pristine
@@ -144,6 +145,28 @@ $(OBJ)/drv/%.o: $(DRIVER)/%.c $(DRV_HDRS) $(GEN_HDRS)
 $(OUT)/nhdriver: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat
 	$(CC) $(ARCH) -o $@ $(NH_OBJS) $(DRV_OBJS)
 
+# ---- identity -----------------------------------------------------------
+# The game identity names the rules a game was played under, not a binary:
+# the pristine NetHack sources, the compile-time game options, the driver
+# (which also fixes the options profile and the determinism profile), the
+# hooks patch and sysconf. Every build from the same rules (native, JSPI,
+# Asyncify, another emcc) gets the same identity, so a stored game resumes on
+# any of them; each replay still checks every recorded boundary. rules.txt is
+# the readable list of what was hashed; identity.json adds the per-build file
+# hashes as diagnostics (scripts/engine-identity.mjs).
+RULE_FILES := $(sort $(wildcard $(DRIVER)/*.c $(DRIVER)/*.h $(DRIVER)/*.js)) $(PATCHES) $(ROOT)/wasm/data/sysconf
+$(OUT)/rules.txt: $(PRISTINE)/.pristine $(RULE_FILES) $(ROOT)/wasm/engine.mk
+	@mkdir -p $(OUT)
+	{ printf 'nethack-3.6.7 %s\n' "$$(cd $(PRISTINE) && find . -type f ! -name .pristine -print0 \
+	      | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)"; \
+	  printf 'defines'; printf ' %s' $(NH_DEFS); printf '\n'; \
+	  cd $(ROOT) && sha256sum $(patsubst $(ROOT)/%,%,$(RULE_FILES)); } > $@.new
+	mv $@.new $@
+
+IDENTITY := node $(ROOT)/scripts/engine-identity.mjs
+$(OUT)/identity.json: $(OUT)/rules.txt $(OUT)/nhdriver $(OUT)/data/nhdat
+	$(IDENTITY) $@ $(OUT)/rules.txt native=$(OUT)/nhdriver,$(OUT)/data/nhdat
+
 # The engine without a transport, for scripts/bench-engine (io_bench.c).
 $(OBJ)/bench/io_bench.o: $(ROOT)/wasm/bench/io_bench.c $(DRV_HDRS) $(GEN_HDRS)
 	@mkdir -p $(dir $@)
@@ -152,23 +175,40 @@ $(OBJ)/bench/io_bench.o: $(ROOT)/wasm/bench/io_bench.c $(DRV_HDRS) $(GEN_HDRS)
 $(OUT)/nhbench: $(NH_OBJS) $(filter-out %/io_native.o,$(DRV_OBJS)) $(OBJ)/bench/io_bench.o $(OUT)/data/nhdat
 	$(CC) $(ARCH) -o $@ $(NH_OBJS) $(filter-out %/io_native.o,$(DRV_OBJS)) $(OBJ)/bench/io_bench.o
 
-# ASYNCIFY suspends only inside nnh_js_next_request(), the driver's single
-# "wait for the next request" point; every window-port callback is plain C.
+# Two links of the same objects; the input import is declared once, in
+# io_wasm.js, for both. JSPI (WebAssembly.Suspending/promising) suspends the
+# engine's real stack at nnh_js_next_request, so it needs no instrumentation:
+# a smaller, faster module for the engines that have it. -lexports.js keeps
+# import and export names unminified (a side effect emcc documents), so the
+# host can wrap the import and main by name at instantiation. INVOKE_RUN=0:
+# the JSPI host calls main itself, through WebAssembly.promising.
+# ASYNCIFY, the fallback, suspends only inside nnh_js_next_request, the
+# driver's single "wait for the next request" point; every window-port
+# callback is plain C.
 $(OUT)/asyncify-remove.json: $(ROOT)/wasm/asyncify-remove.py $(NH)/.patched $(wildcard $(DRIVER)/*.c)
 	python3 $(ROOT)/wasm/asyncify-remove.py $(NH)/src $(DRIVER) > $@
 
-WASM_LDFLAGS := -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["nnh_js_next_request"]' \
-    -sASYNCIFY_REMOVE=@$(OUT)/asyncify-remove.json \
-    -sASYNCIFY_STACK_SIZE=65536 -sTOTAL_STACK=1048576 \
-    -sMODULARIZE=1 -sEXPORT_NAME=createNetHackEngine -sEXPORT_ES6=1 \
+WASM_COMMON := -sMODULARIZE=1 -sEXPORT_NAME=createNetHackEngine -sEXPORT_ES6=1 \
     -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0 \
-    -sINITIAL_MEMORY=33554432 -sFORCE_FILESYSTEM=1 \
+    -sINITIAL_MEMORY=33554432 -sFORCE_FILESYSTEM=1 -sTOTAL_STACK=1048576 \
     -sEXPORTED_RUNTIME_METHODS='["FS","UTF8ToString","stringToUTF8","lengthBytesUTF8"]' \
     -sEXPORTED_FUNCTIONS='["_main","_malloc","_free"]' \
-    --embed-file $(OUT)/data@/nh
+    --js-library $(DRIVER)/io_wasm.js --embed-file $(OUT)/data@/nh
+ASYNCIFY_LDFLAGS := -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["nnh_js_next_request"]' \
+    -sASYNCIFY_REMOVE=@$(OUT)/asyncify-remove.json -sASYNCIFY_STACK_SIZE=65536
+JSPI_LDFLAGS := -lexports.js -sINVOKE_RUN=0
 
-$(OUT)/out/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat $(OUT)/asyncify-remove.json
+$(OUT)/out/asyncify/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat $(OUT)/asyncify-remove.json $(DRIVER)/io_wasm.js
 	@mkdir -p $(dir $@)
-	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_LDFLAGS) > $(OUT)/link.log 2>&1 \
-	    || { cat $(OUT)/link.log; rm -f $@; exit 1; }
-	@grep -v "removelist contained a non-existing" $(OUT)/link.log || true
+	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_COMMON) $(ASYNCIFY_LDFLAGS) > $(OUT)/link-asyncify.log 2>&1 \
+	    || { cat $(OUT)/link-asyncify.log; rm -f $@; exit 1; }
+	@grep -v "removelist contained a non-existing" $(OUT)/link-asyncify.log || true
+
+$(OUT)/out/jspi/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat $(DRIVER)/io_wasm.js
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_COMMON) $(JSPI_LDFLAGS)
+
+$(OUT)/out/identity.json: $(OUT)/rules.txt $(OUT)/out/jspi/nethack.js $(OUT)/out/asyncify/nethack.js
+	$(IDENTITY) $@ $(OUT)/rules.txt \
+	    jspi=$(OUT)/out/jspi/nethack.js,$(OUT)/out/jspi/nethack.wasm \
+	    asyncify=$(OUT)/out/asyncify/nethack.js,$(OUT)/out/asyncify/nethack.wasm

@@ -7,8 +7,9 @@ receipts, record) plus the state hash its journal replays to:
      "session": SessionInfo, "journal": [JournalEntry…], "receipts": [ToolReceipt…],
      "record": GameRecord | null, "revision": n, "stateHash": "sha256 hex"}
 
-Import refuses a document it cannot reproduce - another engine identity, an
-unsupported profile, a journal that does not replay to the recorded
+Import refuses a document it cannot reproduce - other rules (another game
+identity: a document moves between browser and native builds of the same
+rules), an unsupported profile, a journal that does not replay to the recorded
 boundaries or to the exported state hash, a sessionId already stored - and
 writes nothing in that case. Host-neutral (store and engine factory are
 injected): the CLI is `python -m nethack_webmcp.export`.
@@ -22,7 +23,7 @@ from typing import Any
 
 from .engine import Engine, EngineError
 from .session.errors import SessionError
-from .session.registry import PROFILE
+from .session.registry import PROFILE, check_identity
 from .session.replay import replay
 from .session.session import state_hash
 from .store import Store, StoreConflict, StoreError
@@ -82,11 +83,9 @@ async def import_game(store: Store, document: dict[str, Any], *, engine_factory:
         session_id = info["sessionId"]
     except (KeyError, TypeError) as exc:
         raise SessionError("invalidDocument", f"the document lacks {exc}") from exc
-    if info.get("engineIdentity") != identity:
-        raise SessionError("engineMismatch",
-                           f"the game was recorded on engine {info.get('engineIdentity')}, this host runs "
-                           f"{identity}; it can only be replayed on its own engine build",
-                           recorded=info.get("engineIdentity"), current=identity)
+    if not isinstance(info, dict):
+        raise SessionError("invalidDocument", "the document's session is not an object")
+    check_identity(info, identity)
     if info.get("profile") != PROFILE:
         raise SessionError("unsupportedProfile", f"determinism profile {info.get('profile')!r} cannot be replayed")
     try:

@@ -12,11 +12,20 @@ tool call naming a game of an earlier server process resumes it by pinned
 replay; a game another live process owns is served read-only. This module
 and engine.native are the only ones that use subprocess/stdio machinery;
 both are native-only.
+
+Spectators: unless --no-spectator, a loopback HTTP listener (watch/, by
+default 127.0.0.1:8765; --spectator-host/--spectator-port, port 0 = a free
+one) serves a read-only spectator of these games, their records and a
+state API in the same event loop. Its URL goes to stderr at start and
+into the results of `session create` (the game's page) and `help`, so an
+agent can tell its person where to watch.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import sys
 from typing import Any
 
 from mcp import types
@@ -25,10 +34,11 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import McpError
 
 from . import __version__
-from .engine.native import NativeEngine, native_identity
+from .engine.native import NativeEngine, native_build_identity, native_identity
 from .projection.render import text
 from .session import GameRegistry
 from .tools import BY_NAME, TOOLS, ToolContext
+from .watch.board import Board
 
 SERVER_NAME = "nethack-webmcp"
 INSTRUCTIONS = ("Real NetHack 3.6.7. Call help first if unsure. Start with session {action:create}; "
@@ -53,7 +63,20 @@ def is_error(frame: dict[str, Any]) -> bool:
     return outcome is None or outcome.get("submission") != "accepted"
 
 
-def build_server(ctx: ToolContext) -> Server:
+def watch_url(frame: dict[str, Any], tool: str, base: str | None) -> str | None:
+    """Where a person watches: the game's page for a created game, the
+    spectator's root for help; None for other results (or no spectator)."""
+    result = frame.get("result") or {}
+    if base is None or "error" in frame:
+        return None
+    if tool == "session" and result.get("action") == "created":
+        return f"{base}/g/{frame['basis']['sessionId']}"
+    return f"{base}/" if tool == "help" else None
+
+
+def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | None = None) -> Server:
+    """The MCP server over `ctx`; `board` hears every frame (spectators),
+    `spectator` is the listener's base URL reported to the agent."""
     server: Server = Server(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS)
 
     async def list_tools(_: types.ListToolsRequest) -> types.ServerResult:
@@ -66,8 +89,15 @@ def build_server(ctx: ToolContext) -> Server:
                                            message=f"unknown tool {request.params.name!r}; "
                                                    f"tools: {', '.join(BY_NAME)}"))
         frame = await tool.call(ctx, request.params.arguments or {})
+        rendered = text(frame)
+        if board is not None:
+            board.observe(frame)
+        url = watch_url(frame, tool.name, spectator)
+        if url is not None:
+            frame["result"]["watchUrl"] = url
+            rendered += f"\nwatch it (read-only, for a person): {url}"
         return types.ServerResult(types.CallToolResult(
-            content=[types.TextContent(type="text", text=text(frame))],
+            content=[types.TextContent(type="text", text=rendered)],
             structuredContent=frame, isError=is_error(frame)))
 
     # Registered directly (not through the decorators) so the declared
@@ -78,27 +108,77 @@ def build_server(ctx: ToolContext) -> Server:
 
 
 def native_registry(directory: str | None = None) -> GameRegistry:
-    """The native games of this process: SQLite store, flock ownership, pinned identity."""
+    """The native games of this process: SQLite store, flock ownership, the rules' identity."""
     from .store.sqlite import FileOwnership, SqliteStore, state_dir
 
     root = directory or state_dir()
     return GameRegistry(NativeEngine.start, store=SqliteStore.in_state_dir(root),
-                        ownership=FileOwnership.in_state_dir(root), identity=native_identity())
+                        ownership=FileOwnership.in_state_dir(root), identity=native_identity(),
+                        build=native_build_identity())
 
 
-async def serve() -> None:
+def options(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options; the environment gives their defaults
+    (NNH_SPECTATOR_HOST, NNH_SPECTATOR_PORT, NNH_SPECTATOR=off), for MCP
+    client configurations that set variables more easily than arguments."""
+    import os
+
+    from .watch.listener import DEFAULT_HOST, DEFAULT_PORT
+
+    parser = argparse.ArgumentParser(prog="python -m nethack_webmcp.mcp",
+                                     description="NetHack for agents: the stdio MCP server, with a read-only "
+                                                 "spectator over loopback HTTP.")
+    parser.add_argument("--spectator-host", default=os.environ.get("NNH_SPECTATOR_HOST", DEFAULT_HOST),
+                        help=f"listen address (default {DEFAULT_HOST}; $NNH_SPECTATOR_HOST)")
+    parser.add_argument("--spectator-port", type=int, default=int(os.environ.get("NNH_SPECTATOR_PORT", DEFAULT_PORT)),
+                        help=f"listen port (default {DEFAULT_PORT}; 0 picks a free one; $NNH_SPECTATOR_PORT)")
+    parser.add_argument("--no-spectator", dest="spectator", action="store_false",
+                        default=os.environ.get("NNH_SPECTATOR", "on") != "off",
+                        help="serve no spectator, no HTTP listener ($NNH_SPECTATOR=off)")
+    return parser.parse_args(argv)
+
+
+async def serve(opts: argparse.Namespace | None = None) -> None:
+    opts = opts if opts is not None else options([])
+    listen = None
+    if opts.spectator:
+        from .watch.listener import bind, is_loopback
+
+        # bound before anything else: a port in use fails here, at once
+        listen = bind(opts.spectator_host, opts.spectator_port)
+        if not is_loopback(opts.spectator_host):
+            print(f"nethack-webmcp: warning: the spectator listens on {opts.spectator_host}, not loopback",
+                  file=sys.stderr)
     games = native_registry()
-    server = build_server(ToolContext(games))
+    board = Board(games)
+    listener = watching = None
+    if listen is not None:
+        from .watch.app import build_app
+        from .watch.listener import Listener
+
+        listener = Listener(build_app(board), listen)
+        watching = asyncio.create_task(listener.serve())
+        print(f"nethack-webmcp: watch the games at {listener.url}/", file=sys.stderr, flush=True)
+    server = build_server(ToolContext(games), board, listener.url if listener else None)
     try:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
+        board.close()  # open spectator streams end, so the listener stops at once
+        if listener is not None and watching is not None:
+            await listener.stop(watching)
         await games.close_all()
         await games.store.close()
 
 
-def main() -> None:
-    asyncio.run(serve())
+def main(argv: list[str] | None = None) -> None:
+    from .watch.listener import ListenError
+
+    try:
+        asyncio.run(serve(options(argv)))
+    except ListenError as exc:
+        print(f"nethack-webmcp: {exc}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

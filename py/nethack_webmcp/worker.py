@@ -4,9 +4,10 @@ The worker's JavaScript (web/src/worker/main.js) boots Pyodide, installs
 this package and calls these functions; every value crossing the boundary
 is JSON text, so conversions happen exactly once, here and in the worker:
 
-    start(max, identity)       create the game registry: WASM engines, the
-                               IndexedDB store, Web Lock ownership and the
-                               engine identity (identity.json's packageIdentity)
+    start(max, identity, build)  create the game registry: WASM engines, the
+                               IndexedDB store, Web Lock ownership, the game
+                               identity (identity.json's gameIdentity) and the
+                               build the page picked (diagnostics)
     declarations()             the eleven tool declarations (tools.json's content)
     await call(name, args)     run one tool; returns the frame
     await open_game(id)        load a stored game (resume by pinned replay, or
@@ -33,22 +34,20 @@ from typing import Any
 
 from . import exchange
 from .engine.wasm import WasmEngine
-from .projection import decision as decision_view
 from .projection import frame as frames
-from .projection.scene import world
 from .session import GameRegistry, SessionError
 from .store import StoreError
 from .tools import BY_NAME, ToolContext
 from .tools import declarations as tool_declarations
 from .tools.base import _diagnosed
-
-OBSERVATION_FIELDS = ("turn", "levelId", "dungeon", "depth", "levelLabel", "position", "vitals",
-                      "inventoryKnown", "inventory", "here", "recentMessages")
+from .watch.snapshot import owner as _owner
+from .watch.snapshot import spectator_snapshot
 
 _context: ToolContext | None = None
 
 
-def start(max_games: int = 16, identity: str | None = None, durable: bool = True) -> None:
+def start(max_games: int = 16, identity: str | None = None, build: str | None = None,
+          durable: bool = True) -> None:
     """Create the registry. Idempotent. `durable`: the IndexedDB store and
     Web Lock ownership (else games live in this worker's memory only)."""
     global _context
@@ -59,7 +58,7 @@ def start(max_games: int = 16, identity: str | None = None, durable: bool = True
 
             store, ownership = IndexedDBStore(), WebLockOwnership()
         _context = ToolContext(GameRegistry(WasmEngine.start, max_games=max_games, store=store,
-                                            ownership=ownership, identity=identity))
+                                            ownership=ownership, identity=identity, build=build))
 
 
 def _games() -> GameRegistry:
@@ -132,10 +131,6 @@ async def take_over(session_id: str) -> str:
     return _dump(_diagnosed(session, frame))
 
 
-def _owner(session: Any) -> bool:
-    return session.gate != "lostOwnership"
-
-
 def status() -> str:
     """The games loaded in this worker: {sessionId: {owner, gate}}."""
     return _dump({session.session_id: {"owner": _owner(session), "gate": session.gate}
@@ -181,30 +176,14 @@ async def import_game(text: str) -> str:
 
 
 def spectate(session_id: str) -> str:
-    """The read-only snapshot a spectator renders: identity, state, map
-    (marks and colours), decision, end. "null" for no such live game."""
+    """The read-only snapshot a spectator renders (watch/snapshot.py):
+    identity, state, map (marks and colours), decision, end. "null" for no
+    such live game."""
     try:
         session = _games().get(session_id)
     except SessionError:
         return "null"
-    observation = session.observation
-    rows = world(session.level())["rows"]
-    snapshot = {
-        "sessionId": session.session_id,
-        "revision": session.revision,
-        "viewId": session.view_id,
-        "gate": session.gate,
-        "session": session.metadata,
-        "observation": {key: observation[key] for key in OBSERVATION_FIELDS if key in observation},
-        "map": {"rows": [{"y": row["y"], "marks": row["marks"], "colors": row["colors"]} for row in rows]},
-        "decision": decision_view.project(session.decision, session.session_id, observation.get("inventory"))
-        if session.gate == "decision" else None,
-        "end": session.state.end,
-        "owner": _owner(session),
-        "diagnostics": {key: value for key, value in session.diagnostics(consume=False).items()
-                        if key in ("storage", "ownership", "recovery")},
-    }
-    return _dump(snapshot)
+    return _dump(spectator_snapshot(session))
 
 
 async def close_all() -> None:

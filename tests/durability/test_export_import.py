@@ -58,7 +58,7 @@ async def test_export_then_import_elsewhere_reaches_the_same_state(tmp_path: Pat
     assert document["format"] == "nethack-webmcp-game" and document["version"] == 1
     assert document["stateHash"] == observed["result"]["stateHash"]
     assert document["revision"] == observed["basis"]["revision"] == len(document["journal"])
-    assert document["session"]["engineIdentity"].startswith("native-sha256:")
+    assert document["session"]["engineIdentity"].startswith("rules-sha256:")  # the rules, not the binary
     path = tmp_path / "game.json"
     path.write_text(exported.stdout)
 
@@ -108,7 +108,7 @@ async def test_import_says_why_not(tmp_path: Path, state_dir: Path) -> None:
     assert attempt("hash", other_hash)["code"] == "stateMismatch"
 
     other_engine = json.loads(json.dumps(document))
-    other_engine["session"]["engineIdentity"] = "native-sha256:another-build"
+    other_engine["session"]["engineIdentity"] = "rules-sha256:other-rules"
     assert attempt("engine", other_engine)["code"] == "engineMismatch"
 
     assert attempt("format", {"format": "something-else"})["code"] == "invalidDocument"

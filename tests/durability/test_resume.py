@@ -91,10 +91,12 @@ async def test_an_operation_without_its_receipt_is_not_run_twice(state_dir: Path
 
 
 async def test_a_different_engine_is_refused(state_dir: Path) -> None:
+    """Other rules (another driver, patch, options or NetHack) are refused
+    before any replay; another build of the same rules is not (below)."""
     first = Client(registry(state_dir))
     created = await first.ok("session", action="create", seed=42)
     await first.close()
-    other = Client(registry(state_dir, identity="native-sha256:another-build"))
+    other = Client(registry(state_dir, identity="rules-sha256:other-rules"))
     frame = await other.call("observe", sessionId=created["basis"]["sessionId"])
     assert frame["error"]["code"] == "engineMismatch" and frame["basis"] is None
     assert frame["error"]["recorded"] != frame["error"]["current"]

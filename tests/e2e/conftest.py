@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
+from .durable_harness import context
 from .site_harness import DIST, Site, boot, launch, serve
 
 
@@ -72,3 +73,17 @@ def plain_browser(playwright: Playwright, site_url: str) -> Iterator[Browser]:
         yield launched
     finally:
         launched.close()
+
+
+@pytest.fixture
+def ctx(plain_browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser profile with the test hooks on (durable_harness.context);
+    fails the test on any uncaught page error."""
+    made = context(plain_browser)
+    errors: list[str] = []
+    made.on("weberror", lambda error: errors.append(str(error.error)))
+    try:
+        yield made
+    finally:
+        made.close()
+    assert not errors, f"uncaught page errors: {errors}"

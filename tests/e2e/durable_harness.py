@@ -91,6 +91,14 @@ class Agent:
         }""", [name, arguments])
 
 
+def play(agent: Agent, frame: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """Play `steps` (SCRIPT's form) from `frame`; every step must succeed."""
+    for step in steps:
+        frame = agent.step(frame, step)
+        assert "error" not in frame, frame["error"]
+    return frame
+
+
 def arguments_for(frame: dict[str, Any], step: tuple[str, dict[str, Any]],
                   request_id: str | None = None) -> tuple[str, dict[str, Any]]:
     tool, arguments = step

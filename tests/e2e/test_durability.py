@@ -10,8 +10,10 @@
   storage diagnostic with a blocked gate, and observe recovers;
 - two tabs: only the owner advances the game; "Take over" moves it and the
   old owner stops (lostOwnership, writes nothing);
-- export in one browser profile, import into a fresh one: the same state;
-- a resume on another engine build or of a journal that does not replay is
+- export in one browser profile, import natively (the same rules: the native
+  CLI stores it), go on natively, and import the native export into a fresh
+  profile: the same states all the way;
+- a resume under other rules or of a journal that does not replay is
   refused with a clear diagnostic.
 """
 from __future__ import annotations
@@ -20,7 +22,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,6 +36,7 @@ from .durable_harness import (
     journal,
     open_site,
     owned,
+    play,
     python,
     reload,
     run,
@@ -42,19 +44,6 @@ from .durable_harness import (
     wait_ready,
 )
 from .site_harness import wait_until
-
-
-@pytest.fixture
-def ctx(plain_browser: Browser) -> Iterator[BrowserContext]:
-    """A fresh browser profile; fails the test on any uncaught page error."""
-    made = context(plain_browser)
-    errors: list[str] = []
-    made.on("weberror", lambda error: errors.append(str(error.error)))
-    try:
-        yield made
-    finally:
-        made.close()
-    assert not errors, f"uncaught page errors: {errors}"
 
 
 def standing(frame: dict[str, Any]) -> dict[str, Any] | None:
@@ -66,13 +55,6 @@ def comparable(frame: dict[str, Any]) -> dict[str, Any]:
     """What a person or agent sees of a game, without the call's own diagnostics."""
     return {"basis": frame["basis"], "gate": frame["control"]["gate"], "scene": frame["scene"],
             "decision": frame["decision"], "stateHash": frame["result"].get("stateHash")}
-
-
-def play(agent: Agent, frame: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    for step in steps:
-        frame = agent.step(frame, step)
-        assert "error" not in frame, frame["error"]
-    return frame
 
 
 def test_a_reload_mid_game_resumes_the_same_frame(ctx: BrowserContext, site_url: str) -> None:
@@ -353,14 +335,23 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
     assert document["stateHash"] == observed["result"]["stateHash"]
     assert len(document["journal"]) == 5 and document["session"]["sessionId"] == game
 
-    # the native side reads the same format: its engine replays the browser's journal
-    # to the same state (native and WASM are byte-identical) ...
-    assert run(_native_import(document)) == (document["stateHash"], True)
-    # ... but the native CLI stores only games of its own engine build, and says so
+    # the native CLI imports it: the same rules (game identity), so its engine
+    # replays the browser's journal to the same state hash ...
+    state = {**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")}
     cli = subprocess.run([sys.executable, "-m", "nethack_webmcp.export", "import", str(path)], capture_output=True,
-                         text=True, timeout=120, env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")},
-                         check=False)
-    assert cli.returncode == 1 and json.loads(cli.stderr)["error"]["code"] == "engineMismatch", cli.stderr
+                         text=True, timeout=120, env=state, check=False)
+    assert cli.returncode == 0, cli.stderr
+    result = json.loads(cli.stdout)
+    assert result["stateHash"] == document["stateHash"] and result["verified"] is True
+    # ... the game goes on natively, and the native export goes back to a browser
+    native_hash = run(_native_continue(tmp_path / "state", game, SCRIPT[5:8]))
+    exported = subprocess.run([sys.executable, "-m", "nethack_webmcp.export", game], capture_output=True, text=True,
+                              timeout=120, env=state, check=False)
+    assert exported.returncode == 0, exported.stderr
+    native_document = json.loads(exported.stdout)
+    assert native_document["stateHash"] == native_hash and len(native_document["journal"]) == 8
+    native_path = tmp_path / "native-game.json"
+    native_path.write_text(exported.stdout)
 
     fresh = context(plain_browser)
     try:
@@ -382,17 +373,39 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
     finally:
         fresh.close()
 
+    # the game continued natively imports into a third profile at the native state
+    third = context(plain_browser)
+    try:
+        page3 = open_site(third, site_url)
+        page3.locator("[data-control=import]").set_input_files(str(native_path))
+        wait_until(page3, "() => document.querySelector('[data-field=import-result]')?.dataset.state === 'imported'",
+                   60)
+        continued = Agent(page3).ok("observe", {"sessionId": game})
+        assert continued["result"]["stateHash"] == native_hash
+        assert continued["basis"]["revision"] == 8
+    finally:
+        third.close()
 
-async def _native_import(document: dict[str, Any]) -> tuple[str, bool]:
-    """Import a browser export natively, told to accept the WASM identity (a
-    check of the format and of native ≡ WASM, not something the CLI does)."""
-    from nethack_webmcp import exchange
-    from nethack_webmcp.engine.native import NativeEngine
-    from nethack_webmcp.store import MemoryStore
 
-    result = await exchange.import_game(MemoryStore(), document, engine_factory=NativeEngine.start,
-                                        identity=document["session"]["engineIdentity"])
-    return result["stateHash"], result["verified"]
+async def _native_continue(state_dir: Any, session_id: str, steps: list[tuple[str, dict[str, Any]]]) -> str:
+    """Resume an imported game in the native store, play `steps`, close it;
+    returns the state hash reached."""
+    from nethack_webmcp.mcp import native_registry
+    from nethack_webmcp.tools import BY_NAME, ToolContext
+
+    from .durable_harness import arguments_for
+
+    games = native_registry(str(state_dir))
+    ctx = ToolContext(games)
+    try:
+        frame = await BY_NAME["observe"].call(ctx, {"sessionId": session_id})
+        assert "error" not in frame, frame["error"]
+        for step in steps:
+            frame = await BY_NAME[step[0]].call(ctx, arguments_for(frame, step)[1])
+            assert "error" not in frame, frame["error"]
+        return (await BY_NAME["observe"].call(ctx, {"sessionId": session_id}))["result"]["stateHash"]
+    finally:
+        await games.close_all()
 
 
 def test_resume_refuses_another_engine_and_a_diverging_journal(ctx: BrowserContext, site_url: str) -> None:
@@ -403,15 +416,15 @@ def test_resume_refuses_another_engine_and_a_diverging_journal(ctx: BrowserConte
     play(agent, created, SCRIPT[:3])
     agent.ok("session", {"action": "close", "sessionId": game})
 
-    # the stored game claims another engine build
-    tamper(page, "sessions", game, None, {"engineIdentity": "another-build"})
+    # the stored game claims other rules (another driver, patch or options)
+    tamper(page, "sessions", game, None, {"engineIdentity": "rules-sha256:other-rules"})
     page.goto(f"{site_url}#/g/{game}")
     wait_ready(page)
     alert = wait_until(page, "() => document.querySelector('[data-field=resume-error]')?.dataset.code", 30)
     assert alert == "engineMismatch"
     refused = agent.call("observe", {"sessionId": game})
     assert refused["error"]["code"] == "engineMismatch"
-    assert refused["error"]["recorded"] == "another-build"
+    assert refused["error"]["recorded"] == "rules-sha256:other-rules"
     tamper(page, "sessions", game, None, {"engineIdentity": page.evaluate("() => window.nethackSite.identity")})
 
     # a journal entry whose recorded boundary the engine does not reach

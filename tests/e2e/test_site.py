@@ -166,7 +166,8 @@ def test_every_request_stays_on_the_page_origin(site: Site) -> None:
         page.close()
     requests = list(site.requests)
     assert any(url.endswith("pyodide.asm.wasm") for url in requests), "worker requests must be recorded too"
-    assert any("/engine/nethack.wasm" in url for url in requests)
+    assert any("/engine/jspi/nethack.wasm" in url for url in requests), "Chromium has JSPI: the JSPI build"
+    assert not any("/engine/asyncify/" in url for url in requests), "one build is downloaded, not both"
     assert any("/wheels/" in url and url.endswith(".whl") for url in requests)
     foreign = [url for url in requests if not (url.startswith((site.url, "data:")))]
     assert foreign == [], foreign

@@ -1,9 +1,10 @@
 """engine_client.py - a synchronous NDJSON client for the semantic driver.
 
 Every engine test talks to the REAL driver: the native build
-(build/native/nhdriver) or the WebAssembly build run under Node
-(node scripts/wasm-driver.mjs). Both speak one JSON request per line on
-stdin and one JSON response per line on stdout.
+(build/native/nhdriver) or one of the two WebAssembly builds run under Node
+(node scripts/wasm-driver.mjs --build jspi|asyncify). All speak one JSON
+request per line on stdin and one JSON response per line on stdout
+(support/wasm_builds.py: where the WASM builds are, the Node that runs them).
 
 WASM tests carry the `wasm` marker. When the WASM build is missing they FAIL
 with a message saying how to build it (CI always builds it); deselect them
@@ -17,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import subprocess
 import tempfile
 import time
@@ -25,11 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.wasm_builds import JSPI_FLAG, WASM_BUILDS, WASM_ENGINE, WASM_SCRIPT, node24, wasm_command  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE_DRIVER = ROOT / "build" / "native" / "nhdriver"
-WASM_SCRIPT = ROOT / "scripts" / "wasm-driver.mjs"
-WASM_ENGINE = ROOT / "web" / "dist" / "engine"  # the launcher's default --engine
 DRIVER_SOURCES = ROOT / "wasm" / "driver"
 
 CREATED_AT = 1700000000
@@ -49,42 +48,32 @@ def native_command() -> list[str]:
     return [str(NATIVE_DRIVER)]
 
 
-def wasm_command() -> list[str]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH; the WASM driver runs under Node (CI installs it)")
-    if not WASM_SCRIPT.is_file():
-        pytest.fail(
-            f"WASM driver launcher missing at {WASM_SCRIPT}; run ./scripts/build. CI always "
-            'builds it; deselect deliberately with -m "not wasm" while developing without it.'
-        )
-    missing = [name for name in ("nethack.js", "nethack.wasm") if not (WASM_ENGINE / name).is_file()]
-    if missing:
-        pytest.fail(
-            f"WASM engine files {missing} missing in {WASM_ENGINE}; run ./scripts/build "
-            "(CI always builds them)"
-        )
-    return [node, str(WASM_SCRIPT)]
-
-
 def build_staleness_note() -> str:
     """A hint for divergence failures: which builds are older than the driver sources."""
     sources = [p.stat().st_mtime for p in DRIVER_SOURCES.glob("*.[ch]")]
     if not sources:
         return ""
     newest = max(sources)
-    stale = [str(path.relative_to(ROOT)) for path in (NATIVE_DRIVER, WASM_ENGINE / "nethack.wasm")
-             if path.exists() and path.stat().st_mtime < newest]
+    builds = [NATIVE_DRIVER] + [WASM_ENGINE / build / "nethack.wasm" for build in WASM_BUILDS]
+    stale = [str(path.relative_to(ROOT)) for path in builds if path.exists() and path.stat().st_mtime < newest]
     return (f"note: {', '.join(stale)} older than wasm/driver sources; rebuild both (./scripts/build)"
             if stale else "")
 
 
 def driver_command(kind: str) -> list[str]:
+    """`native`, or `wasm-jspi` / `wasm-asyncify`; plain `wasm` is the JSPI
+    build, the one a browser with JSPI runs (the suites that compare every
+    build use WASM_KINDS)."""
     if kind == "native":
         return native_command()
     if kind == "wasm":
-        return wasm_command()
+        kind = "wasm-jspi"
+    if kind.startswith("wasm-") and kind[5:] in WASM_BUILDS:
+        return wasm_command(kind[5:])
     raise ValueError(kind)
+
+
+WASM_KINDS = [f"wasm-{build}" for build in WASM_BUILDS]
 
 
 def dumps(obj: Any) -> str:

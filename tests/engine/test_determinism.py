@@ -3,8 +3,9 @@
 A deterministic adaptive policy plays each seed: every request is computed
 from the previous parsed response plus a PRNG seeded per test, so two runs
 issue identical requests for exactly as long as the driver answers them
-identically. The native driver must reproduce itself byte for byte, and the
-WebAssembly driver (node scripts/wasm-driver.mjs) must reproduce native.
+identically. The native driver must reproduce itself byte for byte, and both
+WebAssembly builds (JSPI and Asyncify, node scripts/wasm-driver.mjs) must
+reproduce native.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from engine_client import CREATED_AT, DriverClient, build_staleness_note, driver_command, dumps
+from engine_client import CREATED_AT, WASM_KINDS, DriverClient, build_staleness_note, driver_command, dumps
 
 SEEDS = [42, 20240607, 3141592653]
 WIZARD_SEED = 780  # a fourth run in a wizard-mode fixture: wishes, teleports, monsters (777 died
@@ -278,13 +279,14 @@ def test_seeds_give_different_games() -> None:
 
 
 @pytest.mark.wasm
+@pytest.mark.parametrize("kind", WASM_KINDS)
 @pytest.mark.parametrize("seed", SEEDS + [WIZARD_SEED])
-def test_wasm_matches_native_byte_for_byte(seed: int) -> None:
-    command = driver_command("wasm")  # fails with instructions when the build is missing
+def test_wasm_matches_native_byte_for_byte(seed: int, kind: str) -> None:
+    command = driver_command(kind)  # fails with instructions when the build is missing
     assert command
     native = native_reference(seed)
     started = time.monotonic()
-    wasm = play("wasm", seed)
+    wasm = play(kind, seed)
     elapsed = time.monotonic() - started
-    assert_same_stream(native, wasm, f"WASM vs native, seed {seed}")
+    assert_same_stream(native, wasm, f"WASM ({kind}) vs native, seed {seed}")
     assert elapsed < 120, f"WASM run took {elapsed:.1f}s for {REQUESTS_PER_RUN} requests"

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from engine_client import (DriverClient, Game, assert_rejected_without_effect, driver_command,
+from engine_client import (WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, driver_command,
                            start_game)
 
 
@@ -380,9 +380,10 @@ def play_item_script(client: DriverClient) -> list[bytes]:
 
 
 @pytest.mark.wasm
-def test_item_verbs_wasm_matches_native_byte_for_byte() -> None:
+@pytest.mark.parametrize("kind", WASM_KINDS)
+def test_item_verbs_wasm_matches_native_byte_for_byte(kind: str) -> None:
     native = DriverClient(driver_command("native"))
-    wasm = DriverClient(driver_command("wasm"))
+    wasm = DriverClient(driver_command(kind))
     try:
         expected = play_item_script(native)
         actual = play_item_script(wasm)

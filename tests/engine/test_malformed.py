@@ -13,7 +13,7 @@ from typing import Callable
 
 import pytest
 
-from engine_client import DriverClient, Game, assert_rejected_without_effect, driver_command, dumps, start_game
+from engine_client import WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, driver_command, dumps, start_game
 
 SID = "test-1"
 
@@ -261,10 +261,11 @@ def rejection_transcript(client: DriverClient) -> list[str]:
 
 
 @pytest.mark.wasm
-def test_wasm_rejects_exactly_like_native(native_client: DriverClient) -> None:
+@pytest.mark.parametrize("kind", WASM_KINDS)
+def test_wasm_rejects_exactly_like_native(native_client: DriverClient, kind: str) -> None:
     """The byte-level cases go through the Node launcher too: same bytes out."""
     expected = rejection_transcript(native_client)
-    with DriverClient(driver_command("wasm")) as wasm:
+    with DriverClient(driver_command(kind)) as wasm:
         actual = rejection_transcript(wasm)
     names = ["create", "search", "search"] + [row[0] for row in ROWS] + ["4096 bytes", "observe"]
     for name, want, got in zip(names, expected, actual):

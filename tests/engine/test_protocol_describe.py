@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_client import DriverClient, driver_command, dumps, start_game
+from engine_client import WASM_KINDS, DriverClient, driver_command, dumps, start_game
 
 EXPECTED_METHODS = {
     "protocol.describe": "lifecycle",
@@ -146,8 +146,9 @@ def test_describe_is_free_and_stable_during_a_game(native_client: DriverClient) 
 
 
 @pytest.mark.wasm
-def test_wasm_describe_matches_native(native_client: DriverClient) -> None:
+@pytest.mark.parametrize("kind", WASM_KINDS)
+def test_wasm_describe_matches_native(native_client: DriverClient, kind: str) -> None:
     native_raw, _ = describe(native_client)
-    with DriverClient(driver_command("wasm")) as wasm:
+    with DriverClient(driver_command(kind)) as wasm:
         wasm_raw, _ = wasm.send_raw(dumps({"version": 1, "method": "protocol.describe"}).encode())
     assert wasm_raw == native_raw

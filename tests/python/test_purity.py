@@ -1,7 +1,8 @@
 """test_purity.py - the package stays runnable in Pyodide and under CPython.
 
 Only the native engine host and the MCP server may use subprocess or stdio
-machinery or the MCP SDK; only the WASM engine host and the IndexedDB store
+machinery or the MCP SDK, and only the native spectator's app and listener
+(watch/) its HTTP stack; only the WASM engine host and the IndexedDB store
 may touch `js`/`pyodide`. Everything else is plain Python.
 """
 from __future__ import annotations
@@ -13,6 +14,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "py" / "nethack_webmcp"
 PROCESS = ("subprocess", "asyncio.subprocess", "mcp", "anyio", "signal", "atexit")
 BROWSER = ("js", "pyodide")
 PROCESS_ALLOWED = {PACKAGE / "engine" / "native.py", PACKAGE / "mcp.py"}
+HTTP = ("starlette", "uvicorn")
+HTTP_ALLOWED = {PACKAGE / "watch" / "app.py", PACKAGE / "watch" / "listener.py"}
 
 
 def browser_allowed(path: Path) -> bool:
@@ -39,5 +42,7 @@ def test_runtime_specific_imports_stay_in_their_modules() -> None:
         if path not in PROCESS_ALLOWED:
             assert not [n for n in names if matches(n, PROCESS)], path
             assert "create_subprocess" not in path.read_text(), path
+        if path not in HTTP_ALLOWED:
+            assert not [n for n in names if matches(n, HTTP)], path
         if not browser_allowed(path):
             assert not [n for n in names if matches(n, BROWSER)], path

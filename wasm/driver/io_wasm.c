@@ -1,24 +1,20 @@
 /* io_wasm.c - the JavaScript boundary of the WebAssembly build.
  *
- * nnh_js_next_request() is the driver's one suspension point: an
- * EM_ASYNC_JS import (listed in ASYNCIFY_IMPORTS) that awaits the host's
- * next request string. Responses go out synchronously through
- * Module.nnhOnResponse. The host speaks exactly the NDJSON of nhdriver. */
+ * nnh_js_next_request() is the driver's one suspension point: a plain
+ * import, declared once in io_wasm.js, that the host suspends on - with
+ * JSPI (WebAssembly.Suspending) in the JSPI build, with ASYNCIFY in the
+ * fallback build; both builds link these same objects. Responses go out
+ * synchronously through Module.nnhOnResponse. The host speaks exactly the
+ * NDJSON of nhdriver. */
 #ifdef __EMSCRIPTEN__
 #include "hack.h"
 #include "nnh_state.h"
 #include <emscripten.h>
 
-/* The host hands over raw request bytes (a Uint8Array without the line
- * feed), so malformed UTF-8 and NUL bytes reach C validation exactly as
- * they do natively. null means end of input. */
-EM_ASYNC_JS(int, nnh_js_next_request, (char *buf, int cap), {
-    const bytes = await Module.nnhNextRequest();
-    if (bytes === null || bytes === undefined) return -1;
-    if (bytes.length >= cap) return cap; /* validation reports tooLarge */
-    HEAPU8.set(bytes, buf);
-    return bytes.length;
-});
+/* Copies the host's next request (without the line feed) into buf and
+ * returns its length; cap or more means too large (validation reports
+ * tooLarge); -1 means end of input. Suspends until the host has one. */
+extern int nnh_js_next_request(char *buf, int cap);
 
 EM_JS(void, nnh_js_respond, (const char *data, int len), {
     Module.nnhOnResponse(UTF8ToString(data, len));

@@ -2,7 +2,7 @@
 // progress, forward tool calls and game operations to it, and keep what it
 // says about the games it has loaded.
 //
-//   const bridge = new WorkerBridge(config, tabId, {testHooks});
+//   const bridge = new WorkerBridge(config, tabId, {testHooks, withoutJspi});
 //   bridge.onprogress = ({stage, label}) => …;   // boot stages
 //   bridge.ongames = (games) => …;               // {id: {owner, gate}}: this tab's loaded games
 //   bridge.onlost = (gameId) => …;               // another tab took a game over
@@ -14,7 +14,7 @@
 //   const result = await bridge.importGame(text);
 
 export class WorkerBridge {
-  constructor(config, tabId, { testHooks = false } = {}) {
+  constructor(config, tabId, { testHooks = false, withoutJspi = false } = {}) {
     this.onprogress = () => {};
     this.ongames = () => {};
     this.onlost = () => {};
@@ -35,7 +35,7 @@ export class WorkerBridge {
       };
     });
     this.ready.catch(() => {});
-    this.worker.postMessage({ op: 'boot', config, base: document.baseURI, tabId, testHooks });
+    this.worker.postMessage({ op: 'boot', config, base: document.baseURI, tabId, testHooks, withoutJspi });
   }
 
   receive(message, resolveReady, rejectReady) {

@@ -1,18 +1,13 @@
 // home.js - the home view: what this page is, how an agent connects, the
 // autopilot switch, this browser's games (with Resume for a stored game no
 // tab has open), importing a game from a file, and the ten most recent records.
-import { ago, h, replace, when } from './dom.js';
+import { h, replace } from './dom.js';
 import { SESSION_LOCK } from './game-controls.js';
+import { gameLink, progressCells, recordsTable } from './records.js';
 import { CHANNEL, listGames, recentRecords } from './store.js';
 
-function link(game) {
-  return h('a', { href: `#/g/${encodeURIComponent(game.gameId)}`, dataset: { gameId: game.gameId } },
-    h('span', { className: 'name', text: game.name || '(unnamed)' }));
-}
-
-function depths(game) {
-  return `${game.deepest ?? '?'} / ${game.depth ?? '?'}`;
-}
+const pageOf = (gameId) => `#/g/${encodeURIComponent(gameId)}`;
+const link = (game) => gameLink(game, pageOf);
 
 /** A stored game that no tab has open (nobody holds its Web Lock) and that has not ended. */
 function resumable(game, heldLocks) {
@@ -33,34 +28,12 @@ function gamesTable(games, heldLocks, onResume) {
     h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
       h('td', {}, link(game)),
       h('td', {}, h('span', { className: `badge ${game.lifecycle}`, text: lifecycle(game, heldLocks) })),
-      h('td', { text: when(game.startedAt) }),
-      h('td', { text: ago(game.updatedAt) }),
-      h('td', { text: String(game.turn ?? '—') }),
-      h('td', { text: depths(game) }),
-      h('td', { className: 'harness', text: game.harness || '—' }),
-      h('td', { className: 'model', text: game.model || '—' }),
+      progressCells(game),
       h('td', {}, resumable(game, heldLocks)
         ? h('button', { type: 'button', dataset: { control: 'resume', gameId: game.gameId }, text: 'Resume',
             title: 'Load this game in this tab: its journal is replayed on a fresh engine.',
             onclick: () => onResume(game.gameId) })
         : null)))));
-}
-
-function recordsTable(records) {
-  if (!records.length) return h('p', { className: 'muted', text: 'No completed games yet.' });
-  return h('table', { className: 'records', dataset: { list: 'records' } },
-    h('thead', {}, h('tr', {}, ['Character', 'Started', 'Ended', 'End reason', 'Deepest floor', 'Final floor', 'Score', 'Harness', 'Model']
-      .map((title) => h('th', { text: title })))),
-    h('tbody', {}, records.map((game) => h('tr', { dataset: { gameId: game.gameId } },
-      h('td', {}, link(game)),
-      h('td', { text: when(game.startedAt) }),
-      h('td', { text: when(game.endedAt) }),
-      h('td', { text: game.endReason === 'ascended' ? 'ascended (won)' : game.endReason }),
-      h('td', { text: String(game.deepest ?? 'unknown') }),
-      h('td', { text: String(game.depth ?? 'unknown') }),
-      h('td', { text: String(game.score ?? '—') }),
-      h('td', { className: 'harness', text: game.harness || '—' }),
-      h('td', { className: 'model', text: game.model || '—' })))));
 }
 
 export class HomeView {
@@ -107,7 +80,7 @@ export class HomeView {
     if (key === this.drawn) return; // unchanged: keep the buttons under the pointer
     this.drawn = key;
     replace(this.gamesBox, gamesTable(games, held, (gameId) => this.resume(gameId)));
-    replace(this.recordsBox, recordsTable(records));
+    replace(this.recordsBox, recordsTable(records, pageOf));
   }
 
   /** Resume a stored game in this tab, then show it. */

@@ -2,15 +2,18 @@
 // route between the home view (#/) and a game's spectator (#/g/<game-id>).
 //
 // window.nethackSite exposes read-only facts for people and test harnesses:
-// {status, stage, error, webmcp, tabId, timings, autopilot, identity, games,
-// lost}: `games` are the games this tab's worker has loaded ({id: {owner,
-// gate}}), `lost` the games another tab took over from this one.
+// {status, stage, error, webmcp, tabId, timings, autopilot, identity, engine,
+// games, lost}: `identity` is the game identity (the rules every engine build
+// shares), `engine` the build the worker picked ({build: 'jspi'|'asyncify',
+// buildIdentity}), `games` the games this tab's worker has loaded ({id:
+// {owner, gate}}), `lost` the games another tab took over from this one.
 //
 // Test hooks (window.nethackTest: run Python in the worker, inject IndexedDB
 // faults, terminate the worker) exist only when the page was loaded with
 // globalThis.__NETHACK_TEST_HOOKS__ === true set before its scripts ran (the
-// e2e tests set it with an init script). They are not WebMCP tools, and a
-// page loaded normally has none.
+// e2e tests set it with an init script; `globalThis.__NETHACK_TEST_WITHOUT_JSPI__
+// = true` besides makes the worker behave as a browser without JSPI). They are
+// not WebMCP tools, and a page loaded normally has none.
 import config from 'nethack-site-config';
 import { modelContext } from '../../webmcp/context.js';
 import { declarations } from '../../webmcp/declarations.js';
@@ -26,7 +29,8 @@ import { SpectatorView } from './spectator.js';
 const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
 
 const site = { status: 'booting', stage: null, error: null, webmcp: null, tabId: crypto.randomUUID(),
-               timings: null, autopilot: null, registered: false, identity: null, games: {}, lost: [] };
+               timings: null, autopilot: null, registered: false, identity: null, engine: null, games: {},
+               lost: [] };
 window.nethackSite = site;
 const testHooks = globalThis.__NETHACK_TEST_HOOKS__ === true;
 
@@ -35,7 +39,8 @@ const testHooks = globalThis.__NETHACK_TEST_HOOKS__ === true;
 if (navigator.locks) navigator.locks.request(`nethack:tab:${site.tabId}`, () => new Promise(() => {}));
 
 const boot = new BootStatus(document.getElementById('boot'));
-const bridge = new WorkerBridge(config, site.tabId, { testHooks });
+const bridge = new WorkerBridge(config, site.tabId,
+                                { testHooks, withoutJspi: testHooks && globalThis.__NETHACK_TEST_WITHOUT_JSPI__ === true });
 bridge.onprogress = ({ stage, label }) => { site.stage = stage; boot.progress(stage, label); };
 bridge.ongames = (games) => {
   site.games = games;
@@ -62,6 +67,7 @@ bridge.ready.then((ready) => {
   }
   site.timings = ready.timings;
   site.identity = ready.identity;
+  site.engine = ready.engine;
   site.status = 'ready';
   boot.ready(ready.timings);
 }).catch((failure) => {

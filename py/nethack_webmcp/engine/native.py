@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import collections
-import hashlib
 import json
 import os
 import signal
@@ -42,33 +41,40 @@ def driver_path() -> Path:
     return Path(override) if override else DEFAULT_DRIVER
 
 
-_identities: dict[Path, str] = {}
+_identities: dict[Path, dict[str, str]] = {}
 
 
-def native_identity(path: str | os.PathLike[str] | None = None) -> str:
-    """The native engine's package identity, computed once per process.
-
-    sha256 over the lines `nhdriver <sha256 of the executable>` and
-    `nhdat <sha256 of data/nhdat next to it>` (the driver reads its game
-    data from the `data` directory beside its own executable). A stored
-    game resumes only on an engine with the identity it was created on."""
+def _identity_file(path: str | os.PathLike[str] | None) -> dict[str, str]:
+    """identity.json beside the driver (written by wasm/engine.mk with it),
+    read once per process: {"game": gameIdentity, "build": buildIdentity}."""
     executable = (Path(path) if path else driver_path()).resolve()
     cached = _identities.get(executable)
     if cached is not None:
         return cached
-    lines = []
-    for label, file in (("nhdriver", executable), ("nhdat", executable.parent / "data" / "nhdat")):
-        digest = hashlib.sha256()
-        try:
-            with open(file, "rb") as handle:
-                for chunk in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(chunk)
-        except OSError as exc:
-            raise EngineError(f"cannot compute the engine identity: {exc}") from exc
-        lines.append(f"{label} {digest.hexdigest()}\n")
-    identity = "native-sha256:" + hashlib.sha256("".join(lines).encode()).hexdigest()
-    _identities[executable] = identity
-    return identity
+    file = executable.parent / "identity.json"
+    try:
+        document = json.loads(file.read_text(encoding="utf-8"))
+        cached = {"game": str(document["gameIdentity"]), "build": str(document["builds"]["native"]["buildIdentity"])}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise EngineError(f"cannot read the engine identity from {file}: {exc!r}; "
+                          "run ./scripts/build (make -f wasm/engine.mk TARGET=native)") from exc
+    _identities[executable] = cached
+    return cached
+
+
+def native_identity(path: str | os.PathLike[str] | None = None) -> str:
+    """The game identity of the native engine: the rules it plays
+    (`rules-sha256:…`, see wasm/engine.mk). Every build from the same rules -
+    this one, the browser's JSPI and Asyncify builds - shares it, so a stored
+    game resumes on any of them. Raises EngineError when identity.json is
+    missing or unreadable."""
+    return _identity_file(path)["game"]
+
+
+def native_build_identity(path: str | os.PathLike[str] | None = None) -> str:
+    """This binary's own identity (`native-sha256:…` over nhdriver and its
+    nhdat): diagnostics only, never a reason to refuse a game."""
+    return _identity_file(path)["build"]
 
 
 class NativeEngine(Engine):

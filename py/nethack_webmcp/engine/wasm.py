@@ -5,13 +5,15 @@ JavaScript (web/src/worker/engine-host.js) compiles nethack.wasm once and
 publishes `globalThis.nethackEngineHost`:
 
     await nethackEngineHost.start()      -> a fresh instance (a new game's engine)
-    await instance.request(Uint8Array)   -> the response text (one JSON object)
+    await instance.request(text)         -> the response text (one JSON object)
     await instance.requestMany(text)     -> requests one per line, run back to back;
                                             the response lines (replays)
     instance.close()                     -> retire the instance (idempotent)
 
-A request is the same bytes the native driver reads as one NDJSON line
-(without the newline), so the C parser validates them identically.
+A request is the JSON text the native driver reads as one NDJSON line
+(without the newline); the host encodes it straight into the engine's
+memory, so the C parser sees the same bytes. Either way only text crosses:
+Python encodes and parses, JavaScript neither parses nor re-serialises.
 
 This module and the IndexedDB store are the only ones in the package that
 import `js`/`pyodide`; the imports are inside the functions so that the
@@ -62,11 +64,11 @@ class WasmEngine(Engine):
         return cls(instance)
 
     async def _exchange(self, message: JsonObject) -> JsonObject:
-        from pyodide.ffi import JsException, to_js
+        from pyodide.ffi import JsException
 
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
         try:
-            text = await self._instance.request(to_js(data))
+            text = await self._instance.request(data)
         except JsException as exc:
             # The instance trapped or exited mid-request: the effect of the
             # request is unknown and the instance is unusable from here on.

@@ -2,11 +2,17 @@
 
 The registry owns its sessions' engines: closing a game or the registry
 retires them. The engine factory, the store, the ownership provider and
-the engine identity are injected so this module stays free of host
+the engine's game identity are injected so this module stays free of host
 machinery (the native MCP server passes NativeEngine.start, SqliteStore,
 FileOwnership and the native identity; the browser worker passes the
 WASM host, the IndexedDB store, Web Locks and identity.json's
-packageIdentity). Without a store, games live in memory only.
+gameIdentity). Without a store, games live in memory only.
+
+The game identity names the rules (NetHack sources, driver, hooks patch,
+options profile), not a binary: a game resumes on every build of the same
+rules - native, JSPI, Asyncify - and the replay checks every recorded
+boundary on the way. `build` (the running binary's own identity) is only
+reported, in the resume diagnostics.
 
 A game named by a tool call that is stored but not loaded is resumed on
 demand (`load`): pinned replay of its journal on a fresh engine. The
@@ -29,14 +35,29 @@ EngineFactory = Callable[[], Awaitable[Engine]]
 PROFILE = 1  # the only determinism profile a game can be resumed under
 
 
+def check_identity(info: Any, identity: str | None) -> None:
+    """Refuse a stored game recorded under other rules than this engine's.
+
+    Raises SessionError engineMismatch (with `recorded` and `current`)."""
+    recorded = info.get("engineIdentity")
+    if recorded != identity:
+        raise SessionError("engineMismatch",
+                           f"game {info.get('sessionId')!r} was recorded under the rules {recorded}; this engine "
+                           f"plays {identity} (another NetHack, driver, hooks patch or options profile), so "
+                           "its journal cannot be replayed here",
+                           recorded=recorded, current=identity)
+
+
 class GameRegistry:
     def __init__(self, engine_factory: EngineFactory, max_games: int = 16, *, store: Store | None = None,
-                 ownership: Ownership | None = None, identity: str | None = None) -> None:
+                 ownership: Ownership | None = None, identity: str | None = None,
+                 build: str | None = None) -> None:
         self._engine_factory = engine_factory
         self._max_games = max_games
         self.store: Store = store if store is not None else MemoryStore()
         self.ownership: Ownership = ownership if ownership is not None else MemoryOwnership()
         self.identity = identity
+        self.build = build
         self._sessions: dict[str, Session] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -110,11 +131,7 @@ class GameRegistry:
                 raise SessionError("unknownSession",
                                    f"no game has sessionId {session_id!r}; create one with the session tool",
                                    field="sessionId")
-            if info["engineIdentity"] != self.identity:
-                raise SessionError("engineMismatch",
-                                   f"game {session_id!r} was recorded on engine {info['engineIdentity']}, "
-                                   f"this host runs {self.identity}; it resumes only on its own engine build",
-                                   recorded=info["engineIdentity"], current=self.identity)
+            check_identity(info, self.identity)
             if info["profile"] != PROFILE:
                 raise SessionError("unsupportedProfile",
                                    f"game {session_id!r} has determinism profile {info['profile']}; only "
@@ -135,7 +152,7 @@ class GameRegistry:
                 engine = await self._engine()
                 session = await Session.restore(engine, info, entries, store=self.store,
                                                 engine_factory=self._engine_factory, lease=lease,
-                                                owner=lease is not None)
+                                                owner=lease is not None, build=self.build)
             except StoreError as exc:
                 if lease is not None:
                     await lease.release()

@@ -234,7 +234,7 @@ class Session:
     @classmethod
     async def restore(cls, engine: Engine, info: SessionInfo, entries: Sequence[JournalEntry], *,
                       store: Store, engine_factory: EngineFactory | None = None, lease: Lease | None = None,
-                      owner: bool = True) -> Session:
+                      owner: bool = True, build: str | None = None) -> Session:
         """Resume a stored game on a fresh engine by pinned replay.
 
         A trailing reservation without a receipt keeps an owner's gate at
@@ -257,6 +257,8 @@ class Session:
         report: dict[str, Any] = {"replayed": result.replayed, "skipped": result.skipped,
                                   "revision": session.revision, "seconds": round(result.seconds, 3),
                                   "engineIdentity": info["engineIdentity"]}
+        if build is not None:
+            report["engineBuild"] = build  # which binary replayed it: diagnostics
         if result.dangling is not None:
             report["unverified"] = [_brief(result.dangling)]
             if owner:

@@ -1,32 +1,43 @@
 // engine-host.js - the WebAssembly engine host of the core worker.
 //
-// nethack.wasm is compiled once; each game gets a fresh instance (NetHack's
-// globals are never reused). The host is published as
-// globalThis.nethackEngineHost for py/nethack_webmcp/engine/wasm.py:
+// The build this browser runs best (engine-builds.js: JSPI where
+// WebAssembly.Suspending exists, else Asyncify) is compiled once; each game
+// gets a fresh instance (NetHack's globals are never reused). The host is
+// published as globalThis.nethackEngineHost for
+// py/nethack_webmcp/engine/wasm.py:
 //
 //   const instance = await nethackEngineHost.start();
-//   const text = await instance.request(bytes);  // one JSON response
+//   const text = await instance.request(json);   // one JSON response (text)
 //   instance.close();                            // idempotent
 //
-// The engine pulls requests through Module.nnhNextRequest() (a promise:
-// ASYNCIFY suspends the C stack there) and answers each one exactly once,
-// synchronously, through Module.nnhOnResponse(text) before it asks again.
+// The engine pulls requests through Module.nnhNextRequest() (a promise the
+// engine suspends on) and answers each one exactly once, synchronously,
+// through Module.nnhOnResponse(text) before it asks again. Response text is
+// handed to Python as it is: Python parses it, JavaScript never does.
+import { detectBuild, startEngine } from './engine-builds.js';
 
 let compiled = null;
 let createEngine = null;
+let engineBuild = null;
 
 async function sha256(buffer) {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
   return [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** Fetch and compile the engine once, and check it against identity.json:
- *  resolves with the identity (its packageIdentity pins every stored game
- *  to this exact engine build). Rejects with a readable Error. */
-export async function prepareEngine(scriptUrl, wasmUrl, identityUrl) {
-  const fetched = async (url) => {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`engine: ${url} answered HTTP ${response.status}`);
+/** Fetch and compile the engine build this browser runs best, once, and
+ *  check its files against identity.json. `urls` is the site config's
+ *  engine entry ({builds: {jspi|asyncify: {script, wasm}}, identity}),
+ *  resolved by `url`. Resolves with {gameIdentity, build, buildIdentity}:
+ *  stored games are keyed by the game identity (the rules), which every
+ *  build shares; the build is diagnostics. Rejects with a readable Error. */
+export async function prepareEngine(urls, url) {
+  const build = detectBuild();
+  const scriptUrl = url(urls.builds[build].script);
+  const wasmUrl = url(urls.builds[build].wasm);
+  const fetched = async (address) => {
+    const response = await fetch(address);
+    if (!response.ok) throw new Error(`engine: ${address} answered HTTP ${response.status}`);
     return response;
   };
   const [[module, wasmHash], factory, identity, scriptHash] = await Promise.all([
@@ -35,17 +46,19 @@ export async function prepareEngine(scriptUrl, wasmUrl, identityUrl) {
       return Promise.all([WebAssembly.compileStreaming(response), copy.arrayBuffer().then(sha256)]);
     }),
     import(/* @vite-ignore */ scriptUrl).then((imported) => imported.default),
-    fetched(identityUrl).then((response) => response.json()),
+    fetched(url(urls.identity)).then((response) => response.json()),
     fetched(scriptUrl).then((response) => response.arrayBuffer()).then(sha256), // the HTTP cache answers
   ]);
-  const files = (identity && identity.files) || {};
-  if (files['nethack.wasm'] !== wasmHash || files['nethack.js'] !== scriptHash || !identity.packageIdentity) {
-    throw new Error('engine: nethack.wasm/nethack.js do not match engine/identity.json; rebuild the site '
-      + '(./scripts/build): stored games are pinned to the engine identity');
+  const described = (identity && identity.builds && identity.builds[build]) || {};
+  const files = described.files || {};
+  if (files['nethack.wasm'] !== wasmHash || files['nethack.js'] !== scriptHash || !identity.gameIdentity) {
+    throw new Error(`engine: the ${build} build's nethack.wasm/nethack.js do not match engine/identity.json; `
+      + 'rebuild the site (./scripts/build)');
   }
   compiled = module;
   createEngine = factory;
-  return identity;
+  engineBuild = build;
+  return { gameIdentity: identity.gameIdentity, build, buildIdentity: described.buildIdentity };
 }
 
 // NetHack's exit() at shutdown surfaces as an ExitStatus thrown out of the
@@ -57,88 +70,75 @@ self.addEventListener('unhandledrejection', (event) => {
 class EngineInstance {
   constructor() {
     this.waitingForRequest = null; // resolve() of the engine's pending nnhNextRequest
-    this.queued = null;            // a request given before the engine asked
-    this.pending = null;           // {resolve, reject} of the request in flight
+    this.queued = [];              // requests given before the engine asked, in order
+    this.answers = [];             // {resolve, reject} of each request sent, in order
     this.failure = null;
     this.closed = false;
   }
 
   start() {
     return new Promise((resolveStarted, rejectStarted) => {
-      const fail = (what) => this.fail(new Error(`engine aborted: ${what}`));
-      createEngine({
-        instantiateWasm: (imports, receive) => {
-          WebAssembly.instantiate(compiled, imports).then(
-            (instance) => receive(instance, compiled),
-            (error) => rejectStarted(error));
-          return {};
-        },
+      startEngine(engineBuild, createEngine, compiled, {
         nnhNextRequest: () => {
           // The engine waits for input: it is ready (first time) or done with
           // the previous request (its response has already been delivered).
+          // A request already queued is handed over as a value, so the
+          // engine runs on without suspending (a replay's batch).
           resolveStarted(this);
-          if (this.closed) return Promise.resolve(null);
-          if (this.queued) {
-            const bytes = this.queued;
-            this.queued = null;
-            return Promise.resolve(bytes);
-          }
+          if (this.closed) return null;
+          if (this.queued.length) return this.queued.shift();
           return new Promise((resolveRequest) => { this.waitingForRequest = resolveRequest; });
         },
         nnhOnResponse: (text) => {
-          const pending = this.pending;
-          this.pending = null;
-          if (pending) pending.resolve(text);
+          const answer = this.answers.shift();
+          if (answer) answer.resolve(text);
         },
-        onAbort: fail,
         print: () => {},
         printErr: (text) => console.warn(`[nethack] ${text}`),
-      }).catch((error) => {
-        if (error && error.name === 'ExitStatus') return;
-        rejectStarted(error);
-        this.fail(error);
-      });
+      }, (error) => this.fail(error)).catch(rejectStarted);
     });
   }
 
-  /** Send one request (Uint8Array); resolves with the response text. */
-  request(bytes) {
+  /** Send one request: its JSON text (a string, encoded straight into the
+   *  engine's memory) or raw bytes (a Uint8Array, copied: Pyodide may hand
+   *  over a view of its own memory). Resolves with the response text.
+   *  Requests sent before earlier ones are answered queue up in order (the
+   *  engine answers one at a time). */
+  request(json) {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new Error('engine closed'));
-    if (this.pending) return Promise.reject(new Error('engine busy: one request at a time'));
-    // Pyodide hands over a Uint8Array view of its own memory: copy it.
-    const copy = new Uint8Array(bytes);
+    const request = typeof json === 'string' ? json : new Uint8Array(json);
     return new Promise((resolve, reject) => {
-      this.pending = { resolve, reject };
+      this.answers.push({ resolve, reject });
       const waiting = this.waitingForRequest;
       this.waitingForRequest = null;
-      if (waiting) waiting(copy);
-      else this.queued = copy;
+      if (waiting) waiting(request);
+      else this.queued.push(request);
     });
   }
 
-  /** Many requests (JSON texts, one per line) back to back; resolves with
-   *  the response texts, one per line (a replay knows them all in advance:
-   *  one crossing from Python instead of one per request). */
+  /** Many requests (JSON texts, one per line), all queued at once; resolves
+   *  with the response texts, one per line. A replay knows its requests in
+   *  advance: one crossing from Python, and the engine takes each next
+   *  request without suspending. */
   async requestMany(text) {
-    const encoder = new TextEncoder();
-    const replies = [];
-    for (const line of text.split('\n')) replies.push(await this.request(encoder.encode(line)));
+    const replies = await Promise.all(text.split('\n').map((line) => this.request(line)));
     return replies.join('\n');
   }
 
   fail(error) {
     if (this.failure) return;
     this.failure = error;
-    const pending = this.pending;
-    this.pending = null;
-    if (pending) pending.reject(error);
+    this.queued = [];
+    for (const answer of this.answers.splice(0)) answer.reject(error);
   }
 
   /** Retire the instance: the engine sees the end of input and exits. */
   close() {
     if (this.closed) return;
     this.closed = true;
+    this.queued = [];
+    for (const answer of this.answers.splice(0)) answer.reject(new Error('engine closed'));
     const waiting = this.waitingForRequest;
     this.waitingForRequest = null;
     if (waiting) waiting(null);

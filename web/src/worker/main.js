@@ -3,7 +3,7 @@
 // store (IndexedDB) and game ownership (Web Locks), and runs tool calls for
 // the page.
 //
-// Page → worker:  {op:'boot', config, base, tabId, testHooks}
+// Page → worker:  {op:'boot', config, base, tabId, testHooks, withoutJspi}
 //                 {id, op:'call', name, arguments}   arguments: JSON text
 //                 {id, op:'open', gameId}            load a stored game (resume/observe)
 //                 {id, op:'takeOver', gameId}        steal a game from its owning tab
@@ -11,7 +11,8 @@
 //                 {id, op:'import', text}            verify and store a document
 //                 {id, op:'test', action, …}         test hooks: only when booted with testHooks
 // Worker → page:  {type:'progress', stage, label}
-//                 {type:'ready', timings, declarations, identity}
+//                 {type:'ready', timings, declarations, identity, engine}
+//                   identity: the game identity (rules); engine: {build, buildIdentity}
 //                 {type:'failed', stage, message}
 //                 {type:'games', games}              the loaded games {id: {owner, gate}}
 //                 {type:'lost', gameId}              another tab took a game over
@@ -44,9 +45,15 @@ function announceGames() {
   if (python) self.postMessage({ type: 'games', games: JSON.parse(python.status()) });
 }
 
-async function boot({ config, base, tabId, testHooks: hooks }) {
+async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
   const url = (path) => new URL(path, base).href;
   testHooks = hooks === true;
+  if (testHooks && withoutJspi) {
+    // A test stands in for a browser without JSPI: the worker then takes the
+    // same fallback path such a browser takes (engine-builds.js).
+    delete WebAssembly.Suspending;
+    delete WebAssembly.promising;
+  }
   storage = createStorage(tabId, (gameId) => {
     self.postMessage({ type: 'lost', gameId });
     announceGames();
@@ -59,7 +66,7 @@ async function boot({ config, base, tabId, testHooks: hooks }) {
   let stage = 'pyodide';
   try {
     progress('pyodide', 'Starting Python (Pyodide)…');
-    const engineReady = prepareEngine(url(config.engine.script), url(config.engine.wasm), url(config.engine.identity));
+    const engineReady = prepareEngine(config.engine, url);
     engineReady.catch(() => {}); // awaited below; keeps an early failure from going unhandled
     pyodide = await loadPyodide({ indexURL: url(config.pyodide), stdout: () => {},
                                   stderr: (text) => console.warn(`[python] ${text}`) });
@@ -76,13 +83,13 @@ async function boot({ config, base, tabId, testHooks: hooks }) {
     await micropip.install(url(config.wheel), { deps: false });
     stage = 'engine';
     progress('engine', 'Compiling the NetHack engine…');
-    const identity = await engineReady;
+    const engine = await engineReady;
     self.nethackEngineHost = engineHost;
     stage = 'start';
     progress('start', 'Starting the game host…');
     python = pyodide.pyimport('nethack_webmcp.worker');
     mark('imported');
-    python.start(16, identity.packageIdentity);
+    python.start(16, engine.gameIdentity, engine.buildIdentity);
     book = new GameBook({
       spectate: (gameId) => JSON.parse(python.spectate(gameId)),
       stored: async (gameId) => JSON.parse(await python.stored(gameId)),
@@ -90,7 +97,8 @@ async function boot({ config, base, tabId, testHooks: hooks }) {
     });
     mark('ready');
     self.postMessage({ type: 'ready', timings, declarations: JSON.parse(python.declarations()),
-                       identity: identity.packageIdentity });
+                       identity: engine.gameIdentity,
+                       engine: { build: engine.build, buildIdentity: engine.buildIdentity } });
   } catch (error) {
     self.postMessage({ type: 'failed', stage, message: String(error && error.message ? error.message : error) });
     throw error;

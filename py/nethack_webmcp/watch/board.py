@@ -1,0 +1,184 @@
+"""board.py - the games a native server shows to spectators.
+
+The MCP server tells the board about every tool frame (`observe`, a few
+list appends and a wake-up: it must cost the agent nothing); spectators
+ask for a game's state, which is built from the session's latest known
+state on the first request for a revision and kept as JSON bytes until the
+revision moves (`state`); streams wait for the end of the game's next call
+(`changed`). A board only reads: it sends nothing to an engine and writes
+nothing to the store, so no number of spectators can change a game.
+
+Records use the page's shape (web/src/spectator.js, home.js): camelCase,
+times in milliseconds. A completed game's fields come from the store's
+GameRecord (session.make_record computed it); a live game's from its
+session. Nothing else computes a record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..session import GameRegistry, Session
+from ..session.session import make_record
+from ..store import GameRecord, StoreError
+from .snapshot import spectator_snapshot
+
+EVENT_LIMIT = 40  # recent events kept per game (the page shows the last passages)
+RECENT_LIMIT = 10  # seed 002: the ten most recently completed games
+# the tools' sessionId rule (tools/base.ID_RULE) without a leading dot (no
+# native game has one: its lock file could not be made); checked before any
+# lookup, so a malformed ID never reaches the database
+GAME_ID = re.compile(r"[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,95}")
+
+
+def valid_game_id(text: str) -> bool:
+    return GAME_ID.fullmatch(text) is not None
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else int(seconds * 1000)
+
+
+def record_view(record: GameRecord) -> dict[str, Any]:
+    """A completed game's record in the page's shape (seed 002's fields)."""
+    return {"gameId": record["sessionId"], "name": record["characterName"], "harness": record["harnessName"],
+            "model": record["modelName"], "startedAt": _ms(record["startedAt"]), "endedAt": _ms(record["endedAt"]),
+            "updatedAt": _ms(record["endedAt"]), "endTimeKind": record["endTimeKind"], "lifecycle": "ended",
+            "endReason": record["endReason"], "how": record["how"], "death": record["death"],
+            "score": record["score"], "turn": record["turns"], "depth": record["lastDepth"],
+            "deepest": record["deepestDepth"]}
+
+
+def session_view(session: Session) -> dict[str, Any]:
+    """A loaded game's record in the page's shape: its character, labels,
+    times, depths; once ended, the record fields as the store has them."""
+    info, meta = session.info, session.metadata
+    view: dict[str, Any] = {
+        "gameId": session.session_id, "name": meta.get("name", ""), "role": meta.get("role"),
+        "race": meta.get("race"), "gender": meta.get("gender"), "alignment": meta.get("alignment"),
+        "seed": meta.get("seed"), "harness": meta.get("harness_name", ""), "model": meta.get("model_name", ""),
+        "startedAt": _ms(info["startedAt"]), "updatedAt": _ms(info["updatedAt"]),
+        "lifecycle": "live", "revision": session.revision, "turn": session.observation.get("turn"),
+        "depth": info["lastDepth"], "deepest": info["deepestDepth"], "gate": session.gate}
+    if session.state.ended and info["endedAt"] is not None:
+        ended = record_view(make_record(info, session.state.end, info["endedAt"]))
+        view.update({key: ended[key] for key in ("endedAt", "endReason", "how", "death", "score", "turn",
+                                                 "depth", "deepest", "lifecycle")})
+    return view
+
+
+@dataclass
+class _Published:
+    """What spectators see of one game beyond its session: recent events and
+    the last inventory seen, and the state JSON of one revision."""
+
+    events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=EVENT_LIMIT))
+    inventory: dict[str, Any] | None = None
+    revision: int | None = None
+    body: bytes = b""
+
+
+class Board:
+    def __init__(self, games: GameRegistry) -> None:
+        self.games = games
+        self.closing = False
+        self._published: dict[str, _Published] = {}
+        self._changed: dict[str, asyncio.Event] = {}  # per game: set (and replaced) when a call ends
+
+    # ---- the agent's side: called after every tool call -----------------------------
+
+    def observe(self, frame: dict[str, Any]) -> None:
+        """Keep a frame's events for its game's spectators; a closed game's
+        live state is dropped."""
+        result = frame.get("result") or {}
+        if result.get("kind") == "session" and result.get("action") == "closed":
+            self._published.pop(result.get("sessionId"), None)
+            self._wake(result.get("sessionId"))
+            return
+        basis = frame.get("basis")
+        if not basis:
+            return
+        if frame.get("events"):
+            published = self._published.setdefault(basis["sessionId"], _Published())
+            for event in frame["events"]:
+                published.events.append({"revision": basis["revision"], "turn": basis.get("turn"), **event})
+        self._wake(basis["sessionId"])
+
+    def _wake(self, session_id: str | None) -> None:
+        event = self._changed.pop(session_id or "", None)
+        if event is not None:
+            event.set()
+
+    async def changed(self, session_id: str, timeout: float) -> None:
+        """Wait until a call on the game ends (or `timeout` seconds pass, or
+        the board closes): the streams' cue to look at its revision."""
+        if self.closing:
+            return
+        event = self._changed.setdefault(session_id, asyncio.Event())
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    def close(self) -> None:
+        """The server is stopping: every stream ends."""
+        self.closing = True
+        for event in self._changed.values():
+            event.set()
+        self._changed.clear()
+
+    # ---- the spectators' side -----------------------------------------------------
+
+    def live(self, session_id: str) -> Session | None:
+        """A game loaded in this server (live, or ended and not yet closed)."""
+        return next((s for s in self.games.sessions() if s.session_id == session_id), None)
+
+    @staticmethod
+    def etag(session: Session) -> str:
+        return f'"{session.session_id}/{session.revision}"'
+
+    def state(self, session: Session) -> bytes:
+        """The spectator state of a loaded game as JSON bytes: the snapshot
+        plus the page's record, recent events and last inventory. Built
+        once per revision."""
+        published = self._published.setdefault(session.session_id, _Published())
+        if published.revision == session.revision and published.body:
+            return published.body
+        snapshot = spectator_snapshot(session)
+        observation = snapshot["observation"]
+        if observation.get("inventoryKnown"):
+            published.inventory = {"items": observation.get("inventory", []), "revision": session.revision,
+                                   "turn": observation.get("turn")}
+        record = session_view(session)
+        snapshot.update(gameId=session.session_id, lifecycle=record["lifecycle"], updatedAt=record["updatedAt"],
+                        record=record, events=list(published.events), lastInventory=published.inventory)
+        published.revision, published.body = session.revision, _json(snapshot)
+        return published.body
+
+    async def completed(self, session_id: str) -> dict[str, Any] | None:
+        """A completed game's record (page shape), or None."""
+        record = await self.games.store.get_record(session_id)
+        return record_view(record) if record else None
+
+    async def stored(self, session_id: str) -> bool:
+        """Whether the store knows the game at all."""
+        return await self.games.store.get_session(session_id) is not None
+
+    async def overview(self) -> dict[str, Any]:
+        """The root page's data: the games loaded here, and the ten most
+        recently completed records (ended time, then game ID, descending)."""
+        live = sorted((session_view(s) for s in self.games.sessions()),
+                      key=lambda view: (view["startedAt"] or 0, view["gameId"]), reverse=True)
+        try:
+            records = [record_view(r) for r in await self.games.store.recent_records(RECENT_LIMIT)]
+        except StoreError:
+            records = []
+        return {"live": live, "records": records}
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

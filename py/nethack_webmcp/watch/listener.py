@@ -1,0 +1,99 @@
+"""listener.py - the spectator's loopback HTTP listener, run by uvicorn in the caller's event loop.
+
+The socket is bound by `bind` before anything else starts, so a port in use
+is a prompt `ListenError` naming the address and what to do, not a hang or
+a log line from inside the server (and binding the listening socket
+ourselves leaves no race between a check and the bind). Port 0 picks a
+free port; `url` is the bound address. `serve` runs uvicorn on that socket
+in the current event loop until `stop`; uvicorn's signal handling is left
+out, because the stdio MCP server owns the process's lifetime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import ipaddress
+import socket
+import sys
+from collections.abc import Iterator
+
+import uvicorn
+from starlette.types import ASGIApp
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+# Connections plus running requests beyond which uvicorn answers 503 at
+# once: spectators stay bounded, whatever their number.
+CONCURRENCY_LIMIT = 1024
+SHUTDOWN_GRACE_S = 2.0
+
+
+class ListenError(Exception):
+    """The listener cannot bind its address; the message says what to do."""
+
+
+def is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port. Raises ListenError."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ListenError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # not SO_REUSEPORT: a live listener still refuses us
+        sock.bind(address)
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ListenError(f"cannot listen on {host}:{port}: the port is in use (another server?). "
+                              "Pass --spectator-port 0 for a free port, another port, or --no-spectator") from exc
+        raise ListenError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    return sock
+
+
+class _Server(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield  # the MCP server owns signals and shutdown
+
+
+class Listener:
+    def __init__(self, app: ASGIApp, sock: socket.socket) -> None:
+        self.sock = sock
+        config = uvicorn.Config(app, lifespan="off", log_config=None, access_log=False, server_header=False,
+                                date_header=False, http="h11", ws="none", limit_concurrency=CONCURRENCY_LIMIT)
+        self.server = _Server(config)
+
+    @property
+    def url(self) -> str:
+        host, port = self.sock.getsockname()[:2]
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+    async def serve(self) -> None:
+        await self.server.serve(sockets=[self.sock])
+
+    async def stop(self, task: asyncio.Task[None]) -> None:
+        """Stop serving (open connections get SHUTDOWN_GRACE_S) and wait."""
+        self.server.should_exit = True
+        try:
+            await asyncio.wait_for(asyncio.shield(task), SHUTDOWN_GRACE_S)
+        except asyncio.TimeoutError:
+            self.server.force_exit = True
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(task, SHUTDOWN_GRACE_S)
+        except Exception as exc:  # noqa: BLE001 - the spectator failing must not fail the MCP server's exit
+            print(f"nethack-webmcp: the spectator stopped with an error: {exc!r}", file=sys.stderr)
+        finally:
+            self.sock.close()

@@ -1,0 +1,45 @@
+"""snapshot.py - the read-only spectator snapshot of one loaded game.
+
+Built from the session's latest known state only: nothing is sent to the
+engine and nothing in the session changes, so watching can never advance a
+game. The browser worker (worker.spectate) and the native server's board
+(board.py) both publish this shape, and the page's spectator renders it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..projection import decision as decision_view
+from ..projection.scene import world
+from ..session import Session
+
+OBSERVATION_FIELDS = ("turn", "levelId", "dungeon", "depth", "levelLabel", "position", "vitals",
+                      "inventoryKnown", "inventory", "here", "recentMessages")
+
+
+def owner(session: Session) -> bool:
+    """Whether this host owns the game (another owner took it: observer)."""
+    return session.gate != "lostOwnership"
+
+
+def spectator_snapshot(session: Session) -> dict[str, Any]:
+    """Identity, revision, gate, observation, map (marks and colours),
+    standing decision, end, ownership and storage diagnostics."""
+    observation = session.observation
+    rows = world(session.level())["rows"]
+    return {
+        "sessionId": session.session_id,
+        "revision": session.revision,
+        "viewId": session.view_id,
+        "gate": session.gate,
+        "session": session.metadata,
+        "observation": {key: observation[key] for key in OBSERVATION_FIELDS if key in observation},
+        "map": {"rows": [{"y": row["y"], "marks": row["marks"], "colors": row["colors"]} for row in rows]},
+        "decision": decision_view.project(session.decision, session.session_id, observation.get("inventory"))
+        if session.gate == "decision" else None,
+        "end": session.state.end,
+        "owner": owner(session),
+        "diagnostics": {key: value for key, value in session.diagnostics(consume=False).items()
+                        if key in ("storage", "ownership", "recovery")},
+    }

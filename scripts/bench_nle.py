@@ -1,0 +1,72 @@
+"""bench_nle.py - the NLE row of scripts/bench-engine (run that, not this).
+
+The yardstick: the same move/search mix on raw NLE 1.3.0
+(`nle.nethack.Nethack`, in-process, its default observations), counted per
+agent action - one command key (a compass move key or `s`) - with what the
+key leaves standing dismissed uncounted: a --More-- (Enter) and a standing
+question or text prompt (Escape). NLE returns at every --More-- and takes a
+key at a question for almost nothing, so counting raw key steps would
+flatter it. A finished game is replaced by the next seed; creating games is
+not timed, as in the engine rows. Prints one JSON line.
+
+    build/nle-venv/bin/python scripts/bench_nle.py [--ops 20000]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import nle  # type: ignore[import-not-found]
+from nle import nethack  # type: ignore[import-not-found]
+
+COMPASS = [ord(key) for key in "kljhunby"]  # north, east, south, west, NE, SE, SW, NW (the mix's order)
+SEARCH = ord("s")
+ENTER, ESCAPE = 13, 27
+MISC = list(nethack.OBSERVATION_DESC).index("misc")  # [in_yn_function, in_getlin, xwaitingforspace]
+
+
+def play(env: nethack.Nethack, seed: int, budget: int) -> tuple[int, float]:
+    """One game of at most `budget` actions: (actions, seconds)."""
+    env.set_initial_seeds(seed, seed, False)
+    observation = env.reset()
+    actions, step, done = 0, 0, False
+    started = time.perf_counter()
+    while actions < budget and not done:
+        step += 1
+        key = COMPASS[(step // 2) % 8] if step % 2 == 0 else SEARCH
+        observation, done = env.step(key)
+        actions += 1
+        while not done:  # dismiss what the key left standing, uncounted
+            in_yn, in_getlin, waiting = observation[MISC]
+            if waiting:
+                observation, done = env.step(ENTER)
+            elif in_yn or in_getlin:
+                observation, done = env.step(ESCAPE)
+            else:
+                break
+    return actions, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ops", type=int, default=20000)
+    args = parser.parse_args()
+    env = nethack.Nethack()
+    play(env, 1, 2000)  # warm-up, as the engine rows do
+    actions = games = 0
+    seconds = 0.0
+    seed = 100
+    while actions < args.ops:
+        done, spent = play(env, seed, args.ops - actions)
+        actions += done
+        seconds += spent
+        games += 1
+        seed += 1
+    env.close()
+    print(json.dumps({"target": f"NLE {nle.__version__} (raw nle.nethack.Nethack)", "ops": actions, "games": games,
+                      "seconds": seconds, "opsPerSecond": actions / seconds, "meanResponseBytes": None}))
+
+
+if __name__ == "__main__":
+    main()

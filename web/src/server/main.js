@@ -1,0 +1,25 @@
+// main.js (server mode) - the page the native MCP server serves at / and
+// /g/<sessionId> (py/nethack_webmcp/watch/): the site's spectator modules
+// reading the server's GET routes instead of a worker. No worker, no
+// WebMCP, no controls: a person watches; the agent plays over stdio.
+import { ServerHome } from './home.js';
+import { ServerSpectator } from './spectator.js';
+
+const GAME_PATH = /^\/g\/([A-Za-z0-9_:-][A-Za-z0-9._:-]{0,95})$/; // watch/board.py's GAME_ID
+
+const main = document.getElementById('main');
+const line = document.getElementById('boot');
+line.dataset.field = 'connection';
+
+/** The connection line under the title: watching, or why not and when it retries. */
+function connection({ ok, retryMs, error }) {
+  line.dataset.state = ok ? 'connected' : 'disconnected';
+  line.textContent = ok ? 'read-only spectator: following this MCP server'
+    : `cannot reach the MCP server (${error}); retrying in ${Math.round(retryMs / 1000)} s`;
+}
+
+let path = location.pathname;
+try { path = decodeURIComponent(path); } catch { /* keep it as it is */ }
+const match = GAME_PATH.exec(path);
+main.dataset.view = match ? 'game' : 'home';
+window.nethackSpectator = match ? new ServerSpectator(main, match[1], connection) : new ServerHome(main, connection);

@@ -1,0 +1,106 @@
+// spectator.js (server mode) - the read-only view of one game of the native
+// MCP server (/g/<sessionId>): the same rendering as the page's spectator
+// (game-view.js), fed by the server instead of IndexedDB.
+//
+// While the tab is visible it keeps one stream open (EventSource on
+// /api/games/<id>/events: the state at once, then at most one newer state
+// per 250 ms while the agent plays). A dropped connection is reopened
+// after 1, 2, 4, 8, then every 10 s (the header says so). A hidden tab
+// closes its stream and opens it again when shown. When the stream is refused or says `gone`, the state route
+// (/api/games/<id>/state) says why: 410, the game is over and its live
+// state is gone, so its record summary is drawn; 404, unknown (stop) or
+// stored but not being played here (look again in 5 s). No controls:
+// watching cannot change a game.
+import { h, replace } from '../dom.js';
+import { renderGame } from '../game-view.js';
+
+const NOT_LIVE_MS = 5000;
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 10_000];
+
+export class ServerSpectator {
+  constructor(root, gameId, connection) {
+    this.root = root;
+    this.gameId = gameId;
+    this.connection = connection;
+    this.base = `/api/games/${encodeURIComponent(gameId)}`;
+    this.source = null;
+    this.timer = null;
+    this.failures = 0;
+    this.done = false;
+    this.visibility = () => (document.visibilityState === 'visible' ? this.open() : this.close());
+    document.addEventListener('visibilitychange', this.visibility);
+    this.visibility();
+  }
+
+  open() {
+    if (this.source || this.done || document.visibilityState !== 'visible') return;
+    clearTimeout(this.timer);
+    const source = new EventSource(`${this.base}/events`);
+    this.source = source;
+    source.onopen = () => { this.failures = 0; this.connection({ ok: true }); };
+    source.onmessage = (event) => this.draw(JSON.parse(event.data));
+    source.addEventListener('gone', () => { this.close(); this.explain(); });
+    source.onerror = () => {
+      const refused = source.readyState === EventSource.CLOSED; // answered, but not with a stream
+      this.close();
+      if (refused) {
+        this.explain(); // the state route says why
+        return;
+      }
+      const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
+      this.failures += 1;
+      this.connection({ ok: false, retryMs: delay, error: 'the connection dropped' });
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  close() {
+    if (this.source) this.source.close();
+    this.source = null;
+  }
+
+  draw(state) {
+    this.connection({ ok: true });
+    renderGame(this.root, { gameId: this.gameId, record: state.record, snapshot: state, home: '/' });
+  }
+
+  /** The stream is refused or over: the state route says why. */
+  async explain() {
+    let response;
+    let body = null;
+    try {
+      response = await fetch(`${this.base}/state`, { cache: 'no-store' });
+      body = await response.json().catch(() => null);
+    } catch (error) {
+      this.connection({ ok: false, retryMs: NOT_LIVE_MS, error: String(error && error.message || error) });
+      this.timer = setTimeout(() => this.open(), NOT_LIVE_MS);
+      return;
+    }
+    if (response.status === 200 && body) {
+      this.draw(body);
+      this.open();
+    } else if (response.status === 410 && body && body.record) {
+      this.done = true;
+      renderGame(this.root, { gameId: this.gameId, record: body.record, snapshot: null, home: '/',
+                              missing: 'The game is over and the MCP server has closed it: its record remains.' });
+    } else {
+      const notLive = body && body.error === 'notLive';
+      this.done = !notLive;
+      this.root.dataset.gameId = this.gameId;
+      replace(this.root, h('section', { className: 'panel notfound', dataset: { state: notLive ? 'not-live' : 'not-found' } },
+        h('h2', { text: notLive ? 'Not being played here right now' : 'No such game' }),
+        h('p', {}, 'Game ', h('code', { text: this.gameId }), notLive
+          ? ' is stored but this MCP server has not loaded it; it appears here once an agent resumes it.'
+          : ' is unknown to this MCP server.'),
+        h('a', { href: '/', text: '← all games' })));
+      if (notLive) this.timer = setTimeout(() => this.open(), NOT_LIVE_MS);
+    }
+  }
+
+  dispose() {
+    this.done = true;
+    this.close();
+    clearTimeout(this.timer);
+    document.removeEventListener('visibilitychange', this.visibility);
+  }
+}
