@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from engine_client import (DriverClient, Game, assert_rejected_without_effect, create_request, native_command,
-                           start_game, wasm_command)
+from engine_client import (WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, create_request,
+                           driver_command, start_game)
 from test_item_verbs import completed, heard, wish
 
 COMPASS = {(0, -1): "north", (0, 1): "south", (1, 0): "east", (-1, 0): "west", (1, -1): "northeast",
@@ -488,13 +488,15 @@ def test_rub_a_touchstone_and_invoke_an_artifact(native_client: DriverClient) ->
 
 
 @pytest.mark.wasm
-def test_wasm_shop_pickup_and_artifact_scenes_match_native() -> None:
+@pytest.mark.parametrize("kind", WASM_KINDS)
+def test_wasm_shop_pickup_and_artifact_scenes_match_native(kind: str) -> None:
     """The shop purchase, creation-time automatic pickup and the touchstone and
-    artifact scenes give byte-identical response streams natively and in WASM."""
+    artifact scenes give byte-identical response streams natively and in each
+    WASM build."""
     scenes = (test_buy_in_a_shop_and_pay, test_automatic_pickup_set_at_creation,
               test_rub_a_touchstone_and_invoke_an_artifact)
     streams: list[list[bytes]] = []
-    for command in (native_command(), wasm_command()):
+    for command in (driver_command("native"), driver_command(kind)):
         streams.append([])
         for scene in scenes:  # one driver process per game
             with DriverClient(command) as client:
