@@ -168,3 +168,35 @@ async def test_low_fixture_games_resume_too(state_dir: Path) -> None:
     assert resumed.last_state_hash == digest and resumed.metadata["wizard"] is True
     await again.close_all()
     await again.store.close()
+
+
+async def test_automatic_pickup_chosen_at_creation_survives_a_restart(state_dir: Path) -> None:
+    """session create's autopickup is on from the first turn (a Healer's dropped
+    gold comes back in the step onto it) and is re-created by the replay."""
+    first = Client(registry(state_dir))
+    frame = await first.ok("session", action="create", seed=42, role="healer", autopickup="$")
+    assert frame["scene"]["automaticPickup"] == {"enabled": True, "itemTypes": ["gold"], "arrows": True,
+                                                 "leaveCorpses": True, "leaveKnownCursed": True}
+    assert frame["basis"]["revision"] == 0
+    gold = frame["scene"]["self"]["vitals"]["gold"]
+    coins = next(entry["id"] for entry in frame["scene"]["inventory"] if entry["label"].endswith("gold pieces"))
+    frame = await first.ok("use", **bound(frame), action="drop", itemId=coins)
+    assert frame["scene"]["self"]["vitals"]["gold"] == 0
+    start = frame["scene"]["self"]["position"]
+    for there, back in (("east", "west"), ("west", "east"), ("north", "south"), ("south", "north")):
+        frame = await first.ok("travel", **bound(frame), mode="step", target={"direction": there})
+        if frame["scene"]["self"]["position"] != start:
+            frame = await first.ok("travel", **bound(frame), mode="step", target={"direction": back})
+            break
+    assert frame["scene"]["self"]["position"] == start
+    assert frame["scene"]["self"]["vitals"]["gold"] == gold, "picked up in the step onto it"
+    before = await first.ok("observe", sessionId=frame["basis"]["sessionId"])
+    await first.close()
+
+    second = Client(registry(state_dir))
+    after = await second.ok("observe", sessionId=frame["basis"]["sessionId"])
+    assert after["result"]["stateHash"] == before["result"]["stateHash"]
+    assert after["scene"]["automaticPickup"] == before["scene"]["automaticPickup"]
+    refused = await second.call("session", action="create", seed=42, autopickup="$$")
+    assert refused["error"]["code"] == "invalidArguments" and refused["error"]["field"] == "autopickup"
+    await second.close()

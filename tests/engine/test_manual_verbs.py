@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 
-from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
+import pytest
+from engine_client import (WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, create_request,
+                           driver_command, start_game)
 from test_item_verbs import completed, heard, wish
 
 COMPASS = {(0, -1): "north", (0, 1): "south", (1, 0): "east", (-1, 0): "west", (1, -1): "northeast",
@@ -178,6 +180,25 @@ def test_force_a_locked_chest(native_client: DriverClient) -> None:
     assert "You carefully open the chest..." in heard(opened)
 
 
+def test_an_unlocking_tool_discloses_and_changes_a_lock(native_client: DriverClient) -> None:
+    """A chest of unknown lock state: applying a skeleton key to it asks to
+    unlock it (so the hero now knows it is locked, and so does its name), and
+    unlocking it is NetHack's outcome, named "unlocked" afterwards."""
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    chest = wish(game, "chest")
+    dropped = game.ok("game.drop", itemId=chest)
+    assert [item["label"] for item in dropped["observation"]["here"]["items"]] == ["a chest"]
+    key = wish(game, "skeleton key")
+    where = game.ok("game.apply", itemId=key)["decision"]
+    assert where["kind"] == "direction"
+    asked = game.answer(where, {"kind": "direction", "direction": "self"})
+    assert asked["decision"]["prompt"] == "There is a chest here; unlock it?"
+    assert [item["label"] for item in asked["observation"]["here"]["items"]] == ["a locked chest"]
+    unlocked = game.answer(asked["decision"], {"kind": "confirmation", "confirm": True})
+    assert "You succeed in unlocking the chest." in heard(unlocked), heard(unlocked)
+    assert [item["label"] for item in unlocked["observation"]["here"]["items"]] == ["an unlocked chest"]
+
+
 def test_engrave_with_fingers_and_text_is_read_back(native_client: DriverClient) -> None:
     game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
     response = game.call("game.engrave", hands=True, text="Elbereth")
@@ -323,6 +344,8 @@ def test_pickup_patterns_and_bad_settings(native_client: DriverClient) -> None:
                       (pickup_settings(itemTypes=["gold", "gold"]), "outOfRange"),
                       (pickup_settings(itemTypes=["jewels"]), "outOfRange"),
                       (pickup_settings(lootPatterns=["a"] * 17), "outOfRange"),
+                      # NetHack 3.6.7 has no review of automatic pickup (docs/DECISIONS.md)
+                      (pickup_settings(review=True), "unknownField"),
                       ({"enabled": True}, "missingField")):
         assert_rejected_without_effect(game, game.call("game.configurePickup", **bad), code)
 
@@ -369,3 +392,116 @@ def test_an_amulet_of_life_saving_is_a_life_saved_event(native_client: DriverCli
     assert "You die." in heard(response) and "You survived that attempt on your life." in heard(response)
     assert {"type": "lifeSaved", "who": "hero"} in response["events"]
     assert response["ended"] is False
+
+
+def test_buy_in_a_shop_and_pay(native_client: DriverClient) -> None:
+    """Seed 2's level 2 has a general store; the fixture teleports into it onto
+    a tin for sale. The price is on the label as NetHack shows it underfoot and
+    in the inventory, and paying moves real gold to the shopkeeper."""
+    game = start_game(native_client, seed=2, wizard=True, role="valkyrie")
+    game.answer(game.wizard("levelTeleport")["decision"], {"kind": "text", "text": "2"})
+    arrived = game.answer(game.wizard("teleport")["decision"],
+                          {"kind": "position", "position": {"x": 68, "y": 12}})
+    assert "You see here a tin (for sale, 7 zorkmids)." in heard(arrived), heard(arrived)
+    assert [entry["label"] for entry in arrived["observation"]["here"]["items"]] == ["a tin (for sale, 7 zorkmids)"]
+    wish(game, "100 gold pieces")
+    assert game.last["observation"]["vitals"]["gold"] == 100
+    picked = game.ok("game.pickup")
+    assert '"For you, esteemed lady; only 7 zorkmids for this tin."' in heard(picked), heard(picked)
+    assert "a tin (unpaid, 7 zorkmids)" in labels(game)
+    asked = game.ok("game.pay")
+    assert asked["decision"]["kind"] == "confirmation" and asked["decision"]["prompt"] == \
+        "A tin for 7 zorkmids.  Pay?", asked["decision"]
+    paid = game.answer(asked["decision"], {"kind": "confirmation", "confirm": True})
+    assert "You bought a tin for 7 gold pieces." in heard(paid), heard(paid)
+    assert paid["observation"]["vitals"]["gold"] == 93
+    assert "93 gold pieces" in labels(game) and "a tin" in labels(game)
+    # nothing left to pay: NetHack says so and no gold moves
+    again = game.ok("game.pay")
+    assert any("do not owe" in text for text in heard(again)), heard(again)
+    assert again["observation"]["vitals"]["gold"] == 93
+
+
+def test_a_price_outside_a_shop_is_not_shown(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    dagger = next(entry["id"] for entry in game.last["observation"]["inventory"] if "dagger" in entry["label"])
+    dropped = game.ok("game.drop", itemId=dagger)
+    assert [entry["label"] for entry in dropped["observation"]["here"]["items"]] == ["a +0 dagger"]
+
+
+def test_automatic_pickup_set_at_creation(native_client: DriverClient) -> None:
+    """session.create's automaticPickup is the game's configuration from the
+    first turn: gold dropped and walked onto again comes back in that step."""
+    for bad, code, field in (({"enabled": True}, "missingField", "itemTypes"),
+                             ("$", "wrongType", "automaticPickup"),
+                             (pickup_settings(types=["gold"]), "unknownField", "types"),
+                             (pickup_settings(itemTypes=["jewels"]), "outOfRange", "itemTypes"),
+                             (pickup_settings(lootPatterns=["x" * 65]), "outOfRange", "lootPatterns")):
+        refused = native_client.request(create_request("test-1", 7, wizard=True, automaticPickup=bad))
+        assert refused["error"]["code"] == code and refused["error"]["field"] == field, refused
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie",
+                      automaticPickup=pickup_settings(ignorePatterns=["cursed"]))
+    assert game.last["observation"]["automaticPickup"] == pickup_settings(ignorePatterns=["cursed"])
+    assert game.last["revision"] == 0
+    gold = wish(game, "20 gold pieces")
+    game.ok("game.drop", itemId=gold)
+    assert game.last["observation"]["vitals"]["gold"] == 0
+    back = step_off_and_back(game)
+    assert back["observation"]["vitals"]["gold"] == 20, heard(back)  # picked up in the step itself
+    assert any("gold pieces" in text for text in heard(back)), heard(back)
+
+
+def test_automatic_pickup_off_at_creation(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie",
+                      automaticPickup=pickup_settings(enabled=False, itemTypes=["gold", "scrolls"]))
+    assert game.last["observation"]["automaticPickup"] == pickup_settings(enabled=False,
+                                                                          itemTypes=["gold", "scrolls"])
+    gold = wish(game, "20 gold pieces")
+    game.ok("game.drop", itemId=gold)
+    back = step_off_and_back(game)
+    assert back["observation"]["vitals"]["gold"] == 0, heard(back)
+
+
+def test_rub_a_touchstone_and_invoke_an_artifact(native_client: DriverClient) -> None:
+    """Real outcomes: glass rubbed on a touchstone leaves scratch marks (the
+    stone asks what to rub); the Valkyrie's Orb of Fate, wished for by the
+    fixture, level-teleports when invoked (wizard mode asks where to) and then
+    ignores a second invocation while it recharges."""
+    game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
+    stone = wish(game, "uncursed touchstone")
+    glass = wish(game, "worthless piece of blue glass")
+    asked = game.ok("game.rub", itemId=stone)["decision"]
+    assert asked["kind"] == "item" and asked["prompt"].startswith("What do you want to rub on the stone?")
+    assert glass in asked["suggested"]
+    rubbed = game.answer(asked, {"kind": "item", "item": {"id": glass}})
+    assert heard(rubbed) == ["You make scratch marks on the stone."], heard(rubbed)
+
+    orb = wish(game, "Orb of Fate")
+    assert game.last["observation"]["depth"] == 1
+    asked = game.ok("game.invoke", itemId=orb)["decision"]
+    assert asked["kind"] == "text" and asked["prompt"] == "To what level do you want to teleport?", asked
+    arrived = game.answer(asked, {"kind": "text", "text": "3"})
+    assert arrived["observation"]["depth"] == 3 and arrived["outcome"]["positionChanged"]
+    ignored = game.ok("game.invoke", itemId=orb)
+    assert "You feel that the glass orb named The Orb of Fate is ignoring you." in heard(ignored), heard(ignored)
+    assert ignored["observation"]["depth"] == 3
+
+
+@pytest.mark.wasm
+@pytest.mark.parametrize("kind", WASM_KINDS)
+def test_wasm_shop_pickup_and_artifact_scenes_match_native(kind: str) -> None:
+    """The shop purchase, creation-time automatic pickup and the touchstone and
+    artifact scenes give byte-identical response streams natively and in each
+    WASM build."""
+    scenes = (test_buy_in_a_shop_and_pay, test_automatic_pickup_set_at_creation,
+              test_rub_a_touchstone_and_invoke_an_artifact)
+    streams: list[list[bytes]] = []
+    for command in (driver_command("native"), driver_command(kind)):
+        streams.append([])
+        for scene in scenes:  # one driver process per game
+            with DriverClient(command) as client:
+                scene(client)
+                streams[-1].extend(client.transcript)
+    assert len(streams[0]) == len(streams[1]) > 20
+    for index, (native, wasm) in enumerate(zip(*streams)):
+        assert native == wasm, f"response {index} differs"

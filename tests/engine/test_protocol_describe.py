@@ -91,7 +91,7 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
         assert len(params) == len(method["params"])
         for param in method["params"]:
             assert param["type"] in {"string", "token", "integer", "boolean", "enum", "answer",
-                                     "enumList", "stringList"}, param
+                                     "enumList", "stringList", "object"}, param
             assert isinstance(param["required"], bool)
             if param["type"] in ("enum", "enumList"):
                 assert param["values"], param
@@ -106,6 +106,11 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
         assert set(aims) == set(move_directions) | {"self", "up", "down"}, method
     for method in ("game.wield", "game.quiver"):
         assert {p["name"] for p in by_name[method]["params"]} >= {"itemId", "hands"}, method
+    # creation takes the same automatic pickup settings as game.configurePickup
+    create = next(p for p in by_name["session.create"]["params"] if p["name"] == "automaticPickup")
+    assert create["type"] == "object" and not create["required"]
+    configure = [p for p in by_name["game.configurePickup"]["params"] if p["name"] not in GAME_INPUT | {"quiet"}]
+    assert create["params"] == configure
     slots = next(p for p in by_name["game.equip"]["params"] if p["name"] == "slot")["values"]
     assert "skin" not in slots and {"helmet", "leftRing", "rightRing", "eyewear"} <= set(slots)
     wizard = next(p for p in by_name["debug.wizard"]["params"] if p["name"] == "command")["values"]

@@ -212,6 +212,8 @@ int nnh_start_game(const nnh_request *req)
     display_gamewindows();
     nnh.started = 1;
     nnh_pickup_defaults(); /* after the options, before the first pickup */
+    if (nnh_param_node(req, "automaticPickup") >= 0)
+        nnh_pickup_configure_from(req->doc, nnh_param_node(req, "automaticPickup"));
     newgame();
     /* creation spends no turn and moves nobody: measure from here */
     nnh.op_start_moves = moves;

@@ -276,11 +276,14 @@ static void offers(nnh_buf *b, const struct obj *o)
 
 /* One item object. doname() may set dknown as a side effect of naming; a
  * read-only observation must not change what the hero knows, so restore
- * it before reading the knowledge flags. */
+ * it before reading the knowledge flags. An item underfoot is named as ':'
+ * names it (doname_with_price): in a tended shop the label carries
+ * "(for sale, N zorkmids)" or "(no charge)", the price the player is
+ * quoted; a carried unpaid item already says "(unpaid, N zorkmids)". */
 void nnh_item_write(nnh_buf *b, struct obj *o, int carried)
 {
     unsigned dknown = o->dknown;
-    const char *label = doname(o);
+    const char *label = carried ? doname(o) : doname_with_price(o);
     o->dknown = dknown;
     nnh_buf_cstr(b, "{\"id\":");
     nnh_buf_jstr(b, nnh_item_id(o->o_id));

@@ -104,10 +104,9 @@ void nnh_pickup_defaults(void)
     apply();
 }
 
-static int read_patterns(const nnh_request *req, const char *name, char out[][65])
+static int read_patterns(const nnh_json_doc *doc, int obj, const char *name, char out[][65])
 {
-    const nnh_json_doc *doc = req->doc;
-    int v = nnh_param_node(req, name), c, n = 0;
+    int v = nnh_json_member(doc, obj, name), c, n = 0;
     if (v < 0) return 0;
     for (c = nnh_json_node_at(doc, v)->first_child; c >= 0 && n < MAX_PATTERNS;
          c = nnh_json_node_at(doc, c)->next_sibling)
@@ -115,21 +114,31 @@ static int read_patterns(const nnh_request *req, const char *name, char out[][65
     return n;
 }
 
-void nnh_pickup_configure(const nnh_request *req)
+static int member_bool(const nnh_json_doc *doc, int obj, const char *name)
 {
-    const nnh_json_doc *doc = req->doc;
-    int v = nnh_param_node(req, "itemTypes"), c, i;
+    int v = nnh_json_member(doc, obj, name);
+    return v >= 0 && nnh_json_node_at(doc, v)->bool_val;
+}
+
+void nnh_pickup_configure_from(const nnh_json_doc *doc, int obj)
+{
+    int v = nnh_json_member(doc, obj, "itemTypes"), c, i;
     memset(&settings, 0, sizeof settings);
-    settings.enabled = nnh_param_bool(req, "enabled", 0);
-    settings.arrows = nnh_param_bool(req, "arrows", 0);
-    settings.leave_corpses = nnh_param_bool(req, "leaveCorpses", 0);
-    settings.leave_cursed = nnh_param_bool(req, "leaveKnownCursed", 0);
+    settings.enabled = member_bool(doc, obj, "enabled");
+    settings.arrows = member_bool(doc, obj, "arrows");
+    settings.leave_corpses = member_bool(doc, obj, "leaveCorpses");
+    settings.leave_cursed = member_bool(doc, obj, "leaveKnownCursed");
     for (c = nnh_json_node_at(doc, v)->first_child; c >= 0; c = nnh_json_node_at(doc, c)->next_sibling)
         for (i = 0; i < N_TYPES; i++)
             if (!strcmp(nnh_pickup_type_names[i], nnh_json_node_at(doc, c)->str)) settings.types[i] = 1;
-    settings.n_loot = read_patterns(req, "lootPatterns", settings.loot);
-    settings.n_ignore = read_patterns(req, "ignorePatterns", settings.ignore);
+    settings.n_loot = read_patterns(doc, obj, "lootPatterns", settings.loot);
+    settings.n_ignore = read_patterns(doc, obj, "ignorePatterns", settings.ignore);
     apply();
+}
+
+void nnh_pickup_configure(const nnh_request *req)
+{
+    nnh_pickup_configure_from(req->doc, req->params);
 }
 
 static void patterns(nnh_buf *b, const char *key, char list[][65], int n)

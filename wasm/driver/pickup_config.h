@@ -19,6 +19,10 @@ void nnh_pickup_defaults(void);
  * exceptions. Spends no turn. Can't fail. */
 void nnh_pickup_configure(const nnh_request *req);
 
+/* The same from a validated settings object `obj` of `doc` (session.create's
+ * automaticPickup, applied before the game starts). */
+void nnh_pickup_configure_from(const nnh_json_doc *doc, int obj);
+
 /* Write the active settings as the automaticPickup object. */
 void nnh_pickup_write(nnh_buf *b);
 

@@ -12,8 +12,9 @@
 
 /* F_ENUM_LIST: an array of distinct enum values (at most max of them);
  * F_STR_LIST: an array of at most 16 nonblank strings of min..max bytes
- * without control characters. */
-enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN, F_ENUM_LIST, F_STR_LIST };
+ * without control characters; F_OBJECT: an object whose members are the
+ * nested `fields`, validated like params. */
+enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN, F_ENUM_LIST, F_STR_LIST, F_OBJECT };
 
 struct nnh_field {
     const char *name;
@@ -21,6 +22,7 @@ struct nnh_field {
     int required;
     long long min, max;          /* ints: range; strings: byte length */
     const char *const *values;   /* enums */
+    const struct nnh_field *fields; /* F_OBJECT members */
 };
 
 static const char *const compass[] = { "north", "south", "east", "west", "northeast",
@@ -46,7 +48,15 @@ static const char *const wizard_commands[] = { "wish", "teleport", "map", "ident
               { "quiet", F_BOOL, 0, 0, 0, NULL }
 #define END { NULL, 0, 0, 0, 0, NULL }
 
+/* automatic pickup settings: game.configurePickup's params and
+ * session.create's automaticPickup object */
+#define PICKUP_SETTINGS { "enabled", F_BOOL, 1, 0, 0, NULL }, \
+    { "itemTypes", F_ENUM_LIST, 1, 0, 15, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL }, \
+    { "leaveCorpses", F_BOOL, 1, 0, 0, NULL }, { "leaveKnownCursed", F_BOOL, 1, 0, 0, NULL }, \
+    { "lootPatterns", F_STR_LIST, 0, 1, 64, NULL }, { "ignorePatterns", F_STR_LIST, 0, 1, 64, NULL }
+
 static const struct nnh_field f_none[] = { END };
+static const struct nnh_field f_pickup_settings[] = { PICKUP_SETTINGS, END };
 static const struct nnh_field f_create[] = {
     { "seed", F_INT, 0, 0, 4294967295LL, NULL },
     { "name", F_STR, 0, 1, 31, NULL },
@@ -59,6 +69,7 @@ static const struct nnh_field f_create[] = {
     { "createdAt", F_INT, 0, 0, 4102444800LL, NULL },
     { "sessionId", F_TOKEN, 0, 1, 64, NULL },
     { "wizard", F_BOOL, 0, 0, 0, NULL },
+    { "automaticPickup", F_OBJECT, 0, 0, 0, NULL, f_pickup_settings },
     END };
 static const struct nnh_field f_session[] = { SESSION, END };
 static const struct nnh_field f_input[] = { INPUT, END };
@@ -85,10 +96,7 @@ static const struct nnh_field f_engrave[] = { INPUT, ITEM, { "hands", F_BOOL, 0,
     { "text", F_STR, 0, 1, 128, NULL }, END };
 static const struct nnh_field f_cast[] = { INPUT, { "spell", F_STR, 0, 1, 64, NULL },
     { "direction", F_ENUM, 0, 0, 0, aims }, END };
-static const struct nnh_field f_pickup[] = { INPUT, { "enabled", F_BOOL, 1, 0, 0, NULL },
-    { "itemTypes", F_ENUM_LIST, 1, 0, 15, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL },
-    { "leaveCorpses", F_BOOL, 1, 0, 0, NULL }, { "leaveKnownCursed", F_BOOL, 1, 0, 0, NULL },
-    { "lootPatterns", F_STR_LIST, 0, 1, 64, NULL }, { "ignorePatterns", F_STR_LIST, 0, 1, 64, NULL }, END };
+static const struct nnh_field f_pickup[] = { INPUT, PICKUP_SETTINGS, END };
 static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, wizard_commands }, END };
 
 static const nnh_method methods[] = {
@@ -355,6 +363,33 @@ static int check_list(nnh_request *req, const struct nnh_field *f, int v)
     return 0;
 }
 
+static int check_field(nnh_request *req, const struct nnh_field *f, int v);
+
+/* The members of `obj` against `fields`: unknown, malformed or missing
+ * members are typed errors; `where` names the object in messages. */
+static int check_members(nnh_request *req, const struct nnh_field *fields, int obj, const char *where)
+{
+    const nnh_json_doc *doc = req->doc;
+    const struct nnh_field *f;
+    int c;
+    char msg[160];
+    for (c = obj < 0 ? -1 : node(doc, obj)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
+        for (f = fields; f->name; f++)
+            if (!strcmp(f->name, node(doc, c)->key)) break;
+        if (!f->name) {
+            snprintf(msg, sizeof msg, "%s does not accept '%.60s'", where, node(doc, c)->key);
+            return fail(req, "unknownField", node(doc, c)->key, msg);
+        }
+        if (check_field(req, f, c)) return -1;
+    }
+    for (f = fields; f->name; f++)
+        if (f->required && (obj < 0 || nnh_json_member(doc, obj, f->name) < 0)) {
+            snprintf(msg, sizeof msg, "%s requires %s", where, f->name);
+            return fail(req, "missingField", f->name, msg);
+        }
+    return 0;
+}
+
 static int check_field(nnh_request *req, const struct nnh_field *f, int v)
 {
     const nnh_json_node *n = node(req->doc, v);
@@ -408,6 +443,12 @@ static int check_field(nnh_request *req, const struct nnh_field *f, int v)
     case F_ENUM_LIST:
     case F_STR_LIST:
         return check_list(req, f, v);
+    case F_OBJECT:
+        if (n->kind != NNH_JSON_OBJECT) {
+            snprintf(msg, sizeof msg, "%s must be an object", f->name);
+            return fail(req, "wrongType", f->name, msg);
+        }
+        return check_members(req, f->fields, v, f->name);
     }
     return 0;
 }
@@ -415,7 +456,7 @@ static int check_field(nnh_request *req, const struct nnh_field *f, int v)
 int nnh_request_parse(nnh_request *req, nnh_json_doc *doc, const char *line, int len)
 {
     static const char *const envelope[] = { "version", "method", "params", NULL };
-    int root, version, method, params, c, i, status;
+    int root, version, method, params, i, status;
     const nnh_json_node *r;
 
     memset(req, 0, sizeof *req);
@@ -448,27 +489,7 @@ int nnh_request_parse(nnh_request *req, nnh_json_doc *doc, const char *line, int
     if (params >= 0 && node(doc, params)->kind != NNH_JSON_OBJECT)
         return fail(req, "wrongType", "params", "params must be an object");
     req->params = params;
-    if (params >= 0) {
-        for (c = node(doc, params)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
-            const struct nnh_field *f;
-            for (f = req->method->fields; f->name; f++)
-                if (!strcmp(f->name, node(doc, c)->key)) break;
-            if (!f->name) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "%s does not accept '%.60s'", req->method->name, node(doc, c)->key);
-                return fail(req, "unknownField", node(doc, c)->key, msg);
-            }
-            if (check_field(req, f, c)) return -1;
-        }
-    }
-    for (i = 0; req->method->fields[i].name; i++) {
-        const struct nnh_field *f = &req->method->fields[i];
-        if (f->required && (params < 0 || nnh_json_member(doc, params, f->name) < 0)) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s requires %s", req->method->name, f->name);
-            return fail(req, "missingField", f->name, msg);
-        }
-    }
+    if (check_members(req, req->method->fields, params, req->method->name)) return -1;
     return 0;
 }
 
@@ -518,8 +539,46 @@ static const char *type_name(enum field_type t)
     case F_ANSWER: return "answer";
     case F_ENUM_LIST: return "enumList";
     case F_STR_LIST: return "stringList";
+    case F_OBJECT: return "object";
     }
     return "?";
+}
+
+/* A field list as protocol.describe's params array (an object's members
+ * nested as its own params). */
+static void write_params(nnh_buf *b, const struct nnh_field *fields)
+{
+    const struct nnh_field *f;
+    nnh_buf_char(b, '[');
+    for (f = fields; f->name; f++) {
+        if (f != fields) nnh_buf_char(b, ',');
+        nnh_buf_cstr(b, "{\"name\":");
+        nnh_buf_jstr(b, f->name);
+        nnh_buf_cstr(b, ",\"type\":");
+        nnh_buf_jstr(b, type_name(f->type));
+        nnh_buf_cstr(b, f->required ? ",\"required\":true" : ",\"required\":false");
+        if (f->type == F_INT || f->type == F_STR || f->type == F_TOKEN || f->type == F_STR_LIST) {
+            nnh_buf_cstr(b, f->type == F_INT ? ",\"minimum\":" : ",\"minBytes\":");
+            nnh_buf_int(b, f->min);
+            nnh_buf_cstr(b, f->type == F_INT ? ",\"maximum\":" : ",\"maxBytes\":");
+            nnh_buf_int(b, f->max);
+        }
+        if (f->values) {
+            const char *const *v;
+            nnh_buf_cstr(b, ",\"values\":[");
+            for (v = f->values; *v; v++) {
+                if (v != f->values) nnh_buf_char(b, ',');
+                nnh_buf_jstr(b, *v);
+            }
+            nnh_buf_char(b, ']');
+        }
+        if (f->fields) {
+            nnh_buf_cstr(b, ",\"params\":");
+            write_params(b, f->fields);
+        }
+        nnh_buf_char(b, '}');
+    }
+    nnh_buf_char(b, ']');
 }
 
 /* protocol.describe: the method catalog, generated from the same table. */
@@ -538,7 +597,6 @@ void nnh_describe_write(nnh_buf *b)
                     "\"statuses\":[\"completed\",\"decision\",\"blocked\",\"interrupted\",\"ended\"]},"
                     "\"methods\":[");
     for (i = 0; i < N_METHODS; i++) {
-        const struct nnh_field *f;
         if (i) nnh_buf_char(b, ',');
         nnh_buf_cstr(b, "{\"name\":");
         nnh_buf_jstr(b, methods[i].name);
@@ -547,32 +605,9 @@ void nnh_describe_write(nnh_buf *b)
                         : methods[i].klass == NNH_GAMEPLAY ? "gameplay" : "continuation");
         nnh_buf_cstr(b, ",\"summary\":");
         nnh_buf_jstr(b, methods[i].summary);
-        nnh_buf_cstr(b, ",\"params\":[");
-        for (f = methods[i].fields; f->name; f++) {
-            if (f != methods[i].fields) nnh_buf_char(b, ',');
-            nnh_buf_cstr(b, "{\"name\":");
-            nnh_buf_jstr(b, f->name);
-            nnh_buf_cstr(b, ",\"type\":");
-            nnh_buf_jstr(b, type_name(f->type));
-            nnh_buf_cstr(b, f->required ? ",\"required\":true" : ",\"required\":false");
-            if (f->type == F_INT || f->type == F_STR || f->type == F_TOKEN || f->type == F_STR_LIST) {
-                nnh_buf_cstr(b, f->type == F_INT ? ",\"minimum\":" : ",\"minBytes\":");
-                nnh_buf_int(b, f->min);
-                nnh_buf_cstr(b, f->type == F_INT ? ",\"maximum\":" : ",\"maxBytes\":");
-                nnh_buf_int(b, f->max);
-            }
-            if (f->values) {
-                const char *const *v;
-                nnh_buf_cstr(b, ",\"values\":[");
-                for (v = f->values; *v; v++) {
-                    if (v != f->values) nnh_buf_char(b, ',');
-                    nnh_buf_jstr(b, *v);
-                }
-                nnh_buf_char(b, ']');
-            }
-            nnh_buf_char(b, '}');
-        }
-        nnh_buf_cstr(b, "]}");
+        nnh_buf_cstr(b, ",\"params\":");
+        write_params(b, methods[i].fields);
+        nnh_buf_char(b, '}');
     }
     nnh_buf_cstr(b, "]}");
 }

@@ -214,6 +214,8 @@ class Session:
             raise SessionError(error.get("code", "createFailed"), error.get("message", "creation failed"),
                                field=error.get("field"))
         session = cls(engine, created, store=store, identity=identity, engine_factory=engine_factory)
+        if "automaticPickup" in params:  # replay re-creates the game with the same settings
+            session.info["create"]["automaticPickup"] = params["automaticPickup"]
         session._track_depth()
         if persist:
             await session.persist()

@@ -47,13 +47,15 @@ TABLE = ActionTable("action", (
 ), {**BINDING_FIELDS, "target": targets.SCHEMA, "turns": TURNS, "types": TYPES})
 
 
-def pickup_settings(marks: str | None) -> dict[str, Any]:
-    """game.configurePickup's settings for `autopickup`: the classes of the
-    given marks (NetHack's pickup_types syntax) switched on, or off without
-    marks; arrows always included, corpses and known-cursed items left."""
+def pickup_settings(marks: str | None, field: str = "types") -> dict[str, Any]:
+    """game.configurePickup's settings for `autopickup` (and the session
+    tool's creation `autopickup`): the classes of the given marks (NetHack's
+    pickup_types syntax) switched on, or off without marks; arrows always
+    included, corpses and known-cursed items left. `field` names the
+    argument in the typed error for a bad mark."""
     if marks is not None and (set(marks) - set(PICKUP_MARKS) or len(set(marks)) != len(marks)):
-        raise SessionError("invalidArguments", f"types: distinct marks of {''.join(PICKUP_MARKS)}",
-                           field="types")
+        raise SessionError("invalidArguments", f"{field}: distinct marks of {''.join(PICKUP_MARKS)}",
+                           field=field)
     names = [PICKUP_MARKS[mark] for mark in marks or "$"]
     return {"enabled": marks is not None, "itemTypes": names, "arrows": True, "leaveCorpses": True,
             "leaveKnownCursed": True}

@@ -17,6 +17,7 @@ from ..projection import frame as frames
 from ..session import SessionError
 from .actions import Action, ActionTable
 from .base import BINDING_FIELDS, Tool, ToolContext, table_tool
+from .interact import TYPES, pickup_settings
 
 ROLES = ["archeologist", "barbarian", "caveman", "healer", "knight", "monk", "priest", "rogue",
          "ranger", "samurai", "tourist", "valkyrie", "wizard"]
@@ -24,20 +25,21 @@ ROLES = ["archeologist", "barbarian", "caveman", "healer", "knight", "monk", "pr
 #: counts characters, so it is only the outer bound; `_check_bytes` is exact).
 BYTE_LIMITS = {"name": 31, "harness_name": 120, "model_name": 120}
 CREATE_FIELDS: dict[str, Any] = {
-    "name": {"type": "string", "minLength": 1, "maxLength": 31, "description": "hero name, 1-31 bytes UTF-8"},
+    "name": {"type": "string", "minLength": 1, "maxLength": 31, "description": "1-31 UTF-8 bytes"},
     "role": {"type": "string", "enum": ROLES},
     "race": {"type": "string", "enum": ["human", "elf", "dwarf", "gnome", "orc"]},
     "gender": {"type": "string", "enum": ["male", "female"]},
     "alignment": {"type": "string", "enum": ["lawful", "neutral", "chaotic"]},
     "seed": {"type": "integer", "minimum": 0, "maximum": 4294967295,
              "description": "same seed + same inputs = same game"},
-    "harness_name": {"type": "string", "maxLength": 120, "description": "label, <=120 bytes"},
-    "model_name": {"type": "string", "maxLength": 120, "description": "label, <=120 bytes"},
+    "harness_name": {"type": "string", "maxLength": 120, "description": "label"},
+    "model_name": {"type": "string", "maxLength": 120, "description": "label"},
+    "autopickup": {**TYPES, "description": "pickup_types marks, e.g. $"},
 }
 
 TABLE = ActionTable("action", (
     Action("create", "omitted choices fit the rest", optional=tuple(CREATE_FIELDS), binding="none"),
-    Action("resume", "replay a stored game", binding="session"),
+    Action("resume", "replay a stored game (any call naming one does)", binding="session"),
     Action("close", "retire the engine; the game stays resumable", binding="session"),
 ), {**CREATE_FIELDS, "sessionId": BINDING_FIELDS["sessionId"]})
 
@@ -52,7 +54,9 @@ def _check_bytes(args: dict[str, Any]) -> None:
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if args["action"] == "create":
         _check_bytes(args)
-        params = {key: args[key] for key in CREATE_FIELDS if key in args}
+        params = {key: args[key] for key in CREATE_FIELDS if key in args and key != "autopickup"}
+        if "autopickup" in args:  # the low session.create's automaticPickup, before the first turn
+            params["automaticPickup"] = pickup_settings(args["autopickup"], "autopickup")
         session = await ctx.games.create(params)
         return frames.build(session, events=session.created_events,
                             result={"kind": "session", "action": "created", "session": session.metadata,
@@ -69,5 +73,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 TOOL: Tool = table_tool(
     "session", "Game session", "Real NetHack 3.6.7 games (several at once).",
     TABLE, False, handle,
-    "Any call naming a stored game resumes it.",
     "Acting calls need sessionId+viewId; a retried requestId acts once.")
