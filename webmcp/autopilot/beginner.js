@@ -1,0 +1,275 @@
+// beginner.js - the careful-beginner policy: from one DecisionFrame (gate
+// ready), choose the next tool call and say why. It keeps only what a
+// player would remember (last prayer, doors tried, squares searched, how
+// far each level was explored) and reads everything else from the frame.
+//
+// Priorities, first match wins:
+//   1. real trouble (HP at 1/7 or <= 5, Weak, a deadly condition) and a
+//      prayer is likely safe: pray;
+//   2. a hostile adjacent: fight it, unless it is one a beginner must never
+//      touch; with low HP and a threat close but not adjacent: step away;
+//   3. hungry: eat pack food, else a fresh safe corpse underfoot;
+//   4. hurt or impaired with no threat near: rest (search, which also finds);
+//   5. food underfoot: pick it up;
+//   6. the level: descend when a way down is known and the level is explored
+//      enough, else explore; when nothing is left to explore, open or kick
+//      closed doors, search dead ends (each with a cap), then search around.
+
+import { FOOD_TO_PICK, packFood, safeCorpse } from './food.js';
+
+const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly|blue jelly|acid blob/;
+const DEADLY_CONDITIONS = ['stone', 'slime', 'strangled', 'foodPoisoning', 'terminallyIll'];
+const IMPAIRED = ['stunned', 'confused', 'hallucinating', 'blind'];
+const HUNGRY = ['hungry', 'weak', 'fainting', 'fainted'];
+const WEAK = ['weak', 'fainting', 'fainted'];
+// NetHack's prayer timeout starts at 300 and a prayer in major trouble is
+// answered once it is below 200; after a prayer it is reset to about 350
+// (up to ~1000). A beginner waits well beyond both.
+const FIRST_PRAYER_TURN = 300;
+const PRAYER_GAP = 1000;
+// How long one level may take before the way down wins over exploring.
+const LEVEL_CALLS_BEFORE_DESCENT = 70;
+const DOOR_TRIES = 8; // open twice, then kick
+const DEAD_END_SEARCH = 15; // turns per search call
+const DEAD_END_SEARCHES = 2; // calls per dead end
+const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
+const CORPSE_FRESH_TURNS = 30;
+
+function distance(a, b) {
+  return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
+}
+
+/** Per-game memory. */
+export class BeginnerMemory {
+  constructor() {
+    this.lastPrayer = null;
+    this.prayerUnsafe = false; // the god is angry (e.g. a pet died by our hand)
+    this.levels = new Map();
+    this.kills = []; // {name, turn, x, y}
+    this.pickedAt = new Set();
+    this.deepest = 0;
+  }
+
+  level(id) {
+    if (!this.levels.has(id)) {
+      this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
+                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0 });
+    }
+    return this.levels.get(id);
+  }
+}
+
+export class CarefulBeginner {
+  constructor() {
+    this.memory = new BeginnerMemory();
+  }
+
+  /** Learn from any frame: kills (for corpses), an angry god, prayer answers, the deepest level. */
+  observe(frame) {
+    const scene = frame.scene;
+    if (!scene) return;
+    const turn = frame.basis && frame.basis.turn;
+    this.memory.deepest = Math.max(this.memory.deepest, (scene.self.level && scene.self.level.depth) || 0);
+    for (const event of frame.events || []) {
+      const text = String(event.text || '');
+      const killed = /You (?:kill|destroy) (?:the |an? )?(.+?)!/.exec(text);
+      if (killed) this.memory.kills.push({ name: killed[1], turn, levelId: frame.basis.levelId });
+      if (/You feel guilty|You hear the shrieks|feel that .* is displeased|You feel that Your god/.test(text)) {
+        this.memory.prayerUnsafe = true;
+      }
+    }
+  }
+
+  /** The prayer decision was answered yes at this turn. */
+  prayed(turn) {
+    this.memory.lastPrayer = turn;
+  }
+
+  prayerLikelySafe(turn) {
+    const last = this.memory.lastPrayer;
+    return !this.memory.prayerUnsafe && turn >= FIRST_PRAYER_TURN && (last === null || turn - last >= PRAYER_GAP);
+  }
+
+  /**
+   * The next call for a ready frame: {tool, args, why, intent?, query?}.
+   * `plan` is the latest plan-navigation result for this level (or null);
+   * when the policy needs a fresh one it returns {query: true}.
+   */
+  next(frame, plan) {
+    const scene = frame.scene;
+    const self = scene.self;
+    const vitals = self.vitals;
+    const turn = frame.basis.turn;
+    const base = { sessionId: frame.basis.sessionId, viewId: frame.basis.viewId };
+    const level = this.memory.level(frame.basis.levelId);
+    const hostiles = scene.entities.filter((entity) => entity.attitude === 'hostile');
+    const adjacent = hostiles.filter((entity) => entity.distance === 1 && entity.direction);
+    const fightable = adjacent.filter((entity) => !NEVER_MELEE.test(entity.appearance || ''));
+    const nearest = hostiles.reduce((best, entity) => (best && best.distance <= entity.distance ? best : entity), null);
+    const conditions = vitals.condition || [];
+    const lowHp = vitals.hp <= 5 || vitals.hp * 7 <= vitals.hpMax;
+    const deadly = conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
+    const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : WEAK.includes(vitals.hunger) ? `hunger ${vitals.hunger}`
+      : deadly.length ? deadly.join(', ') : null;
+
+    if (trouble && this.prayerLikelySafe(turn)) {
+      const why = `in trouble (${trouble}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
+      return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
+    }
+    if (fightable.length) {
+      const target = fightable.reduce((a, b) => ((a.hp || 0) <= (b.hp || 0) ? a : b));
+      const why = vitals.hp * 3 < vitals.hpMax ? `cornered at HP ${vitals.hp}/${vitals.hpMax}: fight the ${target.appearance}`
+        : `fight the ${target.appearance} to the ${target.direction}`;
+      return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: target.direction } }, why };
+    }
+    if (nearest && nearest.distance <= 3 && vitals.hp * 3 < vitals.hpMax) {
+      const away = this.stepAway(scene, nearest);
+      if (away) {
+        return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: away.direction } },
+                 why: `HP ${vitals.hp}/${vitals.hpMax} and a ${nearest.appearance} is near: step away ${away.direction}` };
+      }
+    }
+    if (HUNGRY.includes(vitals.hunger)) {
+      const food = packFood(scene.inventory);
+      if (food) {
+        return { tool: 'use', args: { ...base, action: 'eat', itemId: food.id }, why: `${vitals.hunger}: eat ${food.label}`,
+                 intent: { kind: 'eat', itemId: food.id } };
+      }
+      const corpse = this.freshCorpseHere(frame);
+      if (corpse) {
+        return { tool: 'use', args: { ...base, action: 'eat' }, why: `${vitals.hunger}: eat the fresh ${corpse}`,
+                 intent: { kind: 'eat' } };
+      }
+    }
+    const threatNear = nearest && nearest.distance <= 5;
+    const impaired = conditions.filter((name) => IMPAIRED.includes(name));
+    if (!threatNear && (vitals.hp * 2 < vitals.hpMax || impaired.length)) {
+      const why = impaired.length ? `${impaired.join(', ')}: wait it out` : `HP ${vitals.hp}/${vitals.hpMax}: rest`;
+      return { tool: 'interact', args: { ...base, action: 'search', turns: 20 }, why };
+    }
+    const here = scene.here || {};
+    const key = `${frame.basis.levelId}:${self.position.x},${self.position.y}`;
+    if (!threatNear && (here.items || []).some((item) => FOOD_TO_PICK.test(item.label || item.name || String(item)))
+        && !this.memory.pickedAt.has(key)) {
+      this.memory.pickedAt.add(key);
+      return { tool: 'interact', args: { ...base, action: 'pickup' }, why: 'food here: pick it up',
+               intent: { kind: 'pickup', pattern: FOOD_TO_PICK } };
+    }
+    return this.levelMove(frame, level, plan, base);
+  }
+
+  /** The walkable empty neighbour farthest from the threat. */
+  stepAway(scene, threat) {
+    let best = null;
+    for (const cell of scene.nearby || []) {
+      if (!cell.walkable || cell.occupant || cell.terrain === 'closedDoor') continue;
+      const gap = distance(cell, threat);
+      if (gap > threat.distance && (!best || gap > best.gap)) best = { direction: cell.direction, gap };
+    }
+    return best;
+  }
+
+  freshCorpseHere(frame) {
+    const items = (frame.scene.here && frame.scene.here.items) || [];
+    for (const item of items) {
+      const label = String(item.label || item.name || item);
+      const corpse = /^(?:an? |the )?(.+?) corpse$/.exec(label);
+      if (!corpse || !safeCorpse(corpse[1])) continue;
+      const fresh = this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
+        && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS);
+      if (fresh) return label;
+    }
+    return null;
+  }
+
+  /** Explore, open doors, search, or descend. */
+  levelMove(frame, level, plan, base) {
+    const scene = frame.scene;
+    const wayDown = scene.features.some((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown');
+    const enough = level.explored || level.calls >= LEVEL_CALLS_BEFORE_DESCENT;
+    if (wayDown && enough && level.calls >= level.descendBlockedUntil) {
+      return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 },
+               why: level.explored ? 'the level is explored: go down' : 'explored enough: go down', leg: 'descend' };
+    }
+    if (!level.explored) {
+      return { tool: 'travel', args: { ...base, mode: 'explore', maxActions: 80, maxFrontiers: 20 },
+               why: 'explore the nearest unexplored part', leg: 'explore' };
+    }
+    if (!plan) return { query: true };
+    const hero = scene.self.position;
+    const door = (plan.doors || []).find((entry) => entry.state === 'closed' && entry.distance !== null
+      && (level.doorTries.get(`${entry.x},${entry.y}`) || 0) < DOOR_TRIES
+      && (level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4);
+    if (door) {
+      const key = `${door.x},${door.y}`;
+      if (hero.x !== door.approach.x || hero.y !== door.approach.y) {
+        level.doorWalks.set(key, (level.doorWalks.get(key) || 0) + 1);
+        return { tool: 'travel', args: { ...base, mode: 'to', to: door.approach, maxActions: 120 },
+                 why: `walk to the closed door at ${key}`, leg: 'to' };
+      }
+      const tries = (level.doorTries.get(key) || 0) + 1;
+      level.doorTries.set(key, tries);
+      const locked = door.lock && door.lock.state === 'locked';
+      const action = !locked && tries <= 2 ? 'open' : 'kick';
+      level.explored = false; // what lies behind it is new
+      return { tool: 'interact', args: { ...base, action, target: { direction: door.direction } },
+               why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };
+    }
+    const deadEnd = (plan.deadEnds || []).find((entry) => entry.distance !== null
+      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < DEAD_END_SEARCHES);
+    if (deadEnd) {
+      const key = `${deadEnd.x},${deadEnd.y}`;
+      if (hero.x !== deadEnd.x || hero.y !== deadEnd.y) {
+        level.searched.set(key, (level.searched.get(key) || 0) + 0.5); // two failed walks give it up
+        return { tool: 'travel', args: { ...base, mode: 'to', to: { x: deadEnd.x, y: deadEnd.y }, maxActions: 120 },
+                 why: `walk to the dead end at ${key}`, leg: 'to' };
+      }
+      level.searched.set(key, Math.floor((level.searched.get(key) || 0)) + 1);
+      level.explored = false;
+      return { tool: 'interact', args: { ...base, action: 'search', turns: DEAD_END_SEARCH },
+               why: `search the dead end at ${key}` };
+    }
+    if (wayDown && level.calls >= level.descendBlockedUntil) {
+      return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 }, why: 'nothing else to try: go down', leg: 'descend' };
+    }
+    if (level.searches < LEVEL_SEARCH_CAP) {
+      level.searches += 1;
+      if (level.searches % 4 === 0) level.explored = false; // look again at what searching revealed
+      const spot = this.searchSpot(plan, hero, level);
+      if (spot) {
+        return { tool: 'travel', args: { ...base, mode: 'to', to: spot, maxActions: 120 },
+                 why: `no way on: try searching from ${spot.x},${spot.y}`, leg: 'to' };
+      }
+      return { tool: 'interact', args: { ...base, action: 'search', turns: DEAD_END_SEARCH },
+               why: `no door, dead end or way down left: search here (${level.searches}/${LEVEL_SEARCH_CAP})` };
+    }
+    level.searches = 0;
+    level.explored = false;
+    return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
+  }
+
+  /** Every fourth search call walks on to another door's approach square to search from:
+   *  hidden corridors and doors tend to continue what the known ones started. */
+  searchSpot(plan, hero, level) {
+    if (level.searches % 4 !== 1) return null;
+    const candidates = (plan.doors || []).filter((door) => door.approach && door.distance)
+      .map((door) => door.approach).filter((spot) => !(spot.x === hero.x && spot.y === hero.y));
+    if (!candidates.length) return null;
+    return candidates[(level.searches >> 2) % candidates.length];
+  }
+
+  /** After a leg: remember what it says about the level. */
+  afterLeg(frame, leg, levelId) {
+    const level = this.memory.level(levelId);
+    const result = frame.result || {};
+    if (leg === 'explore') {
+      if (result.stopReason === 'noFrontier') level.explored = true;
+      level.stalls = result.actionsTaken ? 0 : level.stalls + 1;
+      if (level.stalls >= 3) { level.explored = true; level.stalls = 0; }
+    }
+    if (leg === 'descend' && (result.stopReason === 'noRoute' || result.stopReason === 'noWayDown')) {
+      level.descendBlockedUntil = level.calls + 20;
+      if (result.why === 'closedDoor' || result.why === 'disconnected') level.explored = true;
+    }
+  }
+}
