@@ -11,6 +11,8 @@ LevelView, under the same knownWalking policy as routes (policy.py):
   creature is not undiscovered - standing next to it reveals nothing more.
 * waysDown / waysUp - every remembered downward (upward) stair or ladder,
   reachable or not (unreachable ones have distance null).
+* deadEnds - reachable corridor squares with at most one walkable
+  neighbour: where a hidden passage most often continues, worth searching.
 * doors - every remembered door square (doorway, open, closed) with the
   nearest reachable cardinal approach square, its walking distance and the
   direction from the approach into the door. Lock knowledge comes only from
@@ -38,6 +40,7 @@ from .terrain import (
     door_orientation,
     door_state,
     terrain_type,
+    walkable,
 )
 
 
@@ -118,6 +121,59 @@ def frontiers(level: LevelView, steps: FirstSteps | None = None) -> list[dict[st
     return sorted(found, key=_order)
 
 
+def _area_class(level: LevelView, position: Position) -> str:
+    return "corridor" if level.feature(*position) == "#" else "room"
+
+
+def _area(level: LevelView, distance: dict[Position, int]) -> set[Position]:
+    """The reachable squares connected to the hero through squares of the hero's own
+    class (corridor, or room floor with its doorways): the room or corridor run it is in."""
+    start = level.hero
+    kind = _area_class(level, start)
+    area, stack = {start}, [start]
+    while stack:
+        x, y = stack.pop()
+        for _, dx, dy in COMPASS:
+            nxt = (x + dx, y + dy)
+            if nxt in distance and nxt not in area and _area_class(level, nxt) == kind:
+                area.add(nxt)
+                stack.append(nxt)
+    return area
+
+
+def explore_order(level: LevelView) -> list[tuple[Position, int]]:
+    """Reachable frontiers in the order explore visits them, with their distance:
+    those of the room or corridor the hero is in first (a room is finished before
+    backtracking), then the nearest; ties row-major. One search, no first steps."""
+    distance = distances_from(level, level.hero)
+    found = [(p, d) for p, d in distance.items() if d and is_frontier(level, p)]
+    if not found:
+        return []
+    area = _area(level, distance)
+    return sorted(found, key=lambda entry: (entry[0] not in area, entry[1], entry[0][1], entry[0][0]))
+
+
+def continues_run(level: LevelView, position: Position) -> bool:
+    """True when a frontier touches position: the corridor (or room edge) being
+    followed goes on, so reaching position does not finish a frontier."""
+    x, y = position
+    return any(is_frontier(level, (x + dx, y + dy)) for _, dx, dy in COMPASS)
+
+
+def dead_ends(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
+    """Reachable corridor squares with at most one walkable neighbour, nearest first."""
+    steps = steps or FirstSteps(level)
+    found = []
+    for position in level.positions_with_feature("#"):
+        if position not in steps.distance:
+            continue
+        x, y = position
+        exits = sum(1 for _, dx, dy in COMPASS if walkable(level, x + dx, y + dy))
+        if exits <= 1:
+            found.append(_entry(position, steps))
+    return sorted(found, key=_order)
+
+
 def ways(level: LevelView, codes: str, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
     """Remembered stairs/ladders with one of the feature codes, reachable or not."""
     steps = steps or FirstSteps(level)
@@ -186,4 +242,5 @@ def navigation(level: LevelView) -> dict[str, Any]:
         "waysDown": ways(level, WAYS_DOWN, steps),
         "waysUp": ways(level, WAYS_UP, steps),
         "doors": doors(level, steps),
+        "deadEnds": dead_ends(level, steps),
     }
