@@ -30,8 +30,8 @@ const PRAYER_GAP = 1000;
 // How long one level may take before the way down wins over exploring.
 const LEVEL_CALLS_BEFORE_DESCENT = 70;
 const DOOR_TRIES = 8; // open twice, then kick
-const DEAD_END_SEARCH = 15; // turns per search call
-const DEAD_END_SEARCHES = 2; // calls per dead end
+const SPOT_SEARCH = 15; // turns per search call
+const SPOT_SEARCHES = 2; // search calls per dead end or wall spot
 const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
 const CORPSE_FRESH_TURNS = 30;
 
@@ -215,19 +215,22 @@ export class CarefulBeginner {
       return { tool: 'interact', args: { ...base, action, target: { direction: door.direction } },
                why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };
     }
-    const deadEnd = (plan.deadEnds || []).find((entry) => entry.distance !== null
-      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < DEAD_END_SEARCHES);
-    if (deadEnd) {
-      const key = `${deadEnd.x},${deadEnd.y}`;
-      if (hero.x !== deadEnd.x || hero.y !== deadEnd.y) {
+    // Dead ends first, then the wall spots with the most undiscovered around them.
+    const spots = [...(plan.deadEnds || []), ...(plan.searchSpots || [])];
+    const spot = spots.find((entry) => entry.distance !== null
+      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < SPOT_SEARCHES);
+    if (spot) {
+      const key = `${spot.x},${spot.y}`;
+      const kind = (plan.deadEnds || []).includes(spot) ? 'dead end' : 'wall';
+      if (hero.x !== spot.x || hero.y !== spot.y) {
         level.searched.set(key, (level.searched.get(key) || 0) + 0.5); // two failed walks give it up
-        return { tool: 'travel', args: { ...base, mode: 'to', to: { x: deadEnd.x, y: deadEnd.y }, maxActions: 120 },
-                 why: `walk to the dead end at ${key}`, leg: 'to' };
+        return { tool: 'travel', args: { ...base, mode: 'to', to: { x: spot.x, y: spot.y }, maxActions: 120 },
+                 why: `walk to the ${kind} at ${key} to search`, leg: 'to' };
       }
       level.searched.set(key, Math.floor((level.searched.get(key) || 0)) + 1);
       level.explored = false;
-      return { tool: 'interact', args: { ...base, action: 'search', turns: DEAD_END_SEARCH },
-               why: `search the dead end at ${key}` };
+      return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
+               why: `search the ${kind} at ${key}` };
     }
     if (wayDown && level.calls >= level.descendBlockedUntil) {
       return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 }, why: 'nothing else to try: go down', leg: 'descend' };
@@ -240,7 +243,7 @@ export class CarefulBeginner {
         return { tool: 'travel', args: { ...base, mode: 'to', to: spot, maxActions: 120 },
                  why: `no way on: try searching from ${spot.x},${spot.y}`, leg: 'to' };
       }
-      return { tool: 'interact', args: { ...base, action: 'search', turns: DEAD_END_SEARCH },
+      return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
                why: `no door, dead end or way down left: search here (${level.searches}/${LEVEL_SEARCH_CAP})` };
     }
     level.searches = 0;

@@ -13,6 +13,9 @@ LevelView, under the same knownWalking policy as routes (policy.py):
   reachable or not (unreachable ones have distance null).
 * deadEnds - reachable corridor squares with at most one walkable
   neighbour: where a hidden passage most often continues, worth searching.
+* searchSpots - reachable squares beside a wall with the most undiscovered
+  squares around them (at most SEARCH_SPOTS, best first): where to search
+  for a hidden door or passage when no frontier, door or dead end is left.
 * doors - every remembered door square (doorway, open, closed) with the
   nearest reachable cardinal approach square, its walking distance and the
   direction from the approach into the door. Lock knowledge comes only from
@@ -174,6 +177,27 @@ def dead_ends(level: LevelView, steps: FirstSteps | None = None) -> list[dict[st
     return sorted(found, key=_order)
 
 
+SEARCH_SPOTS = 6
+SEARCH_REACH = 4  # squares counted around a spot in each direction
+SEARCH_WORTH = 12  # fewer undiscovered squares around than this: not worth searching
+
+
+def search_spots(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
+    """Reachable squares next to a wall, scored by the undiscovered squares
+    around them; the best SEARCH_SPOTS, most undiscovered first, then nearest."""
+    steps = steps or FirstSteps(level)
+    scored = []
+    for (x, y), distance in steps.distance.items():
+        if not any(level.feature(x + dx, y + dy) == "W" for _, dx, dy in CARDINAL):
+            continue
+        unknown = sum(1 for dy in range(-SEARCH_REACH, SEARCH_REACH + 1) for dx in range(-SEARCH_REACH, SEARCH_REACH + 1)
+                      if _undiscovered(level, x + dx, y + dy))
+        if unknown >= SEARCH_WORTH:
+            scored.append((-unknown, distance, y, x))
+    scored.sort()
+    return [{**_entry((x, y), steps), "undiscovered": -score} for score, _, y, x in scored[:SEARCH_SPOTS]]
+
+
 def ways(level: LevelView, codes: str, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
     """Remembered stairs/ladders with one of the feature codes, reachable or not."""
     steps = steps or FirstSteps(level)
@@ -243,4 +267,5 @@ def navigation(level: LevelView) -> dict[str, Any]:
         "waysUp": ways(level, WAYS_UP, steps),
         "doors": doors(level, steps),
         "deadEnds": dead_ends(level, steps),
+        "searchSpots": search_spots(level, steps),
     }
