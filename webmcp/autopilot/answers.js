@@ -8,7 +8,7 @@ import { safeCorpse } from './food.js';
 const END_SUMMARY = /(attributes|vanquished|genocided|conduct|overview|possessions identified)/;
 
 /**
- * decision: the frame's standing decision; context: {intent, hungry}.
+ * decision: the frame's standing decision; context: {intent, mayEat} (mayEat: not satiated).
  * intent is what the autopilot's last call meant to do (e.g. {kind:'pray'},
  * {kind:'eat'}, {kind:'pickup', pattern}). Returns {value, why} or
  * {cancel: true, why}; null when the question cannot be answered at all.
@@ -26,8 +26,8 @@ export function chooseAnswer(decision, context) {
       }
       const corpse = /there (?:is|are) (.+?) here; eat (?:it|one)/.exec(prompt);
       if (corpse) {
-        const ok = intent.kind === 'eat' && context.hungry && safeCorpse(corpse[1]);
-        return { value: ok, why: ok ? `hungry and ${corpse[1]} is safe to eat` : `not eating ${corpse[1]}` };
+        const ok = intent.kind === 'eat' && context.mayEat && safeCorpse(corpse[1]);
+        return { value: ok, why: ok ? `${corpse[1]} is fresh and safe to eat` : `not eating ${corpse[1]}` };
       }
       if (/continue eating/.test(prompt)) return { value: false, why: 'stop eating rather than choke' };
       if (/no return|still climb|beware/.test(prompt)) return { value: false, why: 'do not leave the dungeon' };

@@ -164,7 +164,7 @@ export class Autopilot {
   async answer(frame) {
     const decision = frame.decision;
     const vitals = frame.scene.self.vitals;
-    const context = { intent: this.intent, hungry: vitals.hunger !== 'not_hungry' && vitals.hunger !== 'satiated' };
+    const context = { intent: this.intent, mayEat: vitals.hunger !== 'satiated' };
     const choice = chooseAnswer(decision, context);
     if (!choice) return this.fail({ code: 'unanswerable', message: `cannot answer a ${decision.kind} question` });
     this.state.decisions += 1;

@@ -8,11 +8,12 @@
 //      prayer is likely safe: pray;
 //   2. a hostile adjacent: fight it, unless it is one a beginner must never
 //      touch; with low HP and a threat close but not adjacent: step away;
-//   3. hungry: eat pack food, else a fresh safe corpse underfoot;
+//   3. hungry: eat pack food; not satiated: eat a fresh safe corpse (underfoot,
+//      or walk onto one just killed nearby);
 //   4. hurt or impaired with no threat near: rest (search, which also finds);
 //   5. food underfoot: pick it up;
-//   6. the level: descend when a way down is known and the level is explored
-//      enough, else explore; when nothing is left to explore, open or kick
+//   6. the level: descend when a way down is known, the level is explored
+//      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
 //      closed doors, search dead ends (each with a cap), then search around.
 
 import { FOOD_TO_PICK, packFood, safeCorpse } from './food.js';
@@ -25,11 +26,14 @@ const WEAK = ['weak', 'fainting', 'fainted'];
 // NetHack's prayer timeout starts at 300 and a prayer in major trouble is
 // answered once it is below 200; after a prayer it is reset to about 350
 // (up to ~1000). A beginner waits well beyond both.
+// Food lasts ~850 turns from a prayer to Weak, so the gap must be shorter
+// than that or a hero without food faints; 800 leaves the timeout below 200
+// unless the last one was drawn unusually long.
 const FIRST_PRAYER_TURN = 300;
-const PRAYER_GAP = 1000;
+const PRAYER_GAP = 800;
 // How long one level may take before the way down wins over exploring.
 const LEVEL_CALLS_BEFORE_DESCENT = 70;
-const DOOR_TRIES = 8; // open twice, then kick
+const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 const SPOT_SEARCH = 15; // turns per search call
 const SPOT_SEARCHES = 2; // search calls per dead end or wall spot
 const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
@@ -47,6 +51,7 @@ export class BeginnerMemory {
     this.levels = new Map();
     this.kills = []; // {name, turn, x, y}
     this.pickedAt = new Set();
+    this.eatTried = new Set();
     this.deepest = 0;
   }
 
@@ -73,7 +78,12 @@ export class CarefulBeginner {
     for (const event of frame.events || []) {
       const text = String(event.text || '');
       const killed = /You (?:kill|destroy) (?:the |an? )?(.+?)!/.exec(text);
-      if (killed) this.memory.kills.push({ name: killed[1], turn, levelId: frame.basis.levelId });
+      if (killed) {
+        const at = this.lastAttack && this.lastAttack.turn === turn - 1 ? this.lastAttack.at : null;
+        this.memory.kills.push({ name: killed[1], turn, levelId: frame.basis.levelId, at });
+      }
+      // Kicking a shop's door in makes its shopkeeper deadly: on that level doors are only opened.
+      if (/closed for inventory/i.test(text)) this.memory.level(frame.basis.levelId).noKicking = true;
       if (/You feel guilty|You hear the shrieks|feel that .* is displeased|You feel that Your god/.test(text)) {
         this.memory.prayerUnsafe = true;
       }
@@ -117,7 +127,8 @@ export class CarefulBeginner {
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
     }
     if (fightable.length) {
-      const target = fightable.reduce((a, b) => ((a.hp || 0) <= (b.hp || 0) ? a : b));
+      const target = fightable[0];
+      this.lastAttack = { turn, at: { x: target.x, y: target.y } };
       const why = vitals.hp * 3 < vitals.hpMax ? `cornered at HP ${vitals.hp}/${vitals.hpMax}: fight the ${target.appearance}`
         : `fight the ${target.appearance} to the ${target.direction}`;
       return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: target.direction } }, why };
@@ -135,10 +146,19 @@ export class CarefulBeginner {
         return { tool: 'use', args: { ...base, action: 'eat', itemId: food.id }, why: `${vitals.hunger}: eat ${food.label}`,
                  intent: { kind: 'eat', itemId: food.id } };
       }
+    }
+    // Fresh safe corpses are eaten whenever the hero is not satiated (only
+    // eating while satiated can choke): they keep a hero without food fed.
+    if (vitals.hunger !== 'satiated' && !adjacent.length) {
       const corpse = this.freshCorpseHere(frame);
       if (corpse) {
-        return { tool: 'use', args: { ...base, action: 'eat' }, why: `${vitals.hunger}: eat the fresh ${corpse}`,
+        return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpse} underfoot`,
                  intent: { kind: 'eat' } };
+      }
+      const kill = this.freshKillNear(frame);
+      if (kill) {
+        return { tool: 'travel', args: { ...base, mode: 'to', to: kill.at, maxActions: 6 },
+                 why: `walk onto the fresh ${kill.name} corpse at ${kill.at.x},${kill.at.y} to eat it`, leg: 'to' };
       }
     }
     const threatNear = nearest && nearest.distance <= 5;
@@ -169,17 +189,33 @@ export class CarefulBeginner {
     return best;
   }
 
+  /** The label of a fresh safe corpse underfoot not tried before, or null. */
   freshCorpseHere(frame) {
     const items = (frame.scene.here && frame.scene.here.items) || [];
+    const where = `${frame.basis.levelId}:${frame.scene.self.position.x},${frame.scene.self.position.y}`;
     for (const item of items) {
       const label = String(item.label || item.name || item);
       const corpse = /^(?:an? |the )?(.+?) corpse$/.exec(label);
-      if (!corpse || !safeCorpse(corpse[1])) continue;
+      if (!corpse || !safeCorpse(corpse[1]) || this.memory.eatTried.has(`${where}:${label}`)) continue;
       const fresh = this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
         && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS);
-      if (fresh) return label;
+      if (fresh) {
+        this.memory.eatTried.add(`${where}:${label}`); // one try: a refused or interrupted meal is not retried
+        return label;
+      }
     }
     return null;
+  }
+
+  /** A fresh safe kill with a known square within 3 squares (not underfoot), or null;
+   *  each is walked to at most twice. */
+  freshKillNear(frame) {
+    const hero = frame.scene.self.position;
+    const kill = this.memory.kills.find((entry) => entry.at && (entry.walks || 0) < 2
+      && entry.levelId === frame.basis.levelId && frame.basis.turn - entry.turn <= CORPSE_FRESH_TURNS
+      && safeCorpse(entry.name) && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));
+    if (kill) kill.walks = (kill.walks || 0) + 1;
+    return kill || null;
   }
 
   /** Explore, open doors, search, or descend. */
@@ -188,6 +224,11 @@ export class CarefulBeginner {
     const wayDown = scene.features.some((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown');
     const enough = level.explored || level.calls >= LEVEL_CALLS_BEFORE_DESCENT;
     if (wayDown && enough && level.calls >= level.descendBlockedUntil) {
+      const vitals = scene.self.vitals;
+      if (vitals.hp * 10 < vitals.hpMax * 7) {
+        return { tool: 'interact', args: { ...base, action: 'search', turns: 20 },
+                 why: `HP ${vitals.hp}/${vitals.hpMax}: rest before going down` };
+      }
       return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 },
                why: level.explored ? 'the level is explored: go down' : 'explored enough: go down', leg: 'descend' };
     }
@@ -197,8 +238,9 @@ export class CarefulBeginner {
     }
     if (!plan) return { query: true };
     const hero = scene.self.position;
+    const doorTries = level.noKicking ? 2 : DOOR_TRIES;
     const door = (plan.doors || []).find((entry) => entry.state === 'closed' && entry.distance !== null
-      && (level.doorTries.get(`${entry.x},${entry.y}`) || 0) < DOOR_TRIES
+      && (level.doorTries.get(`${entry.x},${entry.y}`) || 0) < doorTries
       && (level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4);
     if (door) {
       const key = `${door.x},${door.y}`;
@@ -209,8 +251,10 @@ export class CarefulBeginner {
       }
       const tries = (level.doorTries.get(key) || 0) + 1;
       level.doorTries.set(key, tries);
+      // Only a door the game said is locked is kicked: a stuck one ("The door
+      // resists!") opens with another try, and kicking in a shop's door is deadly.
       const locked = door.lock && door.lock.state === 'locked';
-      const action = !locked && tries <= 2 ? 'open' : 'kick';
+      const action = locked && !level.noKicking ? 'kick' : 'open';
       level.explored = false; // what lies behind it is new
       return { tool: 'interact', args: { ...base, action, target: { direction: door.direction } },
                why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };

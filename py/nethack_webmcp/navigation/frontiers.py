@@ -13,9 +13,11 @@ LevelView, under the same knownWalking policy as routes (policy.py):
   reachable or not (unreachable ones have distance null).
 * deadEnds - reachable corridor squares with at most one walkable
   neighbour: where a hidden passage most often continues, worth searching.
-* searchSpots - reachable squares beside a wall with the most undiscovered
-  squares around them (at most SEARCH_SPOTS, best first): where to search
-  for a hidden door or passage when no frontier, door or dead end is left.
+* searchSpots - where to search for a hidden door or passage when no
+  frontier, door or dead end is left (at most SEARCH_SPOTS, best first):
+  the reachable square closest to each door or way down that is seen but
+  cannot be reached, then squares beside a wall with the most undiscovered
+  squares around them.
 * doors - every remembered door square (doorway, open, closed) with the
   nearest reachable cardinal approach square, its walking distance and the
   direction from the approach into the door. Lock knowledge comes only from
@@ -178,24 +180,66 @@ def dead_ends(level: LevelView, steps: FirstSteps | None = None) -> list[dict[st
 
 
 SEARCH_SPOTS = 6
-SEARCH_REACH = 4  # squares counted around a spot in each direction
-SEARCH_WORTH = 12  # fewer undiscovered squares around than this: not worth searching
+# Undiscovered squares are counted in a box this far around a spot (wide,
+# because rooms are wide), inside the part of the map that can hold rooms.
+SEARCH_REACH_X, SEARCH_REACH_Y = 10, 4
+SEARCH_WORTH = 30  # fewer undiscovered squares around than this: not worth searching
+ROOM_AREA_X, ROOM_AREA_Y = (1, 78), (1, 20)
+
+
+class _UndiscoveredCounts:
+    """Undiscovered squares in any box around a square, in constant time (2-D prefix sums)."""
+
+    def __init__(self, level: LevelView) -> None:
+        width, height = ROOM_AREA_X[1] + 2, ROOM_AREA_Y[1] + 2
+        self.sums = [[0] * (width + 1) for _ in range(height + 1)]
+        for y in range(height):
+            for x in range(width):
+                inside = ROOM_AREA_X[0] <= x <= ROOM_AREA_X[1] and ROOM_AREA_Y[0] <= y <= ROOM_AREA_Y[1]
+                cell = 1 if inside and _undiscovered(level, x, y) else 0
+                self.sums[y + 1][x + 1] = cell + self.sums[y][x + 1] + self.sums[y + 1][x] - self.sums[y][x]
+        self.width, self.height = width, height
+
+    def around(self, x: int, y: int) -> int:
+        x0, x1 = max(0, x - SEARCH_REACH_X), min(self.width - 1, x + SEARCH_REACH_X)
+        y0, y1 = max(0, y - SEARCH_REACH_Y), min(self.height - 1, y + SEARCH_REACH_Y)
+        s = self.sums
+        return s[y1 + 1][x1 + 1] - s[y0][x1 + 1] - s[y1 + 1][x0] + s[y0][x0]
+
+
+def _closest_reachable(steps: FirstSteps, goal: Position) -> Position | None:
+    """The reachable square nearest (as the crow flies) to goal, then nearest to walk to."""
+    best = min(steps.distance.items(), default=None,
+               key=lambda item: (max(abs(item[0][0] - goal[0]), abs(item[0][1] - goal[1])), item[1]))
+    return best[0] if best else None
 
 
 def search_spots(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
-    """Reachable squares next to a wall, scored by the undiscovered squares
-    around them; the best SEARCH_SPOTS, most undiscovered first, then nearest."""
+    """Where to search for hidden doors and passages, best first (at most SEARCH_SPOTS):
+    the reachable squares closest to each remembered door or way down that cannot be
+    reached (`toward`), then squares next to a wall scored by the undiscovered squares
+    around them (`undiscovered`), most first, then nearest."""
     steps = steps or FirstSteps(level)
+    spots: list[dict[str, Any]] = []
+    goals = [(x, y) for x, y in level.positions_with_feature("".join(sorted(DOOR_FEATURES)) + WAYS_DOWN)]
+    for goal in sorted(goals, key=lambda p: (p[1], p[0])):
+        if goal in steps.distance or any((goal[0] + dx, goal[1] + dy) in steps.distance for _, dx, dy in CARDINAL):
+            continue  # reachable, or a door with a reachable approach: nothing hidden in between
+        near = _closest_reachable(steps, goal)
+        if near is not None and all((e["x"], e["y"]) != near for e in spots):
+            spots.append({**_entry(near, steps), "toward": {"x": goal[0], "y": goal[1]}})
+    unknown = _UndiscoveredCounts(level)
     scored = []
     for (x, y), distance in steps.distance.items():
         if not any(level.feature(x + dx, y + dy) == "W" for _, dx, dy in CARDINAL):
             continue
-        unknown = sum(1 for dy in range(-SEARCH_REACH, SEARCH_REACH + 1) for dx in range(-SEARCH_REACH, SEARCH_REACH + 1)
-                      if _undiscovered(level, x + dx, y + dy))
-        if unknown >= SEARCH_WORTH:
-            scored.append((-unknown, distance, y, x))
+        around = unknown.around(x, y)
+        if around >= SEARCH_WORTH:
+            scored.append((-around, distance, y, x))
     scored.sort()
-    return [{**_entry((x, y), steps), "undiscovered": -score} for score, _, y, x in scored[:SEARCH_SPOTS]]
+    taken = {(spot["x"], spot["y"]) for spot in spots}
+    spots += [{**_entry((x, y), steps), "undiscovered": -score} for score, _, y, x in scored if (x, y) not in taken]
+    return spots[:SEARCH_SPOTS]
 
 
 def ways(level: LevelView, codes: str, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
