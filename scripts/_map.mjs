@@ -1,0 +1,10 @@
+import { McpToolClient } from '/work/wt11/scripts/autopilot-mcp.mjs';
+import { Autopilot } from '/work/wt11/webmcp/autopilot/autopilot.js';
+const client = await McpToolClient.connect();
+const a = new Autopilot(client);
+const s = await a.playGame({ seed: Number(process.argv[2]), maxCalls: Number(process.argv[3]) });
+const o = await client.call('observe', { sessionId: s.gameId });
+for (const row of o.scene.world.rows || []) console.log(String(row.y).padStart(2), row.marks);
+const p = await client.call('plan', { sessionId: s.gameId, query: 'navigation' });
+console.log(JSON.stringify(p.result.searchSpots), JSON.stringify(p.result.deadEnds), JSON.stringify(p.result.doors.map(d=>[d.x,d.y,d.state,d.distance])));
+await client.close();
