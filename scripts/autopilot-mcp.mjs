@@ -59,7 +59,7 @@ export async function playSeeds(seeds, { maxCalls = 3000, onGame = () => {} } = 
       const started = Date.now();
       const summary = await autopilot.playGame({ seed, maxCalls });
       Object.assign(summary, { seconds: (Date.now() - started) / 1000, decisions: autopilot.state.decisions,
-                               notStanding: autopilot.state.notStanding, squares: autopilot.state.squares,
+                               answersAccepted: autopilot.state.answersAccepted, notStanding: autopilot.state.notStanding, squares: autopilot.state.squares,
                                firstTurn: autopilot.state.firstTurn });
       // Close the engine: a finished or abandoned game keeps no driver alive.
       if (summary.gameId) await client.call('session', { action: 'close', sessionId: summary.gameId });

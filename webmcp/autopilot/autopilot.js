@@ -38,9 +38,9 @@ export class Autopilot {
     this.policy = new CarefulBeginner();
     this.plan = null; // the latest plan-navigation result for the current level and view
     this.state = { running: false, gameId: null, role: null, games: 0, calls: 0, gameCalls: 0, actions: 0,
-                   decisions: 0, notStanding: 0, handledErrors: 0, unhandled: null, note: 'stopped', why: '',
-                   turn: 0, firstTurn: null, deepest: 0, squares: 0, summary: null, log: [] };
-    this.squares = new Set();
+                   decisions: 0, answersAccepted: 0, notStanding: 0, handledErrors: 0, unhandled: null, note: 'stopped', why: '',
+                   turn: 0, firstTurn: null, deepest: 0, squares: 0, turnsPlayed: 0, summary: null, log: [] };
+    this.squares = new Set(); // every game's squares stood on (all games: progress over a session)
   }
 
   note(text) {
@@ -72,9 +72,11 @@ export class Autopilot {
     if (!frame.scene || !frame.basis) return;
     const self = frame.scene.self;
     this.policy.observe(frame);
-    this.squares.add(`${frame.basis.levelId}:${self.position.x},${self.position.y}`);
-    for (const step of (frame.result && frame.result.steps) || []) this.squares.add(`${frame.basis.levelId}:${step.x},${step.y}`);
+    const where = `${this.state.gameId}:${frame.basis.levelId}`;
+    this.squares.add(`${where}:${self.position.x},${self.position.y}`);
+    for (const step of (frame.result && frame.result.steps) || []) this.squares.add(`${where}:${step.x},${step.y}`);
     this.state.squares = this.squares.size;
+    if (this.state.firstTurn !== null) this.state.turnsPlayed += Math.max(0, frame.basis.turn - this.state.turn);
     this.state.turn = frame.basis.turn;
     if (this.state.firstTurn === null) this.state.firstTurn = frame.basis.turn;
     this.state.deepest = this.policy.memory.deepest;
@@ -84,8 +86,7 @@ export class Autopilot {
   async newGame(params = {}) {
     this.policy = new CarefulBeginner();
     this.plan = null;
-    this.squares = new Set();
-    Object.assign(this.state, { gameCalls: 0, firstTurn: null, deepest: 0, squares: 0, summary: null });
+    Object.assign(this.state, { gameId: null, gameCalls: 0, firstTurn: null, deepest: 0, summary: null });
     const frame = await this.call('session', { action: 'create', harness_name: HARNESS, model_name: MODEL, ...params });
     if (frame.error) return this.fail(frame.error);
     this.state.gameId = frame.basis.sessionId;
@@ -172,7 +173,11 @@ export class Autopilot {
     if (!choice.cancel && choice.value === true && this.intent && this.intent.kind === 'pray') this.policy.prayed(frame.basis.turn);
     // Only the standing decision's own reply/cancel arguments are ever used.
     const args = choice.cancel ? decision.cancel.arguments : { ...decision.reply.arguments, value: choice.value };
-    return this.call('respond', args);
+    const next = await this.call('respond', args);
+    // The engine accepts an answer only for the decision standing now: the
+    // count of accepted answers is how hosts check none was answered blind.
+    if (next.outcome && next.outcome.submission === 'accepted' && args.decisionId === decision.id) this.state.answersAccepted += 1;
+    return next;
   }
 
   async play(frame) {
