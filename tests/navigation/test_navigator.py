@@ -433,3 +433,12 @@ def test_live_closed_room_has_nothing_to_explore(driver):
     assert [(door["x"], door["y"], door["approach"], door["direction"]) for door in named] == \
         [(46, 14, {"x": 46, "y": 15}, "north"), (48, 18, {"x": 47, "y": 18}, "east")]
     assert stepper.log == []
+
+
+def test_a_leg_never_steps_on_a_trap_remembered_under_an_object():
+    # The driver now remembers a trap found later under a pile (port_map.c): the
+    # feature layer says '^' while the mark shows the object on top.
+    hall = [" ", " WWWWW", " ..^..", " .....", " WWWWW"]
+    game = FakeGame(hall, (1, 2), cells={(3, 2): (")", "O")})
+    result = leg(game, target=(5, 2))
+    assert result.stop_reason == "arrived" and (3, 2) not in [(s["x"], s["y"]) for s in result.steps]
