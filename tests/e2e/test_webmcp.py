@@ -107,3 +107,34 @@ def test_spectator_reads_do_not_call_tools(site: Site) -> None:
     assert (after["revision"], after["turn"]) == (before["revision"], before["turn"])
     assert spectator_state(site.page)["rows"] == shown["rows"]
     site.call("session", {"action": "close", "sessionId": game})
+
+
+def test_item_verbs_through_webmcp(site: Site) -> None:
+    """A Wizard's own kit (seed 2): take off and wear the cloak, quaff a potion,
+    zap the wand - equipment and use through the page's tools, the WASM engine."""
+    created = site.call("session", {"action": "create", "seed": 2, "role": "wizard"})
+    game = created["basis"]["sessionId"]
+    inventory = site.call("inventory", {"sessionId": game})["result"]["items"]
+    cloak = next(item for item in inventory if "cloak" in item["label"])
+    assert cloak["equipmentSlots"] == ["cloak"] and "remove" in cloak["actions"]
+
+    off = site.call("equipment", {"sessionId": game, "viewId": created["basis"]["viewId"],
+                                  "action": "takeoff", "itemId": cloak["id"]})
+    assert off["outcome"]["submission"] == "accepted", off
+    assert any("You were wearing" in event.get("text", "") for event in off["events"])
+    worn = site.call("equipment", {"sessionId": game, "viewId": off["basis"]["viewId"],
+                                   "action": "wear", "itemId": cloak["id"]})
+    assert worn["outcome"]["submission"] == "accepted", worn
+    slots = site.call("equipment", {"sessionId": game})["result"]["slots"]
+    assert {"slot": "cloak", "itemId": cloak["id"]} in [{k: s[k] for k in ("slot", "itemId")} for s in slots]
+
+    quaffed = site.call("use", {"sessionId": game, "viewId": worn["basis"]["viewId"], "action": "drink",
+                                "itemId": "item-8"})
+    assert quaffed["outcome"]["submission"] == "accepted" and quaffed["outcome"]["turnsElapsed"] >= 1
+    zapped = site.call("use", {"sessionId": game, "viewId": quaffed["basis"]["viewId"], "action": "zap",
+                               "itemId": "item-3", "direction": "east"})
+    assert zapped["outcome"]["submission"] == "accepted", zapped
+    wand = next(item for item in site.call("inventory", {"sessionId": game})["result"]["items"]
+                if item["id"] == "item-3")
+    assert wand["label"] == "a wand of sleep (0:6)"
+    site.call("session", {"action": "close", "sessionId": game})

@@ -106,3 +106,15 @@ def test_run_without_pickup_other_modes_rejected(native_client: DriverClient) ->
     for mode in ("untilInteresting", "pastBranches"):
         response = game.call("game.run", direction="west", mode=mode, noPickup=True)
         assert_rejected_without_effect(game, response, "outOfRange")
+
+
+def test_counted_rest_is_one_occupation(native_client: DriverClient) -> None:
+    game = start_game(native_client, seed=42)
+    turn = game.last["observation"]["turn"]
+    response = game.call("game.rest", turns=5)
+    no_stray_decision(response)
+    assert response["revision"] == 1, "one input"
+    assert response["outcome"]["action"] == "rest"
+    assert response["observation"]["turn"] - turn == response["outcome"]["turnsElapsed"]
+    assert response["outcome"]["status"] == "completed"  # seed 42: nothing interrupts
+    assert response["outcome"]["turnsElapsed"] == 5

@@ -31,6 +31,8 @@ MONSTERS = ["newt", "jackal", "soldier ant", "floating eye"]
 LEVELS = ["1", "2", "3"]
 WIZARD_COMMANDS = ["wish", "teleport", "map", "identify", "levelTeleport", "createMonster"]
 KEYS = ["y", "n", "a", "q", "."]
+ITEM_VERBS = ["game.drink", "game.wield", "game.equip", "game.remove", "game.zap", "game.throw",
+              "game.quiver"]
 
 
 @dataclass
@@ -151,10 +153,21 @@ class Policy:
             return self._envelope("game.wait")
         if roll < 0.72:
             return self._envelope("game.pickup")
+        if roll < 0.80 and self.inventory:
+            # Item verbs with an explicit item (and an aim where one applies).
+            method = rng.choice(ITEM_VERBS)
+            chosen = rng.choice(self.inventory)
+            # every fourth request names its item (no extra draw: the stream stays)
+            params: dict = ({"itemName": chosen["label"]} if self.counter % 4 == 0
+                            else {"itemId": chosen["id"]})
+            if method in ("game.zap", "game.throw"):
+                params["direction"] = rng.choice(ANSWER_DIRECTIONS)
+            return self._envelope(method, **params)
         # Commands that ask questions: the engine's own decisions follow.
         method = rng.choice(["game.kick", "game.open", "game.close", "game.eat", "game.engrave",
                              "game.apply", "game.read", "game.drop", "game.quit", "game.pray",
-                             "game.search"])
+                             "game.search", "game.fire", "game.swap", "game.twoWeapon"]
+                            + ITEM_VERBS)
         if method == "game.pray" and rng.random() < 0.7:
             method = "game.search"  # keep angry gods rare
         return self._envelope(method)

@@ -24,6 +24,16 @@ EXPECTED_METHODS = {
     "game.eat": "gameplay",
     "game.apply": "gameplay",
     "game.read": "gameplay",
+    "game.drink": "gameplay",
+    "game.wield": "gameplay",
+    "game.equip": "gameplay",
+    "game.remove": "gameplay",
+    "game.zap": "gameplay",
+    "game.throw": "gameplay",
+    "game.fire": "gameplay",
+    "game.quiver": "gameplay",
+    "game.swap": "gameplay",
+    "game.twoWeapon": "gameplay",
     "game.open": "gameplay",
     "game.close": "gameplay",
     "game.kick": "gameplay",
@@ -73,6 +83,13 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
     move_directions = next(p for p in by_name["game.move"]["params"] if p["name"] == "direction")["values"]
     assert set(move_directions) == {"north", "south", "east", "west",
                                     "northeast", "northwest", "southeast", "southwest"}
+    for method in ("game.zap", "game.throw", "game.fire"):
+        aims = next(p for p in by_name[method]["params"] if p["name"] == "direction")["values"]
+        assert set(aims) == set(move_directions) | {"self", "up", "down"}, method
+    for method in ("game.wield", "game.quiver"):
+        assert {p["name"] for p in by_name[method]["params"]} >= {"itemId", "hands"}, method
+    slots = next(p for p in by_name["game.equip"]["params"] if p["name"] == "slot")["values"]
+    assert "skin" not in slots and {"helmet", "leftRing", "rightRing", "eyewear"} <= set(slots)
     wizard = next(p for p in by_name["debug.wizard"]["params"] if p["name"] == "command")["values"]
     assert set(wizard) == {"wish", "teleport", "map", "identify", "levelTeleport", "createMonster"}
 

@@ -14,7 +14,7 @@ from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
 NAMES = ["session", "observe", "interact", "use", "travel", "equipment", "inventory", "plan", "lookup",
          "respond", "help"]
-READ_ONLY = {"observe", "equipment", "inventory", "plan", "lookup", "help"}
+READ_ONLY = {"observe", "inventory", "plan", "lookup", "help"}  # equipment also changes what is worn
 
 
 def objects(schema: Any) -> list[dict[str, Any]]:

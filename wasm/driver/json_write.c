@@ -160,3 +160,17 @@ void nnh_buf_key(nnh_buf *b, const char *k)
     nnh_buf_jstrn(b, k, strlen(k));
     nnh_buf_char(b, ':');
 }
+
+void nnh_buf_member_str(nnh_buf *b, const char *k, const char *v)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, k);
+    nnh_buf_jstr(b, v);
+}
+
+void nnh_buf_member_int(nnh_buf *b, const char *k, long long v)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, k);
+    nnh_buf_int(b, v);
+}

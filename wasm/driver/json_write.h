@@ -47,4 +47,9 @@ void nnh_buf_jstr(nnh_buf *b, const char *s);
 /* Append "k": (escaped like nnh_buf_jstr). Sets oom on failure. */
 void nnh_buf_key(nnh_buf *b, const char *k);
 
+/* Append ,"k":"v" or ,"k":n - a member after an object's first one.
+ * Sets oom on failure. */
+void nnh_buf_member_str(nnh_buf *b, const char *k, const char *v);
+void nnh_buf_member_int(nnh_buf *b, const char *k, long long v);
+
 #endif

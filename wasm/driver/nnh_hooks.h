@@ -19,6 +19,11 @@
  *                      locked ("This door is locked.") or, by opening or
  *                      resisting, that it is not: lock knowledge comes only
  *                      from such player-facing disclosures.
+ *   nnh_hook_oid_transfer  obfree() (shk.c) may give a stack the o_id of a
+ *                      stack merged into it, to keep o_id-based shop
+ *                      prices; the driver moves the surviving stack's
+ *                      opaque item ID along, so gold and other merged
+ *                      stacks keep the ID the player knows them by.
  *   nnh_terrain_glyph  (provided by detect.c) the player's own #terrain
  *                      view of a square, so terrain memory covers squares
  *                      first seen under an object or a creature.
@@ -40,6 +45,7 @@ void nnh_hook_prompt(int kind, const char *detail, int x, int y);
 void nnh_hook_final(int how);
 void nnh_hook_terminate(int status);
 void nnh_hook_door(int x, int y, int locked);
+void nnh_hook_oid_transfer(unsigned survivor_o_id, unsigned absorbed_o_id);
 time_t nnh_clock_now(void);
 int nnh_terrain_glyph(int x, int y);
 

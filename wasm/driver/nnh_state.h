@@ -33,7 +33,8 @@ enum nnh_boundary {
 /* Queued input. A key tagged for a prompt kind is consumed only by that
  * kind of prompt ("initial item/direction arguments answer only their first
  * matching selection"); untagged keys go to whatever reads next. */
-enum nnh_key_for { NNH_FOR_ANY = 0, NNH_FOR_ITEM, NNH_FOR_DIRECTION };
+enum nnh_key_for { NNH_FOR_ANY = 0, NNH_FOR_ITEM, NNH_FOR_DIRECTION,
+                   NNH_FOR_HAND /* the ring-finger question: "Right or Left?" */ };
 
 typedef struct {
     int id;                        /* integer choice ID published */
@@ -146,9 +147,19 @@ void nnh_serve_forever(void);
 void nnh_obs_write(nnh_buf *b, int full_world);
 void nnh_decision_write(nnh_buf *b);
 void nnh_end_write(nnh_buf *b);
+
+/* obs_items.c */
+struct obj;
 const char *nnh_item_id(unsigned o_id);
 void nnh_items_register(void);
 int nnh_item_lookup(const char *id, unsigned *o_id);
+void nnh_item_write(nnh_buf *b, struct obj *o, int carried);
+int nnh_letters_hands(const char *spec);
+int nnh_letters_offer(const char *spec, char letter);
+
+/* item_query.c: how many carried items a perceived-name query names; with
+ * exactly one, *found is it. */
+int nnh_item_named(const char *query, struct obj **found);
 
 /* io_*.c: the transport. Returns the request length, or -1 at EOF. */
 int nnh_io_read_request(char *buf, int cap);

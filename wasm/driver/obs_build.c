@@ -3,164 +3,13 @@
  * Fairness: every field is something a tty player is shown — the status
  * line (vitals, hunger, burden, conditions, Dlvl, turn counter, gold),
  * inventory names as NetHack's own doname() spells them for this player,
- * the map as drawn (port_map.c), the message stream, and the prompts. Item
- * IDs are opaque, session-scoped and assigned in order of first sight. */
+ * the map as drawn (port_map.c), the message stream, and the prompts.
+ * Items are written by obs_items.c. */
 #include "hack.h"
 #include "nnh_state.h"
 
 extern const char *hu_stat[];
 extern const char *const enc_stat[];
-
-/* ---- opaque item IDs ------------------------------------------------------ */
-
-#define ID_TABLE 4096 /* open addressing; o_id -> sequence number */
-static unsigned id_keys[ID_TABLE];
-static int id_values[ID_TABLE];
-static int id_next = 1;
-static char id_text[32];
-
-static int id_for(unsigned o_id, int create)
-{
-    unsigned h = (o_id * 2654435761u) & (ID_TABLE - 1);
-    int probes;
-    for (probes = 0; probes < ID_TABLE; probes++, h = (h + 1) & (ID_TABLE - 1)) {
-        if (id_values[h] && id_keys[h] == o_id) return id_values[h];
-        if (!id_values[h]) {
-            if (!create) return 0;
-            id_keys[h] = o_id;
-            id_values[h] = id_next++;
-            return id_values[h];
-        }
-    }
-    return 0;
-}
-
-/* The opaque ID for an object; stable for the session. Can't fail (a full
- * table yields "item-0", which no lookup accepts). */
-const char *nnh_item_id(unsigned o_id)
-{
-    Sprintf(id_text, "item-%d", id_for(o_id, 1));
-    return id_text;
-}
-
-/* Give every object the hero can perceive right now (inventory, then the
- * floor underfoot when it can be seen) its ID. Called at every input
- * boundary, before any response is written, so the numbering does not
- * depend on which responses were quiet. Can't fail. */
-void nnh_items_register(void)
-{
-    struct obj *o;
-    for (o = invent; o; o = o->nobj) (void) id_for(o->o_id, 1);
-    if (Blind || Underwater || u.uswallow) return;
-    for (o = level.objects[u.ux][u.uy]; o; o = o->nexthere) (void) id_for(o->o_id, 1);
-}
-
-/* Resolve an opaque ID previously published. Returns 1 and sets *o_id, or 0. */
-int nnh_item_lookup(const char *id, unsigned *o_id)
-{
-    int want, h;
-    if (strncmp(id, "item-", 5) || !digit(id[5])) return 0;
-    want = atoi(id + 5);
-    if (want <= 0) return 0;
-    for (h = 0; h < ID_TABLE; h++)
-        if (id_values[h] == want) { *o_id = id_keys[h]; return 1; }
-    return 0;
-}
-
-/* ---- helpers ------------------------------------------------------------- */
-
-static void key_str(nnh_buf *b, const char *key, const char *value)
-{
-    nnh_buf_char(b, ',');
-    nnh_buf_key(b, key);
-    nnh_buf_jstr(b, value);
-}
-
-static void key_int(nnh_buf *b, const char *key, long long value)
-{
-    nnh_buf_char(b, ',');
-    nnh_buf_key(b, key);
-    nnh_buf_int(b, value);
-}
-
-static const char *category(const struct obj *o)
-{
-    switch (o->oclass) {
-    case WEAPON_CLASS: return "weapon";
-    case ARMOR_CLASS: return "armor";
-    case RING_CLASS: return "ring";
-    case AMULET_CLASS: return "amulet";
-    case TOOL_CLASS: return "tool";
-    case FOOD_CLASS: return "food";
-    case POTION_CLASS: return "potion";
-    case SCROLL_CLASS: return "scroll";
-    case SPBOOK_CLASS: return "spellbook";
-    case WAND_CLASS: return "wand";
-    case COIN_CLASS: return "gold";
-    case GEM_CLASS: return "gem";
-    case ROCK_CLASS: return "rock";
-    case BALL_CLASS: return "ball";
-    case CHAIN_CLASS: return "chain";
-    case VENOM_CLASS: return "venom";
-    }
-    return "other";
-}
-
-static void slots(nnh_buf *b, const struct obj *o)
-{
-    static const struct { long mask; const char *slot, *usage; } table[] = {
-        { W_ARMU, "shirt", "worn" }, { W_ARM, "bodyArmor", "worn" }, { W_ARMC, "cloak", "worn" },
-        { W_ARMH, "helmet", "worn" }, { W_ARMG, "gloves", "worn" }, { W_ARMF, "boots", "worn" },
-        { W_ARMS, "shield", "worn" }, { W_RINGL, "leftRing", "worn" }, { W_RINGR, "rightRing", "worn" },
-        { W_AMUL, "amulet", "worn" }, { W_TOOL, "eyewear", "worn" }, { W_WEP, "weapon", "wielded" },
-        { W_QUIVER, "quiver", "quivered" }, { W_BALL, "ball", "attached" }, { W_CHAIN, "chain", "attached" } };
-    int i, first = 1;
-    nnh_buf_cstr(b, ",\"usage\":[");
-    for (i = 0; i < (int) SIZE(table); i++)
-        if (o->owornmask & table[i].mask) {
-            if (!first) nnh_buf_char(b, ',');
-            first = 0;
-            nnh_buf_jstr(b, table[i].usage);
-        }
-    if (o->owornmask & W_SWAPWEP) {
-        if (!first) nnh_buf_char(b, ',');
-        first = 0;
-        nnh_buf_jstr(b, u.twoweap ? "wielded" : "alternate");
-    }
-    nnh_buf_cstr(b, "],\"equipmentSlots\":[");
-    first = 1;
-    for (i = 0; i < (int) SIZE(table); i++)
-        if (o->owornmask & table[i].mask) {
-            if (!first) nnh_buf_char(b, ',');
-            first = 0;
-            nnh_buf_jstr(b, table[i].slot);
-        }
-    if (o->owornmask & W_SWAPWEP) {
-        if (!first) nnh_buf_char(b, ',');
-        nnh_buf_jstr(b, u.twoweap ? "offhand" : "alternateWeapon");
-    }
-    nnh_buf_char(b, ']');
-}
-
-/* doname() may set dknown as a side effect of naming; a read-only
- * observation must not change what the hero knows, so restore it. */
-static void item(nnh_buf *b, struct obj *o, int carried)
-{
-    unsigned dknown = o->dknown;
-    const char *label = doname(o);
-    o->dknown = dknown;
-    nnh_buf_cstr(b, "{\"id\":");
-    nnh_buf_jstr(b, nnh_item_id(o->o_id));
-    if (carried) {
-        char letter[2] = { o->invlet, 0 };
-        key_str(b, "letter", letter);
-    }
-    key_str(b, "label", label);
-    key_int(b, "quantity", o->quan);
-    key_str(b, "category", category(o));
-    if (carried) slots(b, o);
-    nnh_buf_char(b, '}');
-}
 
 static const char *hunger_state(void)
 {
@@ -241,27 +90,27 @@ static void vitals(nnh_buf *b)
     int cap = near_capacity();
     nnh_buf_cstr(b, "{\"hp\":");
     nnh_buf_int(b, Upolyd ? u.mh : u.uhp);
-    key_int(b, "hpMax", Upolyd ? u.mhmax : u.uhpmax);
-    key_int(b, "energy", u.uen);
-    key_int(b, "energyMax", u.uenmax);
-    key_int(b, "ac", u.uac);
-    key_int(b, "level", Upolyd ? mons[u.umonnum].mlevel : u.ulevel);
-    key_int(b, "experience", u.uexp);
-    key_int(b, "gold", money_cnt(invent));
-    key_str(b, "strength", strength_text(label));
-    key_int(b, "dexterity", ACURR(A_DEX));
-    key_int(b, "constitution", ACURR(A_CON));
-    key_int(b, "intelligence", ACURR(A_INT));
-    key_int(b, "wisdom", ACURR(A_WIS));
-    key_int(b, "charisma", ACURR(A_CHA));
-    key_str(b, "alignment", u.ualign.type == A_CHAOTIC ? "chaotic"
+    nnh_buf_member_int(b, "hpMax", Upolyd ? u.mhmax : u.uhpmax);
+    nnh_buf_member_int(b, "energy", u.uen);
+    nnh_buf_member_int(b, "energyMax", u.uenmax);
+    nnh_buf_member_int(b, "ac", u.uac);
+    nnh_buf_member_int(b, "level", Upolyd ? mons[u.umonnum].mlevel : u.ulevel);
+    nnh_buf_member_int(b, "experience", u.uexp);
+    nnh_buf_member_int(b, "gold", money_cnt(invent));
+    nnh_buf_member_str(b, "strength", strength_text(label));
+    nnh_buf_member_int(b, "dexterity", ACURR(A_DEX));
+    nnh_buf_member_int(b, "constitution", ACURR(A_CON));
+    nnh_buf_member_int(b, "intelligence", ACURR(A_INT));
+    nnh_buf_member_int(b, "wisdom", ACURR(A_WIS));
+    nnh_buf_member_int(b, "charisma", ACURR(A_CHA));
+    nnh_buf_member_str(b, "alignment", u.ualign.type == A_CHAOTIC ? "chaotic"
                             : u.ualign.type == A_NEUTRAL ? "neutral" : "lawful");
-    key_str(b, "hunger", hunger_state());
+    nnh_buf_member_str(b, "hunger", hunger_state());
     trimmed(label, hu_stat[u.uhs], sizeof label);
-    key_str(b, "hungerLabel", label);
-    key_str(b, "burden", burden_state(cap));
+    nnh_buf_member_str(b, "hungerLabel", label);
+    nnh_buf_member_str(b, "burden", burden_state(cap));
     trimmed(label, cap > 0 ? enc_stat[cap] : "", sizeof label);
-    key_str(b, "burdenLabel", label);
+    nnh_buf_member_str(b, "burdenLabel", label);
     conditions(b);
     nnh_buf_char(b, '}');
 }
@@ -280,7 +129,7 @@ static void here(nnh_buf *b)
     for (o = level.objects[u.ux][u.uy]; o; o = o->nexthere) {
         if (!first) nnh_buf_char(b, ',');
         first = 0;
-        item(b, o, 0);
+        nnh_item_write(b, o, 0);
     }
     nnh_buf_cstr(b, "]}");
 }
@@ -297,12 +146,12 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_map_note_level(ledger_no(&u.uz));
     nnh_buf_cstr(b, "{\"turn\":");
     nnh_buf_int(b, moves);
-    key_str(b, "levelId", levelid);
-    key_str(b, "dungeon", dungeons[u.uz.dnum].dname);
-    key_int(b, "depth", depth(&u.uz));
+    nnh_buf_member_str(b, "levelId", levelid);
+    nnh_buf_member_str(b, "dungeon", dungeons[u.uz.dnum].dname);
+    nnh_buf_member_int(b, "depth", depth(&u.uz));
     (void) describe_level(dlvl);
     trimmed(dlvl, dlvl, sizeof dlvl);
-    key_str(b, "levelLabel", dlvl);
+    nnh_buf_member_str(b, "levelLabel", dlvl);
     nnh_buf_cstr(b, ",\"position\":{\"x\":");
     nnh_buf_int(b, u.ux);
     nnh_buf_cstr(b, ",\"y\":");
@@ -313,7 +162,7 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     for (o = invent; o; o = o->nobj) {
         if (!first) nnh_buf_char(b, ',');
         first = 0;
-        item(b, o, 1);
+        nnh_item_write(b, o, 1);
     }
     nnh_buf_cstr(b, "],\"here\":");
     here(b);
@@ -348,25 +197,25 @@ void nnh_decision_write(nnh_buf *b)
     Sprintf(id, "decision-%d", d->serial);
     nnh_buf_cstr(b, "{\"id\":");
     nnh_buf_jstr(b, id);
-    key_str(b, "kind", kind_names[d->kind]);
-    key_str(b, "prompt", d->prompt);
+    nnh_buf_member_str(b, "kind", kind_names[d->kind]);
+    nnh_buf_member_str(b, "prompt", d->prompt);
     nnh_buf_cstr(b, ",\"cancellable\":true");
     switch (d->kind) {
     case NNH_AT_CONFIRMATION:
         if (d->default_key) {
             char def[2] = { (char) d->default_key, 0 };
-            key_str(b, "default", def);
+            nnh_buf_member_str(b, "default", def);
         }
         break;
     case NNH_AT_CHOICE:
-        key_str(b, "select", !d->is_menu || d->menu_how == PICK_ONE ? "one" : "any");
+        nnh_buf_member_str(b, "select", !d->is_menu || d->menu_how == PICK_ONE ? "one" : "any");
         nnh_buf_cstr(b, ",\"options\":[");
         for (i = 0; i < d->n_options; i++) {
             if (i) nnh_buf_char(b, ',');
             nnh_buf_cstr(b, "{\"id\":");
             nnh_buf_int(b, d->options[i].id);
-            key_str(b, "name", d->options[i].name);
-            if (d->options[i].group[0]) key_str(b, "group", d->options[i].group);
+            nnh_buf_member_str(b, "name", d->options[i].name);
+            if (d->options[i].group[0]) nnh_buf_member_str(b, "group", d->options[i].group);
             if (d->options[i].preselected) nnh_buf_cstr(b, ",\"preselected\":true");
             nnh_buf_char(b, '}');
         }
@@ -381,12 +230,12 @@ void nnh_decision_write(nnh_buf *b)
         int first = 1;
         nnh_buf_cstr(b, ",\"suggested\":[");
         for (o = invent; o; o = o->nobj)
-            if (o->invlet && index(d->item_letters, o->invlet)) {
+            if (o->invlet && nnh_letters_offer(d->item_letters, o->invlet)) {
                 if (!first) nnh_buf_char(b, ',');
                 first = 0;
                 nnh_buf_jstr(b, nnh_item_id(o->o_id));
             }
-        nnh_buf_cstr(b, index(d->item_letters, '-') ? "],\"hands\":true" : "],\"hands\":false");
+        nnh_buf_cstr(b, nnh_letters_hands(d->item_letters) ? "],\"hands\":true" : "],\"hands\":false");
         nnh_buf_cstr(b, d->counted ? ",\"counted\":true" : ",\"counted\":false");
         break;
     }
@@ -415,11 +264,11 @@ void nnh_end_write(nnh_buf *b)
     nnh_buf_cstr(b, "{\"how\":");
     nnh_buf_jstr(b, how);
     if (nnh.end_how >= 0) {
-        key_int(b, "score", nnh.end_score);
-        key_int(b, "turn", nnh.end_turn);
-        key_str(b, "death", nnh.end_death);
+        nnh_buf_member_int(b, "score", nnh.end_score);
+        nnh_buf_member_int(b, "turn", nnh.end_turn);
+        nnh_buf_member_str(b, "death", nnh.end_death);
     }
-    key_int(b, "depth", depth(&u.uz));
-    key_int(b, "deepest", deepest_lev_reached(FALSE));
+    nnh_buf_member_int(b, "depth", depth(&u.uz));
+    nnh_buf_member_int(b, "deepest", deepest_lev_reached(FALSE));
     nnh_buf_char(b, '}');
 }

@@ -365,6 +365,7 @@ static char nnh_yn_function(const char *query, const char *choices, CHAR_P def)
 {
     enum nnh_boundary at = take_hint(NNH_AT_TEXT);
     int key;
+    enum nnh_key_for asking;
     nnh_decision *d = &nnh.decision;
 
     if (at != NNH_AT_DIRECTION && at != NNH_AT_ITEM) {
@@ -373,8 +374,11 @@ static char nnh_yn_function(const char *query, const char *choices, CHAR_P def)
             at = NNH_AT_CONFIRMATION;
         else at = NNH_AT_CHOICE;
     }
+    /* a ring hand chosen by game.equip's slot answers only the finger question */
+    asking = at == NNH_AT_CHOICE && choices && !strcmp(choices, "rl") ? NNH_FOR_HAND
+                                                                       : key_kind_for(at);
     for (;;) {
-        if (nnh_keys_pop(key_kind_for(at), &key)) break;
+        if (nnh_keys_pop(asking, &key)) break;
         memset(d, 0, sizeof *d);
         d->kind = at;
         strncpy(d->prompt, query ? query : "", NNH_LABEL_MAX - 1);

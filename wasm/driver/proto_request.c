@@ -7,6 +7,7 @@
 #include <string.h>
 #include "json_write.h"
 #include "proto_request.h"
+#include "item_verbs.h"
 
 enum field_type { F_STR, F_INT, F_BOOL, F_ENUM, F_ANSWER, F_TOKEN };
 
@@ -22,6 +23,9 @@ static const char *const compass[] = { "north", "south", "east", "west", "northe
     "northwest", "southeast", "southwest", NULL };
 static const char *const run_modes[] = { "normal", "untilInteresting", "pastBranches", NULL };
 static const char *const vertical[] = { "up", "down", NULL };
+/* zap, throw and fire also aim at the hero and vertically (getdir's . < >) */
+static const char *const aims[] = { "north", "south", "east", "west", "northeast",
+    "northwest", "southeast", "southwest", "self", "up", "down", NULL };
 static const char *const roles[] = { "archeologist", "barbarian", "caveman", "healer",
     "knight", "monk", "priest", "rogue", "ranger", "samurai", "tourist", "valkyrie",
     "wizard", NULL };
@@ -60,9 +64,15 @@ static const struct nnh_field f_run[] = { INPUT, { "direction", F_ENUM, 1, 0, 0,
     { "mode", F_ENUM, 0, 0, 0, run_modes }, { "noPickup", F_BOOL, 0, 0, 0, NULL }, END };
 static const struct nnh_field f_counted[] = { INPUT, { "turns", F_INT, 0, 1, 1000, NULL }, END };
 static const struct nnh_field f_climb[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, vertical }, END };
-static const struct nnh_field f_item[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL }, END };
-static const struct nnh_field f_drop[] = { INPUT, { "itemId", F_TOKEN, 0, 1, 64, NULL },
+/* an item argument: an opaque ID or a perceived-name query (item_query.c) */
+#define ITEM { "itemId", F_TOKEN, 0, 1, 64, NULL }, { "itemName", F_STR, 0, 1, 120, NULL }
+static const struct nnh_field f_item[] = { INPUT, ITEM, END };
+static const struct nnh_field f_drop[] = { INPUT, ITEM,
     { "quantity", F_INT, 0, 1, 2147483647LL, NULL }, END };
+static const struct nnh_field f_hands[] = { INPUT, ITEM, { "hands", F_BOOL, 0, 0, 0, NULL }, END };
+static const struct nnh_field f_equip[] = { INPUT, ITEM, { "slot", F_ENUM, 0, 0, 0, nnh_slot_names }, END };
+static const struct nnh_field f_aimed_item[] = { INPUT, ITEM, { "direction", F_ENUM, 0, 0, 0, aims }, END };
+static const struct nnh_field f_aim[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, aims }, END };
 static const struct nnh_field f_answer[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL },
     { "answer", F_ANSWER, 1, 0, 0, NULL }, END };
 static const struct nnh_field f_cancel[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL }, END };
@@ -86,6 +96,16 @@ static const nnh_method methods[] = {
     { "game.eat", NNH_GAMEPLAY, f_item, "Eat; omit itemId for the engine's selection." },
     { "game.apply", NNH_GAMEPLAY, f_item, "Apply an item." },
     { "game.read", NNH_GAMEPLAY, f_item, "Read an item." },
+    { "game.drink", NNH_GAMEPLAY, f_item, "Drink (quaff) a potion; omit itemId for the engine's selection." },
+    { "game.wield", NNH_GAMEPLAY, f_hands, "Wield an item, or hands:true for bare hands (w)." },
+    { "game.equip", NNH_GAMEPLAY, f_equip, "Wear armour or put on an accessory; optional slot (W/P)." },
+    { "game.remove", NNH_GAMEPLAY, f_equip, "Take off armour or remove an accessory; optional slot (T/R)." },
+    { "game.zap", NNH_GAMEPLAY, f_aimed_item, "Zap a wand; direction may be self, up or down (z)." },
+    { "game.throw", NNH_GAMEPLAY, f_aimed_item, "Throw an item; one engine command incl. multishot (t)." },
+    { "game.fire", NNH_GAMEPLAY, f_aim, "Fire the quivered item; one engine command incl. multishot (f)." },
+    { "game.quiver", NNH_GAMEPLAY, f_hands, "Ready an item in the quiver, or hands:true to empty it (Q)." },
+    { "game.swap", NNH_GAMEPLAY, f_input, "Swap primary and alternate weapons (x)." },
+    { "game.twoWeapon", NNH_GAMEPLAY, f_input, "Toggle two-weapon combat (#twoweapon)." },
     { "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked." },
     { "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked." },
     { "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked." },

@@ -11,6 +11,7 @@
 #include "nnh_state.h"
 #include "proto_request.h"
 #include "proto_translate.h"
+#include "item_verbs.h"
 #include <ctype.h>
 
 #define NNH_CTRL(c) (0x1f & (c))
@@ -51,6 +52,66 @@ static int ext_command_index(const char *name)
     return -1;
 }
 
+/* Equipment: W/P to wear or put on, T/R to take off or remove; armour
+ * goes through W and T, accessories through P and R (NetHack lets either
+ * command handle both, but each prompt lists only its own family). A slot
+ * is checked against what the player sees before any key is queued. */
+static int equipment_command(const nnh_request *req, int wearing, struct obj *obj,
+                             nnh_rejection *why)
+{
+    const char *slot_name = nnh_param_str(req, "slot");
+    int slot = slot_name ? nnh_slot_index(slot_name) : -1, armor = 1;
+    int targets[NNH_SLOT_COUNT], n, i;
+    struct obj *target_item = obj;
+
+    if (obj && wearing) {
+        armor = nnh_is_armor_family(obj);
+        if (armor < 0)
+            return refuse(why, "outOfRange", "itemId", "this item is not armour or an accessory");
+        if (slot >= 0) {
+            n = nnh_equip_targets(obj, targets);
+            for (i = 0; i < n && targets[i] != slot; i++) continue;
+            if (i == n)
+                return refuse(why, "outOfRange", "slot", "this item cannot go to that slot now");
+        }
+    } else if (obj) {
+        int worn = nnh_worn_slot(obj);
+        if (obj == uskin)
+            return refuse(why, "outOfRange", "itemId", "this armour is merged into your skin");
+        if (worn < 0) return refuse(why, "outOfRange", "itemId", "this item is not worn");
+        if (slot >= 0 && slot != worn)
+            return refuse(why, "outOfRange", "slot", "this item is not worn in that slot");
+        armor = worn < NNH_FIRST_ACCESSORY_SLOT;
+    } else if (slot >= 0) {
+        armor = slot < NNH_FIRST_ACCESSORY_SLOT;
+        if (wearing && nnh_slot_occupant(slot))
+            return refuse(why, "outOfRange", "slot", "that slot is occupied");
+        if (!wearing && !(target_item = nnh_slot_occupant(slot)))
+            return refuse(why, "outOfRange", "slot", "nothing is worn in that slot");
+    }
+    nnh_keys_push(wearing ? (armor ? 'W' : 'P') : (armor ? 'T' : 'R'), NNH_FOR_ANY);
+    if (target_item) nnh_keys_push(target_item->invlet, NNH_FOR_ITEM);
+    if (wearing && (slot_name && (!strcmp(slot_name, "leftRing") || !strcmp(slot_name, "rightRing"))))
+        nnh_keys_push(slot_name[0] == 'l' ? 'l' : 'r', NNH_FOR_HAND);
+    return 0;
+}
+
+/* The item verbs with an optional item, bare hands or an aim: drink, wield,
+ * quiver, zap, throw, fire. Returns 0, or -1 with *why set. */
+static int aimed_item_command(const nnh_request *req, const char *m, struct obj *obj, int aim,
+                              nnh_rejection *why)
+{
+    int hands = nnh_param_bool(req, "hands", 0);
+    if (hands && obj) return refuse(why, "outOfRange", "hands", "give itemId or hands, not both");
+    if (aim && obj && !strcmp(m, "zap") && nnh_known_nodir_wand(obj))
+        return refuse(why, "outOfRange", "direction", "this wand is known to need no direction");
+    nnh_keys_push(!strcmp(m, "drink") ? 'q' : !strcmp(m, "wield") ? 'w' : !strcmp(m, "quiver") ? 'Q'
+                  : !strcmp(m, "zap") ? 'z' : !strcmp(m, "throw") ? 't' : 'f', NNH_FOR_ANY);
+    if (obj || hands) nnh_keys_push(obj ? obj->invlet : '-', NNH_FOR_ITEM);
+    if (aim) nnh_keys_push(aim, NNH_FOR_DIRECTION);
+    return 0;
+}
+
 /* Queue the keys of a gameplay command. Returns 0, or -1 with *why set
  * (nothing queued). */
 int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
@@ -61,8 +122,17 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
     struct obj *obj = NULL;
     int key = dir ? nnh_direction_key(dir, 1) : 0;
 
+    const char *name = nnh_param_str(req, "itemName");
+
+    if (item && name) return refuse(why, "outOfRange", "itemName", "give itemId or itemName, not both");
     if (item && !(obj = item_by_id(item)))
         return refuse(why, "unknownItem", "itemId", "no carried item has this ID");
+    if (name) {
+        int named = nnh_item_named(name, &obj);
+        if (!named) return refuse(why, "unknownItem", "itemName", "no carried item is seen by this name");
+        if (named > 1)
+            return refuse(why, "ambiguousItem", "itemName", "several carried items go by this name; use itemId");
+    }
     nnh.op_requested_turns = 0;
     if (!strcmp(m, "move")) {
         nnh_keys_push(key, NNH_FOR_ANY);
@@ -122,6 +192,16 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
                 nnh_keys_push(obj->invlet, NNH_FOR_ITEM);
             }
         }
+    } else if (!strcmp(m, "equip") || !strcmp(m, "remove")) {
+        return equipment_command(req, m[0] == 'e', obj, why);
+    } else if (!strcmp(m, "drink") || !strcmp(m, "wield") || !strcmp(m, "quiver")
+               || !strcmp(m, "zap") || !strcmp(m, "throw") || !strcmp(m, "fire")) {
+        return aimed_item_command(req, m, obj, key, why);
+    } else if (!strcmp(m, "swap")) {
+        nnh_keys_push('x', NNH_FOR_ANY);
+    } else if (!strcmp(m, "twoWeapon")) {
+        nnh.pending.ext_command = ext_command_index("twoweapon");
+        nnh_keys_push('#', NNH_FOR_ANY);
     } else if (!strcmp(m, "open") || !strcmp(m, "close") || !strcmp(m, "kick")) {
         nnh_keys_push(m[0] == 'o' ? 'o' : m[0] == 'c' ? 'c' : NNH_CTRL('d'), NNH_FOR_ANY);
         if (key) nnh_keys_push(key, NNH_FOR_DIRECTION);
@@ -214,7 +294,7 @@ int nnh_translate_answer(const nnh_request *req, nnh_rejection *why)
             const char *id = nnh_json_node_at(doc, nnh_json_member(doc, item, "id"))->str;
             if (!(obj = item_by_id(id)))
                 return refuse(why, "unknownItem", "item", "no carried item has this ID");
-        } else if (!index(d->item_letters, '-')) {
+        } else if (!nnh_letters_hands(d->item_letters)) {
             return refuse(why, "outOfRange", "hands", "this question does not offer hands");
         }
         if (qty >= 0) {

@@ -1,8 +1,12 @@
-"""equipment.py - the `equipment` tool: what is worn and wielded, free.
+"""equipment.py - the `equipment` tool: what is worn and wielded, and changing it.
 
-Built from the inventory's observed equipmentSlots (actual assignments,
-not places an item could go). The driver cannot yet wear, wield or remove,
-so this tool only reports; those actions are not advertised.
+Without `action` it is free: the inventory's observed equipmentSlots
+(actual assignments, not places an item could go), slot by slot. With an
+action it sends one NetHack command: wear and puton become `game.equip`
+(W for armour, P for accessories), takeoff and remove become `game.remove`
+(T and R), then wield, quiver, swap and twoWeapon. A `slot` names a
+destination (wear/puton: one of the item's equipmentTargets; a ring hand
+answers the finger question) or, without an item, what to take off.
 """
 
 from __future__ import annotations
@@ -10,16 +14,47 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import frame as frames
-from ..session import Session
-from .base import SESSION_ID, Tool, ToolContext, query, plain_schema
+from ..session import Session, SessionError
+from .actions import Action, ActionTable
+from .base import (
+    ACTING,
+    BINDING_FIELDS,
+    TOKEN,
+    Operation,
+    Tool,
+    ToolContext,
+    mutate,
+    query,
+    table_tool,
+)
 
 SLOT_ORDER = ["weapon", "offhand", "alternateWeapon", "quiver", "shirt", "bodyArmor", "cloak", "helmet",
               "gloves", "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear", "skin", "ball",
               "chain"]
+ARMOR_SLOTS = ("shirt", "bodyArmor", "cloak", "helmet", "gloves", "boots", "shield")
+ACCESSORY_SLOTS = ("leftRing", "rightRing", "amulet", "eyewear")
 
-SCHEMA = plain_schema({"sessionId": SESSION_ID}, ("sessionId",))
+#: action -> (low method, the slots its `slot` may name)
+ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "wear": ("game.equip", ARMOR_SLOTS), "puton": ("game.equip", ACCESSORY_SLOTS),
+    "takeoff": ("game.remove", ARMOR_SLOTS), "remove": ("game.remove", ACCESSORY_SLOTS),
+    "wield": ("game.wield", ()), "quiver": ("game.quiver", ()),
+    "swap": ("game.swap", ()), "twoWeapon": ("game.twoWeapon", ()),
+}
 
-DESCRIPTION = "What the hero wears and wields, slot by slot (free)."
+TABLE = ActionTable("action", (
+    Action(None, "free: slot by slot", binding="session"),
+    Action("wear", "armour (W)", optional=("itemId", "slot")),
+    Action("puton", "ring/amulet/eyewear (P); no itemId needs slot", optional=("itemId", "slot")),
+    Action("takeoff", "armour (T)", optional=("itemId", "slot")),
+    Action("remove", "accessory (R); no itemId needs slot", optional=("itemId", "slot")),
+    Action("wield", "hands:true = bare", optional=("itemId", "hands")),
+    Action("quiver", "hands:true = empty", optional=("itemId", "hands")),
+    Action("swap", "primary/alternate (x)"),
+    Action("twoWeapon", "toggle"),
+), {**BINDING_FIELDS, "itemId": {**TOKEN, "description": "itemId from scene.inventory"},
+    "slot": {"type": "string", "enum": [*ARMOR_SLOTS, *ACCESSORY_SLOTS]},
+    "hands": {"type": "boolean"}})
 
 
 def result(session: Session) -> dict[str, Any]:
@@ -35,9 +70,33 @@ def result(session: Session) -> dict[str, Any]:
     return {"kind": "equipment", "known": True, "slots": slots, "empty": empty}
 
 
+def low_params(action: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The low request's parameters, after the checks the schema cannot make."""
+    _, slots = ACTIONS[action]
+    if "slot" in args and args["slot"] not in slots:
+        raise SessionError("invalidArguments", f"equipment {action}: slot is one of {', '.join(slots)}",
+                           field="slot")
+    if action in ("puton", "remove") and "itemId" not in args and "slot" not in args:
+        raise SessionError("invalidArguments", f"equipment {action} needs itemId or slot", field="slot")
+    if args.get("hands") and "itemId" in args:
+        raise SessionError("invalidArguments", f"equipment {action}: itemId or hands, not both",
+                           field="hands")
+    return {key: args[key] for key in ("itemId", "slot", "hands") if key in args}
+
+
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await query(ctx, args, lambda session: frames.build(session, result=result(session),
-                                                               include_scene=False))
+    if "action" not in args:
+        return await query(ctx, args, lambda session: frames.build(session, result=result(session),
+                                                                   include_scene=False))
+    action = args["action"]
+    params = low_params(action, args)
+
+    async def perform(operation: Operation) -> dict[str, Any]:
+        await operation.step(ACTIONS[action][0], params)
+        return operation.frame()
+    return await mutate(ctx, "equipment", args, perform)
 
 
-TOOL = Tool("equipment", "Equipment", DESCRIPTION, SCHEMA, True, handle)
+TOOL: Tool = table_tool(
+    "equipment", "Equipment", "Worn and wielded items: list them free, or change one (one command).",
+    TABLE, False, handle, ACTING, "slot: an item's equipmentTargets slot, or what to take off.")

@@ -39,9 +39,13 @@ attacks a shown hostile). run {"mode":"run","direction":"east"}. climb {"mode":"
 damage, new creatures, door bumps; result.stopReason says why. Plan first with plan \
 {"query":"route","to":{"x":40,"y":12}} or {"query":"navigation"} (free).""",
     "items": """Items are named by itemId from scene.inventory (e.g. item-4), never by letter \
-or name. use {"action":"eat","itemId":"item-4"}; drop part of a stack with quantity. Omit itemId \
-and NetHack asks (an item decision). use without action lists offered item actions for free; \
-inventory and equipment list carried and worn items for free.""",
+or name. use eat/apply/read/drink/drop/zap/throw/fire: {"action":"drink","itemId":"item-4"}, \
+{"action":"zap","itemId":"item-9","direction":"down"} (direction: compass, self, up, down), \
+{"action":"fire","direction":"west"} fires the quiver; drop part of a stack with quantity. \
+equipment wear/puton/takeoff/remove/wield/quiver/swap/twoWeapon: {"action":"wear","itemId":\
+"item-5"}, {"action":"puton","itemId":"item-7","slot":"leftRing"}, {"action":"wield","hands":true}. \
+Omit itemId and NetHack asks (an item decision). inventory shows each item's known facts (only \
+what you learned), actions and equipmentTargets; use without action lists offered calls (free).""",
     "errors": """Errors come back as frames with error {code, message}; nothing was sent to the \
 game and the revision is unchanged: staleView (decide again on the returned scene), \
 staleRevision, decisionStanding (answer first), decisionMismatch (use the shown decision.id), \

@@ -14,7 +14,8 @@ from .base import SESSION_ID, Tool, ToolContext, query, plain_schema
 
 SCHEMA = plain_schema({"sessionId": SESSION_ID}, ("sessionId",))
 
-DESCRIPTION = "Carried items (free): itemId, letter, label, quantity, category, usage, equipmentSlots."
+DESCRIPTION = ("Carried items (free): itemId, label, quantity, category, usage, equipmentSlots, "
+               "known (only what you learned), actions, equipmentTargets.")
 
 
 def result(session: Session) -> dict[str, Any]:

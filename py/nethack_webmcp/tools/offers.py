@@ -2,7 +2,8 @@
 
 An offer is a tool name plus arguments already bound to the session and
 the returned viewId, chosen from the perceived scene only (terrain memory,
-displayed occupants, perceived item categories). It is a candidate
+displayed occupants, and for items the verbs NetHack's own prompts offer
+them, which the driver computes with the resolver its boundary uses). It is a candidate
 attempt: it promises neither success nor safety, and making it sends no
 input. `general` lists the supported commands that are always available
 for that square regardless of what is perceived.
@@ -15,6 +16,7 @@ from typing import Any
 from ..navigation import neighborhood_cell
 from ..navigation.terrain import WAYS_DOWN, WAYS_UP
 from ..session import Session
+from .equipment import ARMOR_SLOTS
 from .targets import Square
 
 
@@ -79,19 +81,36 @@ def square(session: Session, where: Square) -> dict[str, Any]:
     return {"kind": "squareOffers", "cell": cell, "attempts": offers.attempts, "general": general.attempts}
 
 
-CATEGORY_ACTIONS = {"food": ("eat",), "tool": ("apply",), "scroll": ("read",), "spellbook": ("read",)}
+#: the engine's item verbs (observation inventory `actions`, computed by the
+#: driver's resolver) as tool calls; equip/remove split by the slot family
+USE_VERBS = ("eat", "apply", "read", "drink", "zap", "throw", "fire", "drop")
+EQUIPMENT_VERBS = {"wield": "wield", "quiver": "quiver"}
 
 
 def item(session: Session, entry: dict[str, Any]) -> dict[str, Any]:
-    """Attempts for one carried item, from its perceived category."""
+    """Attempts for one carried item: the verbs NetHack's own prompts offer it."""
     offers = Offers(session)
-    for action in CATEGORY_ACTIONS.get(entry.get("category", ""), ()):
-        offers.add("use", f"perceived {entry['category']}", action=action, itemId=entry["id"])
-    slots = entry.get("equipmentSlots") or []
-    if not any(slot not in ("weapon", "alternateWeapon", "quiver", "offhand") for slot in slots):
-        offers.add("use", "carried item", action="drop", itemId=entry["id"])
-    return {"itemId": entry["id"], "label": entry["label"], "category": entry.get("category"),
-            "quantity": entry.get("quantity"), "equipmentSlots": slots, "attempts": offers.attempts}
+    item_id = entry["id"]
+    for verb in entry.get("actions") or ():
+        if verb in USE_VERBS:
+            offers.add("use", "the game offers this item for it", action=verb,
+                       **({} if verb == "fire" else {"itemId": item_id}))
+        elif verb in EQUIPMENT_VERBS:
+            offers.add("equipment", "the game offers this item for it", action=EQUIPMENT_VERBS[verb],
+                       itemId=item_id)
+        elif verb == "equip":
+            for target in entry.get("equipmentTargets") or ():
+                if target.get("action") == "equip":
+                    action = "wear" if target["slot"] in ARMOR_SLOTS else "puton"
+                    offers.add("equipment", f"free {target['slot']}", action=action, itemId=item_id,
+                               slot=target["slot"])
+        elif verb == "remove":
+            worn = [slot for slot in entry.get("equipmentSlots") or () if slot != "skin"]
+            action = "takeoff" if any(slot in ARMOR_SLOTS for slot in worn) else "remove"
+            offers.add("equipment", "worn now", action=action, itemId=item_id)
+    return {"itemId": item_id, "label": entry["label"], "category": entry.get("category"),
+            "quantity": entry.get("quantity"), "equipmentSlots": entry.get("equipmentSlots") or [],
+            "known": entry.get("known", {}), "attempts": offers.attempts}
 
 
 def items(session: Session, item_id: str | None) -> dict[str, Any]:
@@ -102,7 +121,11 @@ def items(session: Session, item_id: str | None) -> dict[str, Any]:
     carried = observation.get("inventory", [])
     chosen = [entry for entry in carried if item_id is None or entry["id"] == item_id]
     general = Offers(session)
-    for action in ("eat", "apply", "read"):
+    for action in ("eat", "apply", "read", "drink", "zap", "throw"):
         general.add("use", f"{action} without choosing: the engine asks which item", action=action)
+    general.add("use", "fire the quiver (the engine asks a direction)", action="fire")
+    for action in ("wear", "takeoff", "wield", "quiver"):
+        general.add("equipment", f"{action} without choosing: the engine asks which item", action=action)
+    general.add("equipment", "swap primary and alternate weapons", action="swap")
     return {"kind": "itemOffers", "available": True, "items": [item(session, entry) for entry in chosen],
             "general": general.attempts}

@@ -1,9 +1,10 @@
 """use.py - the `use` tool: act with a carried item, or discover item actions.
 
 Items are named by their opaque `itemId` only (never a letter or a name).
-Omitting the itemId of eat/apply/read/drop lets the engine ask which item
-(an item decision). Without `action` the call is a free query returning
-per-item attempts from perceived categories.
+Omitting the itemId lets the engine ask which item (an item decision).
+zap, throw and fire take an optional aim: a compass direction, self, up or
+down; omitted, the engine asks. Without `action` the call is a free query
+returning per-item attempts from the engine's own item actions.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .actions import Action, ActionTable
 from .base import (
     ACTING,
     BINDING_FIELDS,
+    COMPASS,
     TOKEN,
     Operation,
     Tool,
@@ -28,13 +30,18 @@ from .base import (
 
 ITEM_ID = {**TOKEN, "description": "itemId from scene.inventory"}
 QUANTITY = {"type": "integer", "minimum": 1, "maximum": 2147483647, "description": "part of a stack"}
-METHODS = {"eat": "game.eat", "apply": "game.apply", "read": "game.read", "drop": "game.drop"}
+AIM = {"type": "string", "enum": [*COMPASS, "self", "up", "down"]}
+PLAIN = ("eat", "apply", "read", "drink")
+AIMED = ("zap", "throw")
+METHODS = {name: f"game.{name}" for name in (*PLAIN, *AIMED, "drop", "fire")}
 
 TABLE = ActionTable("action", (
     Action(None, "free: offered actions per carried item", optional=("itemId",), binding="session"),
-    *(Action(name, "", optional=("itemId",)) for name in ("eat", "apply", "read")),
+    *(Action(name, "", optional=("itemId",)) for name in PLAIN),
     Action("drop", "quantity needs itemId", optional=("itemId", "quantity")),
-), {**BINDING_FIELDS, "itemId": ITEM_ID, "quantity": QUANTITY})
+    *(Action(name, "", optional=("itemId", "direction")) for name in AIMED),
+    Action("fire", "the quiver", optional=("direction",)),
+), {**BINDING_FIELDS, "itemId": ITEM_ID, "quantity": QUANTITY, "direction": AIM})
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +54,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         raise SessionError("invalidArguments", "use: quantity needs itemId", field="quantity")
 
     async def perform(operation: Operation) -> dict[str, Any]:
-        params = {key: args[key] for key in ("itemId", "quantity") if key in args}
+        params = {key: args[key] for key in ("itemId", "quantity", "direction") if key in args}
         await operation.step(METHODS[args["action"]], params)
         return operation.frame()
     return await mutate(ctx, "use", args, perform)
@@ -55,4 +62,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "use", "Use an item", "Use a carried item: one NetHack command.", TABLE, False, handle, ACTING,
-    "Without itemId the game asks which.")
+    "Without itemId (or direction) the game asks. Wear and wield: equipment.")

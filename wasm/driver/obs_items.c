@@ -1,0 +1,322 @@
+/* obs_items.c - items as the player perceives them: opaque IDs, labels,
+ * equipment, known facts, offered actions, and the item question's letters.
+ *
+ * Fairness: the label is NetHack's own doname() for this player (what the
+ * tty inventory shows), and every `known` field is read from the same
+ * knowledge flags doname() consults (dknown, bknown, known, rknown, the
+ * type's oc_name_known and oc_uname), each under the same condition, so no
+ * field says more than the label. Hallucination withholds them all. Item
+ * IDs are opaque, session-scoped and assigned in order of first sight. */
+#include "hack.h"
+#include "nnh_state.h"
+#include "item_verbs.h"
+
+/* Open addressing, o_id -> sequence number. A slot holds 0 (empty, ends a
+ * probe), RETIRED (an o_id that no longer names its stack: probes pass
+ * over it, lookups ignore it) or a sequence number. */
+#define ID_TABLE 4096
+#define RETIRED (-1)
+static unsigned id_keys[ID_TABLE];
+static int id_values[ID_TABLE];
+static int id_next = 1;
+static char id_text[32];
+
+static int id_slot(unsigned o_id)
+{
+    unsigned h = (o_id * 2654435761u) & (ID_TABLE - 1);
+    int probes;
+    for (probes = 0; probes < ID_TABLE; probes++, h = (h + 1) & (ID_TABLE - 1)) {
+        if (id_values[h] > 0 && id_keys[h] == o_id) return (int) h;
+        if (!id_values[h]) return -1;
+    }
+    return -1;
+}
+
+static int id_for(unsigned o_id, int create)
+{
+    unsigned h = (o_id * 2654435761u) & (ID_TABLE - 1);
+    int probes;
+    for (probes = 0; probes < ID_TABLE; probes++, h = (h + 1) & (ID_TABLE - 1)) {
+        if (id_values[h] > 0 && id_keys[h] == o_id) return id_values[h];
+        if (!id_values[h]) {
+            if (!create) return 0;
+            id_keys[h] = o_id;
+            id_values[h] = id_next++;
+            return id_values[h];
+        }
+    }
+    return 0;
+}
+
+/* The opaque ID for an object; stable for the session. Can't fail (a full
+ * table yields "item-0", which no lookup accepts). */
+const char *nnh_item_id(unsigned o_id)
+{
+    Sprintf(id_text, "item-%d", id_for(o_id, 1));
+    return id_text;
+}
+
+/* Give every object the hero can perceive right now (inventory, then the
+ * floor underfoot when it can be seen) its ID. Called at every input
+ * boundary, before any response is written, so the numbering does not
+ * depend on which responses were quiet. Can't fail. */
+void nnh_items_register(void)
+{
+    struct obj *o;
+    for (o = invent; o; o = o->nobj) (void) id_for(o->o_id, 1);
+    if (Blind || Underwater || u.uswallow) return;
+    for (o = level.objects[u.ux][u.uy]; o; o = o->nexthere) (void) id_for(o->o_id, 1);
+}
+
+/* Resolve an opaque ID previously published. Returns 1 and sets *o_id, or 0. */
+int nnh_item_lookup(const char *id, unsigned *o_id)
+{
+    int want, h;
+    if (strncmp(id, "item-", 5) || !digit(id[5])) return 0;
+    want = atoi(id + 5);
+    if (want <= 0) return 0;
+    for (h = 0; h < ID_TABLE; h++)
+        if (id_values[h] == want) { *o_id = id_keys[h]; return 1; }
+    return 0;
+}
+
+/* NetHack's obfree() can give a surviving stack the o_id of the stack
+ * merged into it (shk.c keeps the higher o_id-based price); gold merges so
+ * a quarter of the time. The surviving stack keeps the ID the player knew
+ * it by: its old binding moves to the new o_id, and the absorbed stack's
+ * ID retires with the object. Can't fail. */
+void nnh_hook_oid_transfer(unsigned survivor_o_id, unsigned absorbed_o_id)
+{
+    int from = id_slot(survivor_o_id), to = id_slot(absorbed_o_id), value;
+    if (from < 0) return; /* never published: nothing to keep */
+    value = id_values[from];
+    id_values[from] = RETIRED;
+    if (to >= 0) id_values[to] = RETIRED;
+    to = (int) ((absorbed_o_id * 2654435761u) & (ID_TABLE - 1));
+    while (id_values[to]) to = (to + 1) & (ID_TABLE - 1);
+    id_keys[to] = absorbed_o_id;
+    id_values[to] = value;
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static const char *category(const struct obj *o)
+{
+    switch (o->oclass) {
+    case WEAPON_CLASS: return "weapon";
+    case ARMOR_CLASS: return "armor";
+    case RING_CLASS: return "ring";
+    case AMULET_CLASS: return "amulet";
+    case TOOL_CLASS: return "tool";
+    case FOOD_CLASS: return "food";
+    case POTION_CLASS: return "potion";
+    case SCROLL_CLASS: return "scroll";
+    case SPBOOK_CLASS: return "spellbook";
+    case WAND_CLASS: return "wand";
+    case COIN_CLASS: return "gold";
+    case GEM_CLASS: return "gem";
+    case ROCK_CLASS: return "rock";
+    case BALL_CLASS: return "ball";
+    case CHAIN_CLASS: return "chain";
+    case VENOM_CLASS: return "venom";
+    }
+    return "other";
+}
+
+/* The worn masks in slot order, with each slot's name and its usage word. */
+static const struct { long mask; const char *slot, *usage; } worn_names[] = {
+    { W_ARMU, "shirt", "worn" }, { W_ARM, "bodyArmor", "worn" }, { W_ARMC, "cloak", "worn" },
+    { W_ARMH, "helmet", "worn" }, { W_ARMG, "gloves", "worn" }, { W_ARMF, "boots", "worn" },
+    { W_ARMS, "shield", "worn" }, { W_RINGL, "leftRing", "worn" }, { W_RINGR, "rightRing", "worn" },
+    { W_AMUL, "amulet", "worn" }, { W_TOOL, "eyewear", "worn" }, { W_WEP, "weapon", "wielded" },
+    { W_QUIVER, "quiver", "quivered" }, { W_BALL, "ball", "attached" }, { W_CHAIN, "chain", "attached" } };
+
+/* One array: the item's slots (want_slot) or their usage words. Armour
+ * merged into a polymorphed form is skin, not body armour; the alternate
+ * weapon is the off hand during two-weapon combat. */
+static void worn_list(nnh_buf *b, const struct obj *o, int want_slot)
+{
+    long mask = o == uskin ? o->owornmask & ~W_ARM : o->owornmask;
+    int i, first = 1;
+    nnh_buf_char(b, '[');
+    if (o == uskin) {
+        nnh_buf_jstr(b, want_slot ? "skin" : "worn");
+        first = 0;
+    }
+    for (i = 0; i < (int) SIZE(worn_names); i++)
+        if (mask & worn_names[i].mask) {
+            if (!first) nnh_buf_char(b, ',');
+            first = 0;
+            nnh_buf_jstr(b, want_slot ? worn_names[i].slot : worn_names[i].usage);
+        }
+    if (o->owornmask & W_SWAPWEP) {
+        if (!first) nnh_buf_char(b, ',');
+        nnh_buf_jstr(b, want_slot ? (u.twoweap ? "offhand" : "alternateWeapon")
+                                  : (u.twoweap ? "wielded" : "alternate"));
+    }
+    nnh_buf_char(b, ']');
+}
+
+static void slots(nnh_buf *b, const struct obj *o)
+{
+    nnh_buf_cstr(b, ",\"usage\":");
+    worn_list(b, o, 0);
+    nnh_buf_cstr(b, ",\"equipmentSlots\":");
+    worn_list(b, o, 1);
+}
+
+/* Erosion as add_erosion_words() (objnam.c) prints it: visible whenever
+ * present on a damageable item; proofing only once rknown. */
+static void erosion(nnh_buf *b, struct obj *o, int *first)
+{
+    if (!is_damageable(o) || o->otyp == CRYSKNIFE) return;
+    if (o->oeroded || o->oeroded2) {
+        int any = 0;
+        nnh_buf_cstr(b, *first ? "" : ",");
+        *first = 0;
+        nnh_buf_cstr(b, "\"erosion\":[");
+        if (o->oeroded) {
+            nnh_buf_cstr(b, is_rustprone(o) ? "{\"kind\":\"rust\",\"level\":" : "{\"kind\":\"burn\",\"level\":");
+            nnh_buf_int(b, o->oeroded);
+            nnh_buf_char(b, '}');
+            any = 1;
+        }
+        if (o->oeroded2) {
+            if (any) nnh_buf_char(b, ',');
+            nnh_buf_cstr(b, is_corrodeable(o) ? "{\"kind\":\"corrode\",\"level\":" : "{\"kind\":\"rot\",\"level\":");
+            nnh_buf_int(b, o->oeroded2);
+            nnh_buf_char(b, '}');
+        }
+        nnh_buf_char(b, ']');
+    }
+    if (o->rknown && o->oerodeproof) {
+        nnh_buf_cstr(b, *first ? "" : ",");
+        *first = 0;
+        nnh_buf_cstr(b, "\"erosionProof\":true");
+    }
+}
+
+static void fact_str(nnh_buf *b, const char *key, const char *value, int *first)
+{
+    if (!*first) nnh_buf_char(b, ',');
+    *first = 0;
+    nnh_buf_key(b, key);
+    nnh_buf_jstr(b, value);
+}
+
+static void fact_int(nnh_buf *b, const char *key, long long value, int *first)
+{
+    if (!*first) nnh_buf_char(b, ',');
+    *first = 0;
+    nnh_buf_key(b, key);
+    nnh_buf_int(b, value);
+}
+
+/* The `known` object: only what the player has learned, each field under
+ * the condition doname_base() uses to print it. */
+static void known_facts(nnh_buf *b, struct obj *o)
+{
+    const struct objclass *type = &objects[o->otyp];
+    int first = 1, weaponlike = o->oclass == WEAPON_CLASS || is_weptool(o);
+    nnh_buf_cstr(b, ",\"known\":{");
+    if (Hallucination) {
+        nnh_buf_char(b, '}');
+        return;
+    }
+    if (o->dknown) {
+        fact_str(b, "appearance", OBJ_DESCR(*type) ? OBJ_DESCR(*type) : OBJ_NAME(*type), &first);
+        if (type->oc_name_known || !OBJ_DESCR(*type))
+            fact_str(b, "identity", simple_typename(o->otyp), &first);
+        else if (type->oc_uname)
+            fact_str(b, "called", type->oc_uname, &first);
+        if (has_oname(o)) fact_str(b, "name", ONAME(o), &first);
+    }
+    if (o->bknown && o->oclass != COIN_CLASS)
+        fact_str(b, "beatitude", o->blessed ? "blessed" : o->cursed ? "cursed" : "uncursed", &first);
+    if (o->known && (weaponlike || o->oclass == ARMOR_CLASS
+                     || (o->oclass == RING_CLASS && type->oc_charged)))
+        fact_int(b, "enchantment", o->spe, &first);
+    if (o->known && (o->oclass == WAND_CLASS
+                     || (o->oclass == TOOL_CLASS && !weaponlike && type->oc_charged))) {
+        fact_int(b, "charges", o->spe, &first);
+        fact_int(b, "recharges", o->recharged, &first);
+    }
+    erosion(b, o, &first);
+    nnh_buf_char(b, '}');
+}
+
+/* The verbs NetHack's own prompts offer for a carried item (item_verbs.c),
+ * and where it could be worn, wielded or readied. */
+static void offers(nnh_buf *b, const struct obj *o)
+{
+    int v, first = 1, slots[NNH_SLOT_COUNT], n, i;
+    nnh_buf_cstr(b, ",\"actions\":[");
+    for (v = 0; v < NNH_VERB_COUNT; v++)
+        if (nnh_verb_offered((enum nnh_verb) v, o)) {
+            if (!first) nnh_buf_char(b, ',');
+            first = 0;
+            nnh_buf_jstr(b, nnh_verb_name((enum nnh_verb) v));
+        }
+    nnh_buf_cstr(b, "],\"equipmentTargets\":[");
+    n = nnh_equip_targets(o, slots);
+    for (i = 0; i < n; i++) {
+        if (i) nnh_buf_char(b, ',');
+        nnh_buf_cstr(b, "{\"slot\":");
+        nnh_buf_jstr(b, nnh_slot_name(slots[i]));
+        nnh_buf_cstr(b, ",\"action\":\"equip\"}");
+    }
+    if (nnh_verb_offered(NNH_VERB_WIELD, o))
+        nnh_buf_cstr(b, n++ ? ",{\"slot\":\"weapon\",\"action\":\"wield\"}"
+                            : "{\"slot\":\"weapon\",\"action\":\"wield\"}");
+    if (nnh_verb_offered(NNH_VERB_QUIVER, o))
+        nnh_buf_cstr(b, n++ ? ",{\"slot\":\"quiver\",\"action\":\"quiver\"}"
+                            : "{\"slot\":\"quiver\",\"action\":\"quiver\"}");
+    nnh_buf_char(b, ']');
+}
+
+/* One item object. doname() may set dknown as a side effect of naming; a
+ * read-only observation must not change what the hero knows, so restore
+ * it before reading the knowledge flags. */
+void nnh_item_write(nnh_buf *b, struct obj *o, int carried)
+{
+    unsigned dknown = o->dknown;
+    const char *label = doname(o);
+    o->dknown = dknown;
+    nnh_buf_cstr(b, "{\"id\":");
+    nnh_buf_jstr(b, nnh_item_id(o->o_id));
+    if (carried) {
+        char letter[2] = { o->invlet, 0 };
+        nnh_buf_member_str(b, "letter", letter);
+    }
+    nnh_buf_member_str(b, "label", label);
+    nnh_buf_member_int(b, "quantity", o->quan);
+    nnh_buf_member_str(b, "category", category(o));
+    if (carried) slots(b, o);
+    known_facts(b, o);
+    if (carried) offers(b, o);
+    nnh_buf_char(b, '}');
+}
+
+/* ---- the item question's letters ------------------------------------------ */
+
+/* getobj() (invent.c) offers "- " for bare hands, then the candidate
+ * letters, compacted by compactify() into ranges once there are more than
+ * five: "$a-cefh-m" is $, a, b, c, e, f, h, i, j, k, l, m. */
+int nnh_letters_hands(const char *spec)
+{
+    return spec[0] == '-' && spec[1] == ' ';
+}
+
+int nnh_letters_offer(const char *spec, char letter)
+{
+    const char *p = nnh_letters_hands(spec) ? spec + 2 : spec;
+    for (; *p; p++) {
+        if (p[1] == '-' && p[2]) {
+            if (letter >= p[0] && letter <= p[2]) return 1;
+            p += 2;
+        } else if (*p == letter) {
+            return 1;
+        }
+    }
+    return 0;
+}
