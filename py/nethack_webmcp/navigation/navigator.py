@@ -54,7 +54,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from .directions import DELTAS
-from .frontiers import FirstSteps, borders_undiscovered, continues_run, dead_ends, doors, explore_order, is_frontier, ways
+from .frontiers import (
+    FirstSteps,
+    borders_undiscovered,
+    continues_run,
+    dead_ends,
+    doors,
+    explore_order,
+    is_frontier,
+    ways,
+)
 from .level import LevelView, Position
 from .outcome import HeroState, StepOutcome
 from .route import shortest_steps, why_unreachable

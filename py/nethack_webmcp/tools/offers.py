@@ -31,7 +31,7 @@ class Offers:
 
 def _creature_shown(cell: dict[str, Any]) -> bool:
     occupant = cell.get("occupant")
-    return bool(occupant) and occupant.get("kind") != "ally"
+    return occupant is not None and occupant.get("kind") != "ally"
 
 
 def square(session: Session, where: Square) -> dict[str, Any]:
