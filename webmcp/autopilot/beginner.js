@@ -31,6 +31,7 @@ const WEAK = ['weak', 'fainting', 'fainted'];
 // unless the last one was drawn unusually long.
 const FIRST_PRAYER_TURN = 300;
 const PRAYER_GAP = 800;
+const FAINTING_PRAYER_GAP = 500; // fainting is deadly enough to take the bigger risk
 // How long one level may take before the way down wins over exploring.
 const LEVEL_CALLS_BEFORE_DESCENT = 70;
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
@@ -52,6 +53,9 @@ export class BeginnerMemory {
     this.kills = []; // {name, turn, x, y}
     this.pickedAt = new Set();
     this.eatTried = new Set();
+    this.foodChecks = new Map();
+    this.dungeon = '';
+    this.avoidDown = new Set(); // "level:x,y" of a staircase down into the Gnomish Mines // "level:x,y" of a displayed % -> walks there
     this.deepest = 0;
   }
 
@@ -74,6 +78,13 @@ export class CarefulBeginner {
     const scene = frame.scene;
     if (!scene) return;
     const turn = frame.basis && frame.basis.turn;
+    const dungeon = (scene.self.level && scene.self.level.dungeon) || '';
+    if (/Gnomish Mines/.test(this.memory.dungeon) && !/Gnomish Mines/.test(dungeon)) {
+      // Up from the Mines: the hero stands on the branch staircase.
+      const at = scene.self.position;
+      this.memory.avoidDown.add(`${frame.basis.levelId}:${at.x},${at.y}`);
+    }
+    this.memory.dungeon = dungeon;
     this.memory.deepest = Math.max(this.memory.deepest, (scene.self.level && scene.self.level.depth) || 0);
     for (const event of frame.events || []) {
       const text = String(event.text || '');
@@ -84,7 +95,9 @@ export class CarefulBeginner {
       }
       // Kicking a shop's door in makes its shopkeeper deadly: on that level doors are only opened.
       if (/closed for inventory/i.test(text)) this.memory.level(frame.basis.levelId).noKicking = true;
-      if (/You feel guilty|You hear the shrieks|feel that .* is displeased|You feel that Your god/.test(text)) {
+      // An angry god makes every later prayer dangerous: a pet killed ("You feel
+      // guilty"), or any of angrygods()'s words ("is displeased" included).
+      if (/You feel guilty|is displeased|Thou hast angered me|relearn thy lessons|Thou durst/.test(text)) {
         this.memory.prayerUnsafe = true;
       }
     }
@@ -95,9 +108,9 @@ export class CarefulBeginner {
     this.memory.lastPrayer = turn;
   }
 
-  prayerLikelySafe(turn) {
+  prayerLikelySafe(turn, gap = PRAYER_GAP) {
     const last = this.memory.lastPrayer;
-    return !this.memory.prayerUnsafe && turn >= FIRST_PRAYER_TURN && (last === null || turn - last >= PRAYER_GAP);
+    return !this.memory.prayerUnsafe && turn >= FIRST_PRAYER_TURN && (last === null || turn - last >= gap);
   }
 
   /**
@@ -122,7 +135,8 @@ export class CarefulBeginner {
     const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : WEAK.includes(vitals.hunger) ? `hunger ${vitals.hunger}`
       : deadly.length ? deadly.join(', ') : null;
 
-    if (trouble && this.prayerLikelySafe(turn)) {
+    const gap = ['fainting', 'fainted'].includes(vitals.hunger) ? FAINTING_PRAYER_GAP : PRAYER_GAP;
+    if (trouble && this.prayerLikelySafe(turn, gap)) {
       const why = `in trouble (${trouble}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
     }
@@ -162,6 +176,15 @@ export class CarefulBeginner {
       }
     }
     const threatNear = nearest && nearest.distance <= 5;
+    // With no food in the pack, a % close by may be a ration (hungry: any % on the level).
+    const hungry = HUNGRY.includes(vitals.hunger);
+    if ((hungry || !packFood(scene.inventory)) && !threatNear) {
+      const food = this.foodToCheck(frame, hungry ? Infinity : 8);
+      if (food) {
+        return { tool: 'travel', args: { ...base, mode: 'to', to: { x: food.x, y: food.y }, maxActions: 60 },
+                 why: `${hungry ? vitals.hunger : 'no food in the pack'}: see whether the % at ${food.x},${food.y} is food`, leg: 'to' };
+      }
+    }
     const impaired = conditions.filter((name) => IMPAIRED.includes(name));
     if (!threatNear && (vitals.hp * 2 < vitals.hpMax || impaired.length)) {
       const why = impaired.length ? `${impaired.join(', ')}: wait it out` : `HP ${vitals.hp}/${vitals.hpMax}: rest`;
@@ -176,6 +199,35 @@ export class CarefulBeginner {
                intent: { kind: 'pickup', pattern: FOOD_TO_PICK } };
     }
     return this.levelMove(frame, level, plan, base);
+  }
+
+  /** To the way down: the descend leg, unless this level has a staircase to
+   *  avoid (the Mines branch), when it walks to the other one and climbs. */
+  goDown(frame, downs, base, why) {
+    const all = frame.scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown');
+    if (all.length === downs.length) return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 }, why, leg: 'descend' };
+    const hero = frame.scene.self.position;
+    const target = downs[0];
+    if (target.x === hero.x && target.y === hero.y) {
+      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'down' }, why: `${why} (not the Mines)` };
+    }
+    return { tool: 'travel', args: { ...base, mode: 'to', to: { x: target.x, y: target.y }, maxActions: 120 },
+             why: `${why}: the way down at ${target.x},${target.y}, not the Mines`, leg: 'descend' };
+  }
+
+  /** In the Gnomish Mines (hostile to all but dwarves and gnomes, a beginner's
+   *  graveyard), go back up; the staircase that led there is then avoided. */
+  leaveTheMines(frame, base) {
+    const self = frame.scene.self;
+    const level = self.level || {};
+    if (!/Gnomish Mines/.test(level.dungeon || '') || ['dwarf', 'gnome'].includes(String(self.race).toLowerCase())) return null;
+    const up = frame.scene.features.find((feature) => feature.kind === 'stairsUp');
+    if (!up) return null;
+    if (up.x === self.position.x && up.y === self.position.y) {
+      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'up' }, why: 'the Gnomish Mines are no place for a beginner: go back up' };
+    }
+    return { tool: 'travel', args: { ...base, mode: 'to', to: { x: up.x, y: up.y }, maxActions: 120 },
+             why: 'the Gnomish Mines are no place for a beginner: back to the stairs up', leg: 'to' };
   }
 
   /** The walkable empty neighbour farthest from the threat. */
@@ -197,7 +249,8 @@ export class CarefulBeginner {
       const label = String(item.label || item.name || item);
       const corpse = /^(?:an? |the )?(.+?) corpse$/.exec(label);
       if (!corpse || !safeCorpse(corpse[1]) || this.memory.eatTried.has(`${where}:${label}`)) continue;
-      const fresh = this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
+      // Lichens never rot: any lichen corpse is fine; others only when it killed them lately.
+      const fresh = corpse[1] === 'lichen' || this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
         && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS);
       if (fresh) {
         this.memory.eatTried.add(`${where}:${label}`); // one try: a refused or interrupted meal is not retried
@@ -205,6 +258,19 @@ export class CarefulBeginner {
       }
     }
     return null;
+  }
+
+  /** The nearest displayed % within `within` squares not looked at yet (each is walked to at most twice). */
+  foodToCheck(frame, within) {
+    const hero = frame.scene.self.position;
+    const food = (frame.scene.objects || []).find((object) => object.mark === '%' && object.distance <= within
+      && (this.memory.foodChecks.get(`${frame.basis.levelId}:${object.x},${object.y}`) || 0) < 2
+      && !(object.x === hero.x && object.y === hero.y));
+    if (food) {
+      const key = `${frame.basis.levelId}:${food.x},${food.y}`;
+      this.memory.foodChecks.set(key, (this.memory.foodChecks.get(key) || 0) + 1);
+    }
+    return food || null;
   }
 
   /** A fresh safe kill with a known square within 3 squares (not underfoot), or null;
@@ -221,7 +287,11 @@ export class CarefulBeginner {
   /** Explore, open doors, search, or descend. */
   levelMove(frame, level, plan, base) {
     const scene = frame.scene;
-    const wayDown = scene.features.some((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown');
+    const leave = this.leaveTheMines(frame, base);
+    if (leave) return leave;
+    const downs = scene.features.filter((feature) => (feature.kind === 'stairsDown' || feature.kind === 'ladderDown')
+      && !this.memory.avoidDown.has(`${frame.basis.levelId}:${feature.x},${feature.y}`));
+    const wayDown = downs.length > 0;
     const enough = level.explored || level.calls >= LEVEL_CALLS_BEFORE_DESCENT;
     if (wayDown && enough && level.calls >= level.descendBlockedUntil) {
       const vitals = scene.self.vitals;
@@ -229,8 +299,7 @@ export class CarefulBeginner {
         return { tool: 'interact', args: { ...base, action: 'search', turns: 20 },
                  why: `HP ${vitals.hp}/${vitals.hpMax}: rest before going down` };
       }
-      return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 },
-               why: level.explored ? 'the level is explored: go down' : 'explored enough: go down', leg: 'descend' };
+      return this.goDown(frame, downs, base, level.explored ? 'the level is explored: go down' : 'explored enough: go down');
     }
     if (!level.explored) {
       return { tool: 'travel', args: { ...base, mode: 'explore', maxActions: 80, maxFrontiers: 20 },
@@ -276,9 +345,7 @@ export class CarefulBeginner {
       return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
                why: `search the ${kind} at ${key}` };
     }
-    if (wayDown && level.calls >= level.descendBlockedUntil) {
-      return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 }, why: 'nothing else to try: go down', leg: 'descend' };
-    }
+    if (wayDown && level.calls >= level.descendBlockedUntil) return this.goDown(frame, downs, base, 'nothing else to try: go down');
     if (level.searches < LEVEL_SEARCH_CAP) {
       level.searches += 1;
       if (level.searches % 4 === 0) level.explored = false; // look again at what searching revealed
