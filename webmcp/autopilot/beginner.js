@@ -62,7 +62,8 @@ export class BeginnerMemory {
   level(id) {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
-                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0 });
+                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0,
+                            writingAt: new Set() });
     }
     return this.levels.get(id);
   }
@@ -93,8 +94,13 @@ export class CarefulBeginner {
         const at = this.lastAttack && this.lastAttack.turn === turn - 1 ? this.lastAttack.at : null;
         this.memory.kills.push({ name: killed[1], turn, levelId: frame.basis.levelId, at });
       }
-      // Kicking a shop's door in makes its shopkeeper deadly: on that level doors are only opened.
-      if (/closed for inventory/i.test(text)) this.memory.level(frame.basis.levelId).noKicking = true;
+      // Kicking a shop's door in makes its shopkeeper deadly. A closed shop says
+      // "Closed for inventory" in the dust before its door, often too smudged to
+      // read: a door with any writing before it is only ever opened.
+      if (/written here in the dust|cl.sed for .nv.nt.ry/i.test(text)) {
+        const at = scene.self.position;
+        this.memory.level(frame.basis.levelId).writingAt.add(`${at.x},${at.y}`);
+      }
       // An angry god makes every later prayer dangerous: a pet killed ("You feel
       // guilty"), or any of angrygods()'s words ("is displeased" included).
       if (/You feel guilty|is displeased|Thou hast angered me|relearn thy lessons|Thou durst/.test(text)) {
@@ -307,9 +313,9 @@ export class CarefulBeginner {
     }
     if (!plan) return { query: true };
     const hero = scene.self.position;
-    const doorTries = level.noKicking ? 2 : DOOR_TRIES;
     const door = (plan.doors || []).find((entry) => entry.state === 'closed' && entry.distance !== null
-      && (level.doorTries.get(`${entry.x},${entry.y}`) || 0) < doorTries
+      && (level.doorTries.get(`${entry.x},${entry.y}`) || 0)
+        < (entry.approach && level.writingAt.has(`${entry.approach.x},${entry.approach.y}`) ? 2 : DOOR_TRIES)
       && (level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4);
     if (door) {
       const key = `${door.x},${door.y}`;
@@ -323,7 +329,7 @@ export class CarefulBeginner {
       // Only a door the game said is locked is kicked: a stuck one ("The door
       // resists!") opens with another try, and kicking in a shop's door is deadly.
       const locked = door.lock && door.lock.state === 'locked';
-      const action = locked && !level.noKicking ? 'kick' : 'open';
+      const action = locked && !level.writingAt.has(`${door.approach.x},${door.approach.y}`) ? 'kick' : 'open';
       level.explored = false; // what lies behind it is new
       return { tool: 'interact', args: { ...base, action, target: { direction: door.direction } },
                why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };
