@@ -125,7 +125,7 @@ async def take_over(session_id: str) -> str:
     except Exception as exc:  # noqa: BLE001 - report, keep the worker alive
         return _error("internalError", f"take over failed inside the page's Python: {exc!r}",
                       traceback=traceback.format_exc(limit=8))
-    frame = frames.build(session, result={"kind": "session", "action": "resumed", "session": session.metadata,
+    frame = frames.build(session, result={"kind": "session", "action": "resumed", "session": session.agent_metadata(),
                                           "owner": not session.lost_ownership, "takenOver": True,
                                           "durability": games.store.durability})
     return _dump(_diagnosed(session, frame))

@@ -55,7 +55,8 @@ async def test_quit_writes_one_record(state_dir: Path) -> None:
     assert record == {"sessionId": sid, "characterName": "Ada", "harnessName": "pytest-harness",
                       "modelName": "no-model", "startedAt": record["startedAt"], "endedAt": record["endedAt"],
                       "endTimeKind": "observed", "endReason": "quit", "how": "quit", "death": end.get("death"),
-                      "score": end["score"], "turns": end["turn"], "lastDepth": 1, "deepestDepth": 1}
+                      "score": end["score"], "turns": end["turn"], "lastDepth": 1, "deepestDepth": 1,
+                      "seed": 42, "seedChoice": "chosen"}
     assert started <= record["startedAt"] <= record["endedAt"] <= time.time()
     assert stored["status"] == "ended" and stored["endedAt"] is not None
 

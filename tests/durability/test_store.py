@@ -20,8 +20,8 @@ from nethack_webmcp.store import (
     Store,
     StoreError,
 )
-from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
-from store_contract import info
+from nethack_webmcp.store.sqlite import MIGRATIONS, FileOwnership, SqliteStore
+from store_contract import info, record
 
 pytestmark = pytest.mark.asyncio
 
@@ -86,3 +86,26 @@ async def test_memory_ownership() -> None:
     assert lease is not None and await owners.acquire("g1") is None
     await lease.release()
     assert await owners.acquire("g1") is not None
+
+
+async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA journal_mode=WAL")
+    for statement in MIGRATIONS[0]:
+        raw.execute(statement)
+    raw.execute("PRAGMA user_version=1")
+    raw.commit()
+    raw.close()
+    store = SqliteStore(path)  # schema 1 -> 2
+    assert store.schema_version == SCHEMA_VERSION == 2
+    await store.create_session(info())  # written without a seed choice, as before schema 2
+    assert "seedChoice" not in (await store.get_session("g1"))
+    await store.put_record(record())  # a record written the old way: no seed fields
+    assert await store.get_record("g1") == record()
+    sealed = {**info("g2"), "seedChoice": "sealed"}
+    await store.create_session(sealed)  # type: ignore[arg-type]
+    assert (await store.get_session("g2"))["seedChoice"] == "sealed"
+    await store.put_record({**record("g2"), "seed": 7, "seedChoice": "sealed"})
+    assert (await store.get_record("g2"))["seed"] == 7
+    await store.close()

@@ -232,7 +232,7 @@ def test_injected_storage_failures_block_and_recover(ctx: BrowserContext, site_u
 
     # 4. a blocked upgrade: this worker's site is "updated" to a newer schema while another
     # tab of the old site keeps the database open (and ignores the request to close it)
-    assert page.evaluate(HOLD_OPEN, "nethack-webmcp-journal") == 1
+    assert page.evaluate(HOLD_OPEN, "nethack-webmcp-journal") == 2
     python(page, """
 import js
 from pyodide.ffi import create_proxy

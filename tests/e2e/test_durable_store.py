@@ -62,7 +62,7 @@ await store.put_record({"sessionId": "r", "characterName": "A", "harnessName": "
 after = await store.schema()
 await store.close()
 json.dumps({"expected": SCHEMA_VERSION, "before": before, "after": after, "durability": store.durability})""")
-    assert found["before"]["version"] == found["expected"] == 1
+    assert found["before"]["version"] == found["expected"] == 2
     assert sorted(found["before"]["stores"]) == ["journal", "owners", "receipts", "records", "sessions"]
     assert found["after"]["lastDurability"] == "strict", "every write transaction asks for strict durability"
     assert found["durability"] == "indexeddb-strict"
@@ -84,7 +84,7 @@ await store.close()
 "1"
 """)
     # another tab of an older site: it keeps the database open and ignores versionchange
-    assert store_page.evaluate(HOLD_OPEN, "upgrade-check") == 1
+    assert store_page.evaluate(HOLD_OPEN, "upgrade-check") == 2
     blocked = python(store_page, """
 import json
 from nethack_webmcp.store.indexeddb import IndexedDBStore
@@ -107,7 +107,7 @@ sessions = await store.list_sessions()
 schema = await store.schema()
 await store.close()
 json.dumps({"sessions": sessions, "version": schema["version"]})""")
-    assert recovered == {"sessions": [], "version": 2}
+    assert recovered == {"sessions": [], "version": 3}
 
     newer = python(store_page, """
 import json

@@ -214,27 +214,44 @@ def test_descend_modes():
     assert (walled.stop_reason, walled.why, walled.target) == ("noRoute", "disconnected", (4, 1))
 
 
-def test_explore_reaches_successive_frontiers_within_one_budget():
+def test_explore_follows_a_corridor_run_as_one_frontier():
     corridor = [" ", " ......"]
-    game = FakeGame(corridor, (1, 1))
-    one = leg(game, "explore")
-    # Frontier squares border undiscovered row 0 and row 2: (2,1) is the nearest.
-    assert one.stop_reason == "frontierReached" and one.frontiers_handled == 1 and one.actions_taken == 1
-    game = FakeGame(corridor, (1, 1))
-    three = leg(game, "explore", max_frontiers=3)
-    assert three.stop_reason == "frontierReached" and three.frontiers_handled == 3 and three.actions_taken == 3
-    game = FakeGame(corridor, (1, 1))
-    capped = leg(game, "explore", max_frontiers=10, max_actions=2)
+    one = leg(FakeGame(corridor, (1, 1)), "explore")
+    # Every square of the run borders undiscovered rock; only its end finishes the frontier.
+    assert one.stop_reason == "frontierReached" and one.frontiers_handled == 1
+    assert one.actions_taken == 5 and one.final_position == (6, 1)
+    capped = leg(FakeGame(corridor, (1, 1)), "explore", max_frontiers=10, max_actions=2)
     assert capped.stop_reason == "budgetExhausted" and capped.actions_taken == 2
-    game = FakeGame(corridor, (1, 1))
-    assert leg(game, "explore", max_frontiers=10).stop_reason == "noFrontier"
+    rest = leg(FakeGame(corridor, (1, 1)), "explore", max_frontiers=10)
+    assert rest.stop_reason == "noFrontier" and rest.frontiers_handled == 1
+
+
+def test_explore_reaches_successive_frontiers_within_one_budget():
+    # Two dead-end stubs off a walled hall: two frontiers, apart.
+    hall = [" ", " W W W", " .....", " WWWWW"]
+    game = FakeGame(hall, (1, 2))
+    two = leg(game, "explore", max_frontiers=2)
+    assert two.stop_reason in ("frontierReached", "frontierRevealed") and two.frontiers_handled == 2
+
+
+def test_explore_finishes_the_room_before_the_nearer_corridor():
+    drawing = [" ", "  WWWWWWWW", " #d.......", "  WWWWWWWW"]
+    result = leg(FakeGame(drawing, (3, 2)), "explore")
+    # The corridor square (1,2) is 2 moves away, the room's open east edge (9,2) 6: the room comes first.
+    assert result.target == (9, 2) and result.steps[0]["direction"] == "east"
+
+
+def test_explore_names_dead_ends_when_nothing_is_left():
+    result = leg(FakeGame([" ", " .##"], (1, 1)), "explore", max_frontiers=10)
+    assert result.stop_reason == "noFrontier"
+    assert {"x": 3, "y": 1, "distance": 0} in result.to_dict()["deadEnds"]
 
 
 def test_explore_counts_a_frontier_revealed_before_arrival():
     game = FakeGame([" ", " WWWW", " ...d", " WWWW"], (1, 2))
 
     def reveal(game: FakeGame, outcome: StepOutcome) -> StepOutcome:
-        game.drawing = [" ", " WWWWW", " ...d#", " WWWWW"]
+        game.drawing = [" ", " WWWWW", " ...dW", " WWWWW"]
         return outcome
 
     game.tweaks[1] = reveal
@@ -259,6 +276,9 @@ def test_explore_drops_a_frontier_that_a_creature_now_occupies():
 def test_explore_without_frontier_points_at_closed_doors():
     result = leg(FakeGame([" ", " WWWW", " ..vW", " WWWW"], (1, 2)), "explore")
     assert (result.stop_reason, result.why, result.actions_taken) == ("noFrontier", "closedDoor", 0)
+    named = result.to_dict()["closedDoors"]
+    assert [(door["x"], door["y"], door["approach"], door["direction"]) for door in named] == \
+        [(3, 2, {"x": 2, "y": 2}, "east")]
 
 
 def test_invalid_arguments():
@@ -356,10 +376,10 @@ def test_live_door_bump_stops_with_door_attempt(driver):
 
 
 def test_live_exploration_stops_for_a_new_creature_and_for_damage(driver):
-    # Seed 3 (a Monk with a kitten): the corridor walk is interrupted once by the kitten
-    # refusing to swap, then a jackal appears and bites.
+    # Seed 3 (a Monk with a kitten): the walk is interrupted by the kitten refusing
+    # to swap, a jackal and then a grid bug come into view, and the grid bug bites.
     stepper = DriverStepper(driver(3))
-    reasons = []
+    reasons, sighted = [], []
     for _ in range(12):
         hp = stepper.observation["vitals"]["hp"]
         result = asyncio.run(run_leg("explore", step=stepper.step, view=stepper.view,
@@ -368,14 +388,13 @@ def test_live_exploration_stops_for_a_new_creature_and_for_damage(driver):
         if result.stop_reason == "blocked":
             assert any("is in the way" in str(e.get("text")) for e in result.events)
         if result.stop_reason == "newCreature":
-            assert [e["appearance"] for e in stepper.observation["entities"] if e["kind"] == "creature"] == [
-                "jackal"]
+            sighted.append([e["appearance"] for e in stepper.observation["entities"] if e["kind"] == "creature"])
         if result.stop_reason == "hpDropped":
             assert stepper.observation["vitals"]["hp"] < hp
-            assert {"type": "heard", "text": "The jackal bites!"} in result.events
+            assert {"type": "heard", "text": "The grid bug bites!"} in result.events
             break
-    assert reasons == ["frontierReached", "frontierReached", "blocked", "frontierReached", "newCreature",
-                       "hpDropped"]
+    assert reasons == ["blocked", "newCreature", "newCreature", "blocked", "hpDropped"]
+    assert sighted == [["jackal"], ["grid bug"]]
 
 
 RUN_PATH = [(x, 7) for x in range(46, 36, -1)] + [(36, 8)] + [(x, 9) for x in range(35, 28, -1)]
@@ -409,4 +428,17 @@ def test_live_closed_room_has_nothing_to_explore(driver):
     stepper = DriverStepper(driver(7))
     result = asyncio.run(run_leg("explore", step=stepper.step, view=stepper.view, start=stepper.hero_state()))
     assert (result.stop_reason, result.why, result.actions_taken) == ("noFrontier", "closedDoor", 0)
+    # The closed doors to try are named with where to stand and which way to push.
+    named = result.to_dict()["closedDoors"]
+    assert [(door["x"], door["y"], door["approach"], door["direction"]) for door in named] == \
+        [(46, 14, {"x": 46, "y": 15}, "north"), (48, 18, {"x": 47, "y": 18}, "east")]
     assert stepper.log == []
+
+
+def test_a_leg_never_steps_on_a_trap_remembered_under_an_object():
+    # The driver now remembers a trap found later under a pile (port_map.c): the
+    # feature layer says '^' while the mark shows the object on top.
+    hall = [" ", " WWWWW", " ..^..", " .....", " WWWWW"]
+    game = FakeGame(hall, (1, 2), cells={(3, 2): (")", "O")})
+    result = leg(game, target=(5, 2))
+    assert result.stop_reason == "arrived" and (3, 2) not in [(s["x"], s["y"]) for s in result.steps]

@@ -64,3 +64,24 @@ def test_door_phrases():
 def test_hero_state_reads_vitals():
     observation = load_fixture("seed42_start")[0]["response"]["observation"]
     assert HeroState.from_observation(observation) == HeroState("d0-l1", 16, (), "not_hungry")
+
+
+def test_a_creature_back_in_view_within_its_sighting_is_not_new():
+    from nethack_webmcp.navigation.level import WorldTracker
+    from nethack_webmcp.navigation.outcome import SIGHTING_GAP
+    from synthetic import creature
+
+    tracker = WorldTracker()
+    bat = creature(5, 5, appearance="bat")
+
+    def seen(entities, turn):
+        return {"levelId": "d0-l1", "position": {"x": 1, "y": 1}, "turn": turn, "entities": entities}
+
+    tracker.apply(seen([bat], 10))
+    tracker.apply(seen([], 12))  # the bat flits out of view
+    recent = tracker.sightings.recent("d0-l1", 12)
+    assert not new_creatures_perceived([], [bat], recent)  # ...and back: the same sighting
+    assert new_creatures_perceived([], [bat, creature(6, 5, appearance="bat")], recent)  # a second bat is new
+    later = 12 + SIGHTING_GAP + 1
+    assert new_creatures_perceived([], [bat], tracker.sightings.recent("d0-l1", later))  # a new sighting
+    assert new_creatures_perceived([], [bat], tracker.sightings.recent("d0-l2", 12))  # another level

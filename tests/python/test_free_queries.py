@@ -94,3 +94,20 @@ async def test_help_needs_no_game(agent: Agent) -> None:
     frame = await agent.call("help", topic="decisions")
     assert frame["basis"] is None and "respond" in frame["result"]["text"]
     assert "targets" in frame["result"]["topics"]
+
+
+async def test_discovery_never_offers_a_route_onto_a_creature(agent: Agent) -> None:
+    frame = await agent.create(seed=3)  # a jackal comes into view within a few legs
+    sid = frame["basis"]["sessionId"]
+    hostile = None
+    for _ in range(15):
+        frame = await agent.call("travel", **bound(frame), mode="explore", maxActions=60, maxFrontiers=5)
+        hostile = next((e for e in frame["scene"]["entities"] if e.get("attitude") == "hostile"
+                        and e["distance"] > 1), None)
+        if hostile or frame["control"]["gate"] != "ready":
+            break
+    assert hostile is not None, "seed 3 shows a hostile creature at a distance while exploring"
+    where = {"x": hostile["x"], "y": hostile["y"]}
+    offers = (await free(agent, frame, "interact", sessionId=sid, target={"position": where}))["result"]
+    assert offers["cell"]["occupant"]["attitude"] == "hostile"
+    assert not [a for a in offers["attempts"] if a["tool"] == "travel" and a["arguments"].get("mode") == "to"]

@@ -61,16 +61,23 @@ static unsigned char *visited_for(int ledger)
 
 /* Terrain under a displayed object or creature, from the player's own
  * #terrain view (which NetHack refuses while hallucinating, stunned or
- * confused, and so do we). Stored as memory once known. */
-static void remember_covered_terrain(short *memory, int x, int y)
+ * confused, and so do we). Stored as memory once known. A trap found
+ * later on a square whose terrain is already remembered (a falling rock
+ * trap under a pile) replaces that memory: routes must know to avoid it.
+ * Returns 1 when the memory changed. */
+static int remember_covered_terrain(short *memory, int x, int y)
 {
     int glyph, cmap;
-    if (!memory || memory[y * NNH_COLS + x] != UNSEEN || Hallucination || Stunned || Confusion)
-        return;
+    short *cell;
+    if (!memory || Hallucination || Stunned || Confusion) return 0;
+    cell = &memory[y * NNH_COLS + x];
     glyph = nnh_terrain_glyph(x, y);
-    if (!glyph_is_cmap(glyph)) return;
+    if (!glyph_is_cmap(glyph) || *cell == glyph) return 0;
     cmap = glyph_to_cmap(glyph);
-    if (cmap != S_stone && cmap <= S_vibrating_square) memory[y * NNH_COLS + x] = (short) glyph;
+    if (cmap == S_stone || cmap > S_vibrating_square) return 0;
+    if (*cell != UNSEEN && !glyph_is_trap(glyph)) return 0;
+    *cell = (short) glyph;
+    return 1;
 }
 
 /* Record one print_glyph() call. Out-of-map coordinates are ignored. The
@@ -93,10 +100,8 @@ void nnh_map_print_glyph(int x, int y, int glyph)
     /* Fill at display time, not when a response is written: what the map
      * remembers must not depend on which responses were quiet. */
     if (glyph != NO_GLYPH && !glyph_is_cmap(glyph) && x > 0
-        && (memory = memory_for(current_ledger)) != NULL && memory[y * NNH_COLS + x] == UNSEEN) {
-        remember_covered_terrain(memory, x, y);
-        if (memory[y * NNH_COLS + x] != UNSEEN) dirty[y] = 1;
-    }
+        && (memory = memory_for(current_ledger)) != NULL && remember_covered_terrain(memory, x, y))
+        dirty[y] = 1;
     if (glyph_is_cmap(glyph) && (memory = memory_for(current_ledger)) != NULL) {
         int cmap = glyph_to_cmap(glyph);
         /* Stone is the absence of a memory, and cmap entries past the

@@ -19,7 +19,7 @@ import { modelContext } from '../../webmcp/context.js';
 import { declarations } from '../../webmcp/declarations.js';
 import { registerTools } from '../../webmcp/register.js';
 import { ToolClient } from '../../webmcp/client.js';
-import { Autopilot } from './autopilot.js';
+import { Autopilot } from '../../webmcp/autopilot/autopilot.js';
 import { AutopilotPanel } from './autopilot-panel.js';
 import { BootStatus } from './boot-status.js';
 import { WorkerBridge } from './bridge.js';

@@ -11,6 +11,13 @@ LevelView, under the same knownWalking policy as routes (policy.py):
   creature is not undiscovered - standing next to it reveals nothing more.
 * waysDown / waysUp - every remembered downward (upward) stair or ladder,
   reachable or not (unreachable ones have distance null).
+* deadEnds - reachable corridor squares with at most one walkable
+  neighbour: where a hidden passage most often continues, worth searching.
+* searchSpots - where to search for a hidden door or passage when no
+  frontier, door or dead end is left (at most SEARCH_SPOTS, best first):
+  the reachable square closest to each door or way down that is seen but
+  cannot be reached, then squares beside a wall with the most undiscovered
+  squares around them.
 * doors - every remembered door square (doorway, open, closed) with the
   nearest reachable cardinal approach square, its walking distance and the
   direction from the approach into the door. Lock knowledge comes only from
@@ -38,6 +45,7 @@ from .terrain import (
     door_orientation,
     door_state,
     terrain_type,
+    walkable,
 )
 
 
@@ -118,6 +126,122 @@ def frontiers(level: LevelView, steps: FirstSteps | None = None) -> list[dict[st
     return sorted(found, key=_order)
 
 
+def _area_class(level: LevelView, position: Position) -> str:
+    return "corridor" if level.feature(*position) == "#" else "room"
+
+
+def _area(level: LevelView, distance: dict[Position, int]) -> set[Position]:
+    """The reachable squares connected to the hero through squares of the hero's own
+    class (corridor, or room floor with its doorways): the room or corridor run it is in."""
+    start = level.hero
+    kind = _area_class(level, start)
+    area, stack = {start}, [start]
+    while stack:
+        x, y = stack.pop()
+        for _, dx, dy in COMPASS:
+            nxt = (x + dx, y + dy)
+            if nxt in distance and nxt not in area and _area_class(level, nxt) == kind:
+                area.add(nxt)
+                stack.append(nxt)
+    return area
+
+
+def explore_order(level: LevelView) -> list[tuple[Position, int]]:
+    """Reachable frontiers in the order explore visits them, with their distance:
+    those of the room or corridor the hero is in first (a room is finished before
+    backtracking), then the nearest; ties row-major. One search, no first steps."""
+    distance = distances_from(level, level.hero)
+    found = [(p, d) for p, d in distance.items() if d and is_frontier(level, p)]
+    if not found:
+        return []
+    area = _area(level, distance)
+    return sorted(found, key=lambda entry: (entry[0] not in area, entry[1], entry[0][1], entry[0][0]))
+
+
+def continues_run(level: LevelView, position: Position) -> bool:
+    """True when a frontier touches position: the corridor (or room edge) being
+    followed goes on, so reaching position does not finish a frontier."""
+    x, y = position
+    return any(is_frontier(level, (x + dx, y + dy)) for _, dx, dy in COMPASS)
+
+
+def dead_ends(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
+    """Reachable corridor squares with at most one walkable neighbour, nearest first."""
+    steps = steps or FirstSteps(level)
+    found = []
+    for position in level.positions_with_feature("#"):
+        if position not in steps.distance:
+            continue
+        x, y = position
+        exits = sum(1 for _, dx, dy in COMPASS if walkable(level, x + dx, y + dy))
+        if exits <= 1:
+            found.append(_entry(position, steps))
+    return sorted(found, key=_order)
+
+
+SEARCH_SPOTS = 6
+# Undiscovered squares are counted in a box this far around a spot (wide,
+# because rooms are wide), inside the part of the map that can hold rooms.
+SEARCH_REACH_X, SEARCH_REACH_Y = 10, 4
+SEARCH_WORTH = 30  # fewer undiscovered squares around than this: not worth searching
+ROOM_AREA_X, ROOM_AREA_Y = (1, 78), (1, 20)
+
+
+class _UndiscoveredCounts:
+    """Undiscovered squares in any box around a square, in constant time (2-D prefix sums)."""
+
+    def __init__(self, level: LevelView) -> None:
+        width, height = ROOM_AREA_X[1] + 2, ROOM_AREA_Y[1] + 2
+        self.sums = [[0] * (width + 1) for _ in range(height + 1)]
+        for y in range(height):
+            for x in range(width):
+                inside = ROOM_AREA_X[0] <= x <= ROOM_AREA_X[1] and ROOM_AREA_Y[0] <= y <= ROOM_AREA_Y[1]
+                cell = 1 if inside and _undiscovered(level, x, y) else 0
+                self.sums[y + 1][x + 1] = cell + self.sums[y][x + 1] + self.sums[y + 1][x] - self.sums[y][x]
+        self.width, self.height = width, height
+
+    def around(self, x: int, y: int) -> int:
+        x0, x1 = max(0, x - SEARCH_REACH_X), min(self.width - 1, x + SEARCH_REACH_X)
+        y0, y1 = max(0, y - SEARCH_REACH_Y), min(self.height - 1, y + SEARCH_REACH_Y)
+        s = self.sums
+        return s[y1 + 1][x1 + 1] - s[y0][x1 + 1] - s[y1 + 1][x0] + s[y0][x0]
+
+
+def _closest_reachable(steps: FirstSteps, goal: Position) -> Position | None:
+    """The reachable square nearest (as the crow flies) to goal, then nearest to walk to."""
+    best = min(steps.distance.items(), default=None,
+               key=lambda item: (max(abs(item[0][0] - goal[0]), abs(item[0][1] - goal[1])), item[1]))
+    return best[0] if best else None
+
+
+def search_spots(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
+    """Where to search for hidden doors and passages, best first (at most SEARCH_SPOTS):
+    the reachable squares closest to each remembered door or way down that cannot be
+    reached (`toward`), then squares next to a wall scored by the undiscovered squares
+    around them (`undiscovered`), most first, then nearest."""
+    steps = steps or FirstSteps(level)
+    spots: list[dict[str, Any]] = []
+    goals = [(x, y) for x, y in level.positions_with_feature("".join(sorted(DOOR_FEATURES)) + WAYS_DOWN)]
+    for goal in sorted(goals, key=lambda p: (p[1], p[0])):
+        if goal in steps.distance or any((goal[0] + dx, goal[1] + dy) in steps.distance for _, dx, dy in CARDINAL):
+            continue  # reachable, or a door with a reachable approach: nothing hidden in between
+        near = _closest_reachable(steps, goal)
+        if near is not None and all((e["x"], e["y"]) != near for e in spots):
+            spots.append({**_entry(near, steps), "toward": {"x": goal[0], "y": goal[1]}})
+    unknown = _UndiscoveredCounts(level)
+    scored = []
+    for (x, y), distance in steps.distance.items():
+        if not any(level.feature(x + dx, y + dy) == "W" for _, dx, dy in CARDINAL):
+            continue
+        around = unknown.around(x, y)
+        if around >= SEARCH_WORTH:
+            scored.append((-around, distance, y, x))
+    scored.sort()
+    taken = {(spot["x"], spot["y"]) for spot in spots}
+    spots += [{**_entry((x, y), steps), "undiscovered": -score} for score, _, y, x in scored if (x, y) not in taken]
+    return spots[:SEARCH_SPOTS]
+
+
 def ways(level: LevelView, codes: str, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
     """Remembered stairs/ladders with one of the feature codes, reachable or not."""
     steps = steps or FirstSteps(level)
@@ -186,4 +310,6 @@ def navigation(level: LevelView) -> dict[str, Any]:
         "waysDown": ways(level, WAYS_DOWN, steps),
         "waysUp": ways(level, WAYS_UP, steps),
         "doors": doors(level, steps),
+        "deadEnds": dead_ends(level, steps),
+        "searchSpots": search_spots(level, steps),
     }

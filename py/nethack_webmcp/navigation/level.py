@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from .outcome import Sightings
+
 #: Width of every rows-v1 layer; column index = map x, x=0 is never used.
 MAP_WIDTH = 80
 #: Map rows y=0..20.
@@ -273,6 +275,7 @@ class WorldTracker:
         # The view of the latest observation: views are immutable and the
         # session, projection and tools ask for it several times per call.
         self._view: LevelView | None = None
+        self.sightings = Sightings()
 
     @property
     def level_id(self) -> str | None:
@@ -297,6 +300,9 @@ class WorldTracker:
             self._hero = (int(position["x"]), int(position["y"]))
             memory.visited.add(self._hero)
         self._entities = list(observation.get("entities") or ())
+        turn = observation.get("turn")
+        if isinstance(turn, int):
+            self.sightings.remember(level_id, self._entities, turn)
         self._doors = list(observation.get("doors") or ())
         self._turn = observation.get("turn")
         self._level_id = level_id

@@ -34,13 +34,16 @@ and before every step (goal, plan and budget):
     arrived            mode "to": the hero stands on the target
     atWayDown          mode "descend": the hero stands on a remembered > or ladder down
     frontierReached    mode "explore": max_frontiers frontiers handled, the last one stood on
-                       (the nearest reachable frontier is chosen, ties row-major, and kept
-                       as the target until it is reached, revealed or stops being passable)
+                       (a frontier of the hero's own room or corridor run is chosen first,
+                       then the nearest, ties row-major, and kept as the target until it is
+                       reached, revealed or stops being passable; a corridor run counts as
+                       one frontier: reaching a square the run continues past is not counted)
     frontierRevealed   mode "explore": ... the last one stopped being a frontier before arrival
     noRoute            no known walking route to the target / nearest way down (why says why)
     noWayDown          mode "descend": no way down is remembered on this level
     noFrontier         mode "explore": no reachable frontier is left (why "closedDoor"
-                       when a remembered closed door can still be approached)
+                       when a remembered closed door can still be approached); the result
+                       names closedDoors (approach, direction, lock) and deadEnds to search
     budgetExhausted    max_actions moves were sent
 """
 from __future__ import annotations
@@ -51,7 +54,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from .directions import DELTAS
-from .frontiers import borders_undiscovered, doors, frontiers, is_frontier, ways
+from .frontiers import (
+    FirstSteps,
+    borders_undiscovered,
+    continues_run,
+    dead_ends,
+    doors,
+    explore_order,
+    is_frontier,
+    ways,
+)
 from .level import LevelView, Position
 from .outcome import HeroState, StepOutcome
 from .route import shortest_steps, why_unreachable
@@ -84,6 +96,7 @@ class LegResult:
     events: tuple[Any, ...] = ()
     last_outcome: StepOutcome | None = None
     error: BaseException | None = field(default=None, compare=False)
+    advice: dict[str, Any] | None = None  # noFrontier: closedDoors and deadEnds, with positions
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (camelCase) for result payloads."""
@@ -101,6 +114,8 @@ class LegResult:
             summary["why"] = self.why
         if self.mode == "explore":
             summary["frontiersHandled"] = self.frontiers_handled
+        if self.advice is not None:
+            summary.update(self.advice)
         if self.error is not None:
             summary["error"] = str(self.error)
         return summary
@@ -121,6 +136,7 @@ class _Leg:
     last_frontier_reason: str = "frontierReached"
     last_frontier: Position | None = None
     last: StepOutcome | None = None
+    advice: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -154,16 +170,33 @@ def _plan_descend(level: LevelView, leg: _Leg) -> _Stop | str:
     return str(steps[0]["direction"])
 
 
+def _handled(level: LevelView, leg: _Leg, reason: str) -> None:
+    """The target was reached or revealed. A corridor run (or a room's edge)
+    that goes on past it is still the same frontier: only its end counts."""
+    assert leg.target is not None
+    if not continues_run(level, leg.target):
+        leg.frontiers_handled += 1
+    leg.last_frontier_reason = reason
+    leg.last_frontier, leg.target = leg.target, None
+
+
+def _nothing_left(level: LevelView, leg: _Leg) -> _Stop:
+    """noFrontier, naming the closed doors to open or kick and the dead ends to search."""
+    leg.target = None
+    steps = FirstSteps(level)
+    closed = [d for d in doors(level, steps) if d["state"] == "closed" and d["distance"] is not None]
+    leg.advice = {"closedDoors": [{key: d[key] for key in ("x", "y", "approach", "direction", "lock") if key in d}
+                                  for d in closed],
+                  "deadEnds": [{"x": d["x"], "y": d["y"], "distance": d["distance"]} for d in dead_ends(level, steps)]}
+    return _Stop("noFrontier", "closedDoor" if closed else None)
+
+
 def _plan_explore(level: LevelView, leg: _Leg) -> _Stop | str:
     if leg.target is not None:
         if level.hero == leg.target:
-            leg.frontiers_handled += 1
-            leg.last_frontier_reason = "frontierReached"
-            leg.last_frontier, leg.target = leg.target, None
+            _handled(level, leg, "frontierReached")
         elif not borders_undiscovered(level, leg.target):
-            leg.frontiers_handled += 1
-            leg.last_frontier_reason = "frontierRevealed"
-            leg.last_frontier, leg.target = leg.target, None
+            _handled(level, leg, "frontierRevealed")
         elif not is_frontier(level, leg.target):
             leg.target = None  # still unexplored but no longer passable (a creature, a trap): not handled
     if leg.frontiers_handled >= leg.max_frontiers:
@@ -171,13 +204,11 @@ def _plan_explore(level: LevelView, leg: _Leg) -> _Stop | str:
         return _Stop(leg.last_frontier_reason)
     steps = shortest_steps(level, leg.target) if leg.target is not None else None
     if not steps:
-        # No target yet, or the chosen frontier became unreachable: take the nearest one now.
-        reachable = [entry for entry in frontiers(level) if entry["distance"]]
-        if not reachable:
-            leg.target = None
-            closed = [d for d in doors(level) if d["state"] == "closed" and d["distance"] is not None]
-            return _Stop("noFrontier", "closedDoor" if closed else None)
-        leg.target = (reachable[0]["x"], reachable[0]["y"])
+        # No target yet, or the chosen frontier became unreachable: take the next one now.
+        order = explore_order(level)
+        if not order:
+            return _nothing_left(level, leg)
+        leg.target = order[0][0]
         steps = shortest_steps(level, leg.target)
         assert steps, "a reachable frontier has a route"
     return str(steps[0]["direction"])
@@ -258,7 +289,7 @@ async def run_leg(
             mode=mode, stop_reason=reason, actions_taken=leg.actions, steps=tuple(leg.steps),
             final_position=level.hero, level_id=level.level_id, target=leg.target, why=why,
             frontiers_handled=leg.frontiers_handled, events=tuple(leg.events),
-            last_outcome=leg.last, error=error,
+            last_outcome=leg.last, error=error, advice=leg.advice,
         )
 
     while True:

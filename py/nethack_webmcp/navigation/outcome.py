@@ -12,8 +12,11 @@ after) and the step's response, so every caller judges "new creature" and
 
 * a new creature is a displayed creature (any entity but a tame ally)
   whose kind and appearance (or mark, when no appearance is disclosed)
-  were displayed fewer times before the step - creatures have no
+  were displayed fewer times before the step and in the recent sighting
+  (Sightings: the most shown at once on this level while it stayed in view
+  or out of view for at most SIGHTING_GAP turns) - creatures have no
   perceived identity, so a multiset of appearances is what can be compared;
+  a bat that flits out of view and back is one sighting, not several;
 * a door attempt is a message NetHack prints when the hero's own move
   bumps into or opens a door (autoopen and its failures).
 """
@@ -80,6 +83,31 @@ class StepOutcome:
         return HeroState(self.level_id, self.hp, tuple(self.conditions), self.hunger)
 
 
+#: Turns a creature may stay out of view and still belong to the same sighting.
+SIGHTING_GAP = 20
+Census = Counter[tuple[str, str]]
+
+
+class Sightings:
+    """The creatures recently displayed on each level, as a census with the
+    turn each kind/appearance was last shown. Fed every observation in order
+    (WorldTracker does); asked before a step what counts as already seen."""
+
+    def __init__(self) -> None:
+        self._levels: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
+
+    def remember(self, level_id: str, entities: Iterable[Mapping[str, Any]], turn: int) -> None:
+        memory = self._levels.setdefault(level_id, {})
+        for key, count in _creature_census(entities).items():
+            shown, last = memory.get(key, (0, turn))
+            memory[key] = (max(count, shown) if turn - last <= SIGHTING_GAP else count, turn)
+
+    def recent(self, level_id: str, turn: int) -> Census:
+        """The census of creatures still in their sighting at turn."""
+        memory = self._levels.get(level_id, {})
+        return Counter({key: shown for key, (shown, last) in memory.items() if turn - last <= SIGHTING_GAP})
+
+
 def _creature_census(entities: Iterable[Mapping[str, Any]]) -> Counter[tuple[str, str]]:
     census: Counter[tuple[str, str]] = Counter()
     for entity in entities:
@@ -90,17 +118,25 @@ def _creature_census(entities: Iterable[Mapping[str, Any]]) -> Counter[tuple[str
     return census
 
 
-def new_creatures_perceived(before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]]) -> bool:
-    """True when after displays a creature kind/appearance more often than before."""
-    old, new = _creature_census(before), _creature_census(after)
+def _already_seen(before: Iterable[Mapping[str, Any]], recent: Census | None) -> Census:
+    old = _creature_census(before)
+    return old | recent if recent else old
+
+
+def new_creatures_perceived(before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]],
+                            recent: Census | None = None) -> bool:
+    """True when after displays a creature kind/appearance more often than
+    before and than its recent sighting (Sightings.recent)."""
+    old, new = _already_seen(before, recent), _creature_census(after)
     return any(count > old[key] for key, count in new.items())
 
 
-def newly_displayed(before: Iterable[Mapping[str, Any]],
-                    after: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def newly_displayed(before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]],
+                    recent: Census | None = None) -> list[Mapping[str, Any]]:
     """The displayed creatures of after whose kind/appearance shows more often
-    than before (all of that kind/appearance: which one is new is not known)."""
-    old, new = _creature_census(before), _creature_census(after)
+    than before and its recent sighting (all of that kind/appearance: which
+    one is new is not known)."""
+    old, new = _already_seen(before, recent), _creature_census(after)
     risen = {key for key, count in new.items() if count > old[key]}
     return [entity for entity in after
             if (str(entity.get("kind", "")), str(entity.get("appearance") or entity.get("mark") or "")) in risen]
@@ -118,8 +154,10 @@ def door_attempted(events: Iterable[Mapping[str, Any]]) -> bool:
     return False
 
 
-def step_outcome(before: Mapping[str, Any], response: Mapping[str, Any]) -> StepOutcome:
-    """A StepOutcome from the observation before a move and the move's driver response."""
+def step_outcome(before: Mapping[str, Any], response: Mapping[str, Any],
+                 recent: Census | None = None) -> StepOutcome:
+    """A StepOutcome from the observation before a move and the move's driver
+    response; recent is the level's sighting census before the move."""
     after = response.get("observation") or {}
     outcome = response.get("outcome") or {}
     events = list(response.get("events") or [])
@@ -132,7 +170,7 @@ def step_outcome(before: Mapping[str, Any], response: Mapping[str, Any]) -> Step
         hunger=state.hunger,
         decision=response.get("decision") is not None,
         interrupted=outcome.get("status") == "interrupted",
-        new_creatures=new_creatures_perceived(before.get("entities") or (), after.get("entities") or ()),
+        new_creatures=new_creatures_perceived(before.get("entities") or (), after.get("entities") or (), recent),
         door_attempt=door_attempted(events),
         ended=bool(response.get("ended")),
         events=events,

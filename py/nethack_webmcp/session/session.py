@@ -141,7 +141,8 @@ def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) 
                       startedAt=int(info["startedAt"]), endedAt=int(ended_at), endTimeKind="observed",
                       endReason=end_reason(end.get("how")), how=end.get("how"), death=end.get("death"),
                       score=end.get("score"), turns=end.get("turn"), lastDepth=last,
-                      deepestDepth=max(deepest) if deepest else None)  # type: ignore[typeddict-item]
+                      deepestDepth=max(deepest) if deepest else None,  # type: ignore[typeddict-item]
+                      seed=info["create"].get("seed"), seedChoice=info.get("seedChoice", "chosen"))
 
 
 class Session:
@@ -216,6 +217,7 @@ class Session:
         session = cls(engine, created, store=store, identity=identity, engine_factory=engine_factory)
         if "automaticPickup" in params:  # replay re-creates the game with the same settings
             session.info["create"]["automaticPickup"] = params["automaticPickup"]
+        session.info["seedChoice"] = "chosen" if "seed" in params else "sealed"
         session._track_depth()
         if persist:
             await session.persist()
@@ -301,6 +303,19 @@ class Session:
                        recovery_required=self.recovery_required or self.unverified is not None,
                        ended=self.state.ended, decision_standing=self.state.decision is not None,
                        storage_failed=self.storage_fault is not None)
+
+    @property
+    def sealed(self) -> bool:
+        """True while the engine-picked seed must stay hidden from the agent:
+        until the game has ended (games stored before schema 2 were chosen)."""
+        return self.info.get("seedChoice") == "sealed" and not self.state.ended
+
+    def agent_metadata(self) -> dict[str, Any]:
+        """The game's creation facts as agent-facing frames show them: a sealed
+        game's seed is left out (spectators, records and exports keep it)."""
+        shown = {key: value for key, value in self.metadata.items() if not (self.sealed and key == "seed")}
+        shown["seedChoice"] = self.info.get("seedChoice", "chosen")
+        return shown
 
     @property
     def observation(self) -> dict[str, Any]:

@@ -34,13 +34,16 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 EntryState = Literal["reserved", "completed", "rejected", "notApplied"]
 SessionStatus = Literal["active", "ended"]
 EndReason = Literal["ascended", "escaped", "died", "quit", "failed"]
+#: "chosen": the creator passed the seed; "sealed": the engine picked it and no
+#: agent-facing frame discloses it (nor a state hash) until the game has ended.
+SeedChoice = Literal["chosen", "sealed"]
 
 
 class StoreError(Exception):
@@ -75,6 +78,7 @@ class SessionInfo(TypedDict):
     status: SessionStatus
     lastDepth: int | None
     deepestDepth: int | None
+    seedChoice: NotRequired[SeedChoice]  # absent in games stored before schema 2: chosen
 
 
 class JournalEntry(TypedDict):
@@ -113,6 +117,8 @@ class GameRecord(TypedDict):
     turns: int | None
     lastDepth: int | None
     deepestDepth: int | None
+    seed: NotRequired[int | None]  # shown once the game has ended, sealed or not
+    seedChoice: NotRequired[SeedChoice | None]
 
 
 def canonical(payload: Any) -> str:

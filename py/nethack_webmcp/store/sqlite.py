@@ -112,6 +112,12 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX game_records_recent_idx ON game_records (ended_at_s DESC, game_id DESC)",
     ],
+    # 1 -> 2: whether the seed was chosen or sealed; records carry the seed
+    [
+        "ALTER TABLE sessions ADD COLUMN seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))",
+        "ALTER TABLE game_records ADD COLUMN seed INTEGER",
+        "ALTER TABLE game_records ADD COLUMN seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))",
+    ],
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -120,7 +126,9 @@ SESSION_FIELDS = {"updatedAt": "updated_at_s", "endedAt": "ended_at_s", "status"
 RECORD_COLUMNS = {"sessionId": "game_id", "characterName": "character_name", "harnessName": "harness_name",
                   "modelName": "model_name", "startedAt": "started_at_s", "endedAt": "ended_at_s",
                   "endTimeKind": "end_time_kind", "endReason": "end_reason", "how": "how", "death": "death",
-                  "score": "score", "turns": "turns", "lastDepth": "last_depth", "deepestDepth": "deepest_depth"}
+                  "score": "score", "turns": "turns", "lastDepth": "last_depth", "deepestDepth": "deepest_depth",
+                  "seed": "seed", "seedChoice": "seed_choice"}
+OPTIONAL_RECORD_FIELDS = {"seed", "seedChoice"}  # absent from records written before schema 2
 
 
 def state_dir() -> Path:
@@ -216,13 +224,16 @@ class SqliteStore(Store):
 
     @staticmethod
     def _session(row: sqlite3.Row) -> SessionInfo:
-        return SessionInfo(sessionId=row["session_id"], create=_loads(row["create_json"]),
+        info = SessionInfo(sessionId=row["session_id"], create=_loads(row["create_json"]),
                            metadata=_loads(row["metadata_json"]),
                            createdSummary=_loads(row["created_summary_json"]), profile=row["profile"],
                            engineIdentity=row["engine_identity"], viewNonce=row["view_nonce"],
                            startedAt=row["started_at_s"], updatedAt=row["updated_at_s"],
                            endedAt=row["ended_at_s"], status=row["status"], lastDepth=row["last_depth"],
                            deepestDepth=row["deepest_depth"])
+        if row["seed_choice"] is not None:
+            info["seedChoice"] = row["seed_choice"]
+        return info
 
     def _insert_session(self, db: sqlite3.Connection, info: SessionInfo) -> None:
         create = info["create"]
@@ -230,13 +241,13 @@ class SqliteStore(Store):
             "INSERT INTO sessions (session_id, seed, name, role, race, gender, alignment, created_at, "
             "harness_name, model_name, wizard, profile, engine_identity, view_nonce, create_json, "
             "metadata_json, created_summary_json, started_at_s, updated_at_s, ended_at_s, status, "
-            "last_depth, deepest_depth) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "last_depth, deepest_depth, seed_choice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (info["sessionId"], create["seed"], create["name"], create["role"], create["race"],
              create["gender"], create["alignment"], create["createdAt"], create.get("harness_name", ""),
              create.get("model_name", ""), int(bool(create.get("wizard"))), info["profile"],
              info["engineIdentity"], info["viewNonce"], _dumps(create), _dumps(info["metadata"]),
              _dumps(info["createdSummary"]), info["startedAt"], info["updatedAt"], info["endedAt"],
-             info["status"], info["lastDepth"], info["deepestDepth"]))
+             info["status"], info["lastDepth"], info["deepestDepth"], info.get("seedChoice")))
 
     async def create_session(self, info: SessionInfo) -> None:
         with self._errors("create session"), self._tx() as db:
@@ -363,12 +374,14 @@ class SqliteStore(Store):
         columns = ", ".join(RECORD_COLUMNS.values())
         marks = ", ".join("?" for _ in RECORD_COLUMNS)
         cursor = db.execute(f"INSERT OR IGNORE INTO game_records ({columns}) VALUES ({marks})",
-                            tuple(record[key] for key in RECORD_COLUMNS))  # type: ignore[literal-required]
+                            tuple(record.get(key) for key in RECORD_COLUMNS))
         return cursor.rowcount == 1
 
     @staticmethod
     def _record(row: sqlite3.Row) -> GameRecord:
-        return GameRecord(**{key: row[column] for key, column in RECORD_COLUMNS.items()})  # type: ignore[typeddict-item]
+        record = {key: row[column] for key, column in RECORD_COLUMNS.items()
+                  if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS}
+        return GameRecord(**record)  # type: ignore[typeddict-item]
 
     async def put_record(self, record: GameRecord) -> bool:
         with self._errors("record game"), self._tx() as db:

@@ -67,7 +67,9 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
                                   "recentMessages": session.observation.get("recentMessages", [])}
         if session.observation.get("knowledge") is not None:
             result["knowledge"] = session.observation["knowledge"]
-        if fresh and session.last_state_hash:
+        # A state hash identifies the exact game state, so it could confirm a
+        # twin game forked from a guessed seed: sealed games show none until the end.
+        if fresh and session.last_state_hash and not session.sealed:
             result["stateHash"] = session.last_state_hash
         if "operationId" in args:
             result["operation"] = await historical(session, args["operationId"])

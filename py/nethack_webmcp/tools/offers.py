@@ -29,6 +29,11 @@ class Offers:
         self.attempts.append({"tool": tool, "why": why, "arguments": {**self.bound, **arguments}})
 
 
+def _creature_shown(cell: dict[str, Any]) -> bool:
+    occupant = cell.get("occupant")
+    return occupant is not None and occupant.get("kind") != "ally"
+
+
 def square(session: Session, where: Square) -> dict[str, Any]:
     """Cell facts and attempts for one square (the hero's own when `self`)."""
     level = session.level()
@@ -54,8 +59,7 @@ def square(session: Session, where: Square) -> dict[str, Any]:
         target = {"direction": where.direction}
         intent = (cell.get("movement") or {}).get("intent")
         terrain = (cell.get("terrain") or {}).get("type")
-        occupant = cell.get("occupant")
-        if occupant and occupant.get("kind") != "ally":
+        if _creature_shown(cell):
             offers.add("interact", "a creature is displayed there", action="attack", target=target)
         if terrain == "closedDoor":
             offers.add("interact", "a closed door is remembered there", action="open", target=target)
@@ -70,7 +74,9 @@ def square(session: Session, where: Square) -> dict[str, Any]:
         general.add("interact", "step without fighting or picking up", action="moveWithoutAttack",
                     target=target)
         general.add("interact", "kick", action="kick", target=target)
-    else:
+    elif not _creature_shown(cell):
+        # A route never ends on a displayed creature (targetOccupied), so
+        # `to` is offered only where nothing but an ally stands.
         offers.add("travel", "walk there along a known route", mode="to", to={"x": where.x, "y": where.y})
     return {"kind": "squareOffers", "cell": cell, "attempts": offers.attempts, "general": general.attempts}
 

@@ -59,11 +59,11 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             params["automaticPickup"] = pickup_settings(args["autopickup"], "autopickup")
         session = await ctx.games.create(params)
         return frames.build(session, events=session.created_events,
-                            result={"kind": "session", "action": "created", "session": session.metadata,
+                            result={"kind": "session", "action": "created", "session": session.agent_metadata(),
                                     "durability": ctx.games.store.durability})
     if args["action"] == "resume":
         session = await ctx.games.resume(args["sessionId"])
-        return frames.build(session, result={"kind": "session", "action": "resumed", "session": session.metadata,
+        return frames.build(session, result={"kind": "session", "action": "resumed", "session": session.agent_metadata(),
                                              "owner": not session.lost_ownership,
                                              "durability": ctx.games.store.durability})
     session_id = await ctx.games.close(args["sessionId"])

@@ -85,17 +85,20 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
 
     async def step(direction: str) -> StepOutcome:
         before = session.observation
+        # What this level's recent sighting already showed: a creature that
+        # drops out of view and comes back is not new (outcome.Sightings).
+        recent = session.state.tracker.sightings.recent(str(before.get("levelId", "")), int(before.get("turn") or 0))
         result = await operation.step("game.move", {"direction": direction}, tag_square=True)
         if result.submission != "accepted" or result.response is None:
             raise _StepRefused((result.error or {}).get("message", "the move was not accepted"))
-        outcome = step_outcome(before, result.response)
+        outcome = step_outcome(before, result.response, recent)
         after = (result.response.get("observation") or {}).get("entities") or ()
         for entity in after:
             if entity.get("kind") != "ally":
                 seen[(str(entity.get("mark")), str(entity.get("appearance") or entity.get("kind")))] = \
                     _creature(entity)
         if outcome.new_creatures:
-            sighted[:] = [_creature(entity) for entity in newly_displayed(before.get("entities") or (), after)]
+            sighted[:] = [_creature(entity) for entity in newly_displayed(before.get("entities") or (), after, recent)]
         return outcome
 
     def view() -> LevelView:

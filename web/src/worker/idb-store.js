@@ -47,6 +47,9 @@ export const MIGRATIONS = [
     records.createIndex('recent', ['endedAt', 'sessionId']);
     db.createObjectStore('owners', { keyPath: 'sessionId' });
   },
+  // 1 -> 2: sessions carry seedChoice and records seed/seedChoice; stored
+  // objects take new fields as they are, so no store or index changes.
+  () => {},
 ];
 
 const SESSION_LOCK = (id) => `nethack:session:${id}`;

@@ -1,0 +1,79 @@
+// autopilot-mcp.mjs - the reference autopilot (webmcp/autopilot) headless:
+// it plays through the stdio MCP server (`python -m nethack_webmcp.mcp`)
+// with the official MCP TypeScript SDK client, the same policy the page
+// runs through WebMCP. Imported by bench-autopilot.mjs and the tests; run
+// directly it plays one game and prints its summary as JSON:
+//   node scripts/autopilot-mcp.mjs --seed 7 --max-calls 3000
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Autopilot } from '../webmcp/autopilot/autopilot.js';
+
+// Games of a headless run are throwaway: keep their store in memory-backed
+// /dev/shm when the machine has it, so the store's fsyncs cost nothing.
+function scratchDir() {
+  return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+/** A tool client over one stdio MCP server process with its own state directory. */
+export class McpToolClient {
+  static async connect({ python = process.env.PYTHON || 'python3', stateDir } = {}) {
+    const own = stateDir ? null : mkdtempSync(join(scratchDir(), 'nnh-autopilot-'));
+    const transport = new StdioClientTransport({
+      command: python, args: ['-m', 'nethack_webmcp.mcp'], stderr: 'inherit',
+      env: { ...process.env, NNH_STATE_DIR: stateDir || own },
+    });
+    const client = new Client({ name: 'nethack-webmcp-autopilot', version: '1' });
+    await client.connect(transport);
+    return new McpToolClient(client, own);
+  }
+
+  constructor(client, ownDir) {
+    this.client = client;
+    this.ownDir = ownDir;
+  }
+
+  /** Call a tool; resolves with its frame (structuredContent), errors included. */
+  async call(name, args) {
+    const result = await this.client.callTool({ name, arguments: args });
+    if (!result.structuredContent) throw new Error(`${name}: no structured frame in the result`);
+    return result.structuredContent;
+  }
+
+  async close() {
+    await this.client.close();
+    if (this.ownDir) rmSync(this.ownDir, { recursive: true, force: true });
+  }
+}
+
+/** Play one game per seed on one server; resolves with the summaries in order. */
+export async function playSeeds(seeds, { maxCalls = 3000, onGame = () => {} } = {}) {
+  const client = await McpToolClient.connect();
+  const summaries = [];
+  try {
+    for (const seed of seeds) {
+      const autopilot = new Autopilot(client);
+      const started = Date.now();
+      const summary = await autopilot.playGame({ seed, maxCalls });
+      Object.assign(summary, { seconds: (Date.now() - started) / 1000, decisions: autopilot.state.decisions,
+                               answersAccepted: autopilot.state.answersAccepted, notStanding: autopilot.state.notStanding, squares: autopilot.state.squares,
+                               firstTurn: autopilot.state.firstTurn });
+      // Close the engine: a finished or abandoned game keeps no driver alive.
+      if (summary.gameId) await client.call('session', { action: 'close', sessionId: summary.gameId });
+      summaries.push(summary);
+      onGame(summary);
+    }
+  } finally {
+    await client.close();
+  }
+  return summaries;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { seed: { type: 'string', default: '1' }, 'max-calls': { type: 'string', default: '3000' } } });
+  const [summary] = await playSeeds([Number(values.seed)], { maxCalls: Number(values['max-calls']) });
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+}

@@ -1,0 +1,59 @@
+// answers.js - how the autopilot answers a standing question: only after
+// reading its prompt, and only in the way its own current intent calls for.
+// A question it did not ask for and does not recognise is cancelled (ESC)
+// when the game allows it, or declined; nothing is answered by default.
+
+import { safeCorpse } from './food.js';
+
+const END_SUMMARY = /(attributes|vanquished|genocided|conduct|overview|possessions identified)/;
+
+/**
+ * decision: the frame's standing decision; context: {intent, mayEat} (mayEat: not satiated).
+ * intent is what the autopilot's last call meant to do (e.g. {kind:'pray'},
+ * {kind:'eat'}, {kind:'pickup', pattern}). Returns {value, why} or
+ * {cancel: true, why}; null when the question cannot be answered at all.
+ */
+export function chooseAnswer(decision, context) {
+  const prompt = String(decision.prompt || '').toLowerCase();
+  const intent = context.intent || {};
+  const cancel = (why) => (decision.cancel ? { cancel: true, why } : null);
+  switch (decision.kind) {
+    case 'confirmation': {
+      if (/really attack/.test(prompt)) return { value: false, why: 'never attack a peaceful creature' };
+      if (/are you sure you want to pray/.test(prompt)) {
+        return intent.kind === 'pray' ? { value: true, why: intent.why || 'in trouble and prayer should be safe' }
+          : { value: false, why: 'the autopilot did not mean to pray' };
+      }
+      const corpse = /there (?:is|are) (.+?) here; eat (?:it|one)/.exec(prompt);
+      if (corpse) {
+        const ok = intent.kind === 'eat' && context.mayEat && safeCorpse(corpse[1]);
+        return { value: ok, why: ok ? `${corpse[1]} is fresh and safe to eat` : `not eating ${corpse[1]}` };
+      }
+      if (/continue eating/.test(prompt)) return { value: false, why: 'stop eating rather than choke' };
+      if (/no return|still climb|beware/.test(prompt)) return { value: false, why: 'do not leave the dungeon' };
+      if (END_SUMMARY.test(prompt)) return { value: false, why: 'the end-of-game summary is not needed' };
+      return cancel('an unexpected yes/no question: cancel it') || { value: false, why: 'an unexpected yes/no question: decline' };
+    }
+    case 'choice': {
+      if (intent.kind === 'pickup' && intent.pattern) {
+        const wanted = (decision.options || []).filter((option) => intent.pattern.test(String(option.label || option.name || '')));
+        if (wanted.length) return { value: wanted.map((option) => option.id), why: 'pick up the food' };
+      }
+      if (END_SUMMARY.test(prompt)) return cancel('the end-of-game summary is not needed') || { value: [decision.options[0].id], why: 'a summary must be dismissed' };
+      return cancel('no menu choice is part of the plan')
+        || { value: [decision.options[0].id], why: 'a choice is required and cannot be cancelled: the first option' };
+    }
+    case 'item':
+      if (intent.itemId) return { value: { itemId: intent.itemId }, why: 'the item the autopilot meant to use' };
+      return cancel('no item is part of the plan') || { value: 'hands', why: 'an item is required: bare hands' };
+    case 'direction':
+      if (intent.direction) return { value: intent.direction, why: 'the direction the autopilot meant' };
+      return cancel('no direction is part of the plan') || { value: 'self', why: 'a direction is required' };
+    case 'text':
+      return cancel('nothing to type') || { value: 'x', why: 'text is required' };
+    case 'position':
+      return cancel('no position is part of the plan') || { value: 'finish', why: 'accept the cursor position' };
+    default:
+      return cancel(`an unknown kind of question (${decision.kind})`);
+  }
+}

@@ -1,0 +1,395 @@
+// beginner.js - the careful-beginner policy: from one DecisionFrame (gate
+// ready), choose the next tool call and say why. It keeps only what a
+// player would remember (last prayer, doors tried, squares searched, how
+// far each level was explored) and reads everything else from the frame.
+//
+// Priorities, first match wins:
+//   1. real trouble (HP at 1/7 or <= 5, Weak, a deadly condition) and a
+//      prayer is likely safe: pray;
+//   2. a hostile adjacent: fight it, unless it is one a beginner must never
+//      touch; with low HP and a threat close but not adjacent: step away;
+//   3. hungry: eat pack food; not satiated: eat a fresh safe corpse (underfoot,
+//      or walk onto one just killed nearby);
+//   4. hurt or impaired with no threat near: rest (search, which also finds);
+//   5. food underfoot: pick it up;
+//   6. the level: descend when a way down is known, the level is explored
+//      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
+//      closed doors, search dead ends (each with a cap), then search around.
+
+import { FOOD_TO_PICK, packFood, safeCorpse } from './food.js';
+
+const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly|blue jelly|acid blob/;
+const DEADLY_CONDITIONS = ['stone', 'slime', 'strangled', 'foodPoisoning', 'terminallyIll'];
+const IMPAIRED = ['stunned', 'confused', 'hallucinating', 'blind'];
+const HUNGRY = ['hungry', 'weak', 'fainting', 'fainted'];
+const WEAK = ['weak', 'fainting', 'fainted'];
+// NetHack's prayer timeout starts at 300 and a prayer in major trouble is
+// answered once it is below 200; after a prayer it is reset to about 350
+// (up to ~1000). A beginner waits well beyond both.
+// Food lasts ~850 turns from a prayer to Weak, so the gap must be shorter
+// than that or a hero without food faints; 800 leaves the timeout below 200
+// unless the last one was drawn unusually long.
+const FIRST_PRAYER_TURN = 300;
+const PRAYER_GAP = 800;
+const FAINTING_PRAYER_GAP = 500; // fainting is deadly enough to take the bigger risk
+// How long one level may take before the way down wins over exploring.
+const LEVEL_CALLS_BEFORE_DESCENT = 70;
+const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
+const SPOT_SEARCH = 15; // turns per search call
+const SPOT_SEARCHES = 2; // search calls per dead end or wall spot
+const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
+const CORPSE_FRESH_TURNS = 30;
+
+function distance(a, b) {
+  return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
+}
+
+/** Per-game memory. */
+export class BeginnerMemory {
+  constructor() {
+    this.lastPrayer = null;
+    this.prayerUnsafe = false; // the god is angry (e.g. a pet died by our hand)
+    this.levels = new Map();
+    this.kills = []; // {name, turn, x, y}
+    this.pickedAt = new Set();
+    this.eatTried = new Set();
+    this.foodChecks = new Map();
+    this.dungeon = '';
+    this.avoidDown = new Set(); // "level:x,y" of a staircase down into the Gnomish Mines // "level:x,y" of a displayed % -> walks there
+    this.deepest = 0;
+  }
+
+  level(id) {
+    if (!this.levels.has(id)) {
+      this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
+                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0,
+                            writingAt: new Set() });
+    }
+    return this.levels.get(id);
+  }
+}
+
+export class CarefulBeginner {
+  constructor() {
+    this.memory = new BeginnerMemory();
+  }
+
+  /** Learn from any frame: kills (for corpses), an angry god, prayer answers, the deepest level. */
+  observe(frame) {
+    const scene = frame.scene;
+    if (!scene) return;
+    const turn = frame.basis && frame.basis.turn;
+    const dungeon = (scene.self.level && scene.self.level.dungeon) || '';
+    if (/Gnomish Mines/.test(this.memory.dungeon) && !/Gnomish Mines/.test(dungeon)) {
+      // Up from the Mines: the hero stands on the branch staircase.
+      const at = scene.self.position;
+      this.memory.avoidDown.add(`${frame.basis.levelId}:${at.x},${at.y}`);
+    }
+    this.memory.dungeon = dungeon;
+    this.memory.deepest = Math.max(this.memory.deepest, (scene.self.level && scene.self.level.depth) || 0);
+    for (const event of frame.events || []) {
+      const text = String(event.text || '');
+      const killed = /You (?:kill|destroy) (?:the |an? )?(.+?)!/.exec(text);
+      if (killed) {
+        const at = this.lastAttack && this.lastAttack.turn === turn - 1 ? this.lastAttack.at : null;
+        this.memory.kills.push({ name: killed[1], turn, levelId: frame.basis.levelId, at });
+      }
+      // Kicking a shop's door in makes its shopkeeper deadly. A closed shop says
+      // "Closed for inventory" in the dust before its door, often too smudged to
+      // read: a door with any writing before it is only ever opened.
+      if (/written here in the dust|cl.sed for .nv.nt.ry/i.test(text)) {
+        const at = scene.self.position;
+        this.memory.level(frame.basis.levelId).writingAt.add(`${at.x},${at.y}`);
+      }
+      // An angry god makes every later prayer dangerous: a pet killed ("You feel
+      // guilty"), or any of angrygods()'s words ("is displeased" included).
+      if (/You feel guilty|is displeased|Thou hast angered me|relearn thy lessons|Thou durst/.test(text)) {
+        this.memory.prayerUnsafe = true;
+      }
+    }
+  }
+
+  /** The prayer decision was answered yes at this turn. */
+  prayed(turn) {
+    this.memory.lastPrayer = turn;
+  }
+
+  prayerLikelySafe(turn, gap = PRAYER_GAP) {
+    const last = this.memory.lastPrayer;
+    return !this.memory.prayerUnsafe && turn >= FIRST_PRAYER_TURN && (last === null || turn - last >= gap);
+  }
+
+  /**
+   * The next call for a ready frame: {tool, args, why, intent?, query?}.
+   * `plan` is the latest plan-navigation result for this level (or null);
+   * when the policy needs a fresh one it returns {query: true}.
+   */
+  next(frame, plan) {
+    const scene = frame.scene;
+    const self = scene.self;
+    const vitals = self.vitals;
+    const turn = frame.basis.turn;
+    const base = { sessionId: frame.basis.sessionId, viewId: frame.basis.viewId };
+    const level = this.memory.level(frame.basis.levelId);
+    const hostiles = scene.entities.filter((entity) => entity.attitude === 'hostile');
+    const adjacent = hostiles.filter((entity) => entity.distance === 1 && entity.direction);
+    const fightable = adjacent.filter((entity) => !NEVER_MELEE.test(entity.appearance || ''));
+    const nearest = hostiles.reduce((best, entity) => (best && best.distance <= entity.distance ? best : entity), null);
+    const conditions = vitals.condition || [];
+    const lowHp = vitals.hp <= 5 || vitals.hp * 7 <= vitals.hpMax;
+    const deadly = conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
+    const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : WEAK.includes(vitals.hunger) ? `hunger ${vitals.hunger}`
+      : deadly.length ? deadly.join(', ') : null;
+
+    const gap = ['fainting', 'fainted'].includes(vitals.hunger) ? FAINTING_PRAYER_GAP : PRAYER_GAP;
+    if (trouble && this.prayerLikelySafe(turn, gap)) {
+      const why = `in trouble (${trouble}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
+      return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
+    }
+    if (fightable.length) {
+      const target = fightable[0];
+      this.lastAttack = { turn, at: { x: target.x, y: target.y } };
+      const why = vitals.hp * 3 < vitals.hpMax ? `cornered at HP ${vitals.hp}/${vitals.hpMax}: fight the ${target.appearance}`
+        : `fight the ${target.appearance} to the ${target.direction}`;
+      return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: target.direction } }, why };
+    }
+    if (nearest && nearest.distance <= 3 && vitals.hp * 3 < vitals.hpMax) {
+      const away = this.stepAway(scene, nearest);
+      if (away) {
+        return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: away.direction } },
+                 why: `HP ${vitals.hp}/${vitals.hpMax} and a ${nearest.appearance} is near: step away ${away.direction}` };
+      }
+    }
+    if (HUNGRY.includes(vitals.hunger)) {
+      const food = packFood(scene.inventory);
+      if (food) {
+        return { tool: 'use', args: { ...base, action: 'eat', itemId: food.id }, why: `${vitals.hunger}: eat ${food.label}`,
+                 intent: { kind: 'eat', itemId: food.id } };
+      }
+    }
+    // Fresh safe corpses are eaten whenever the hero is not satiated (only
+    // eating while satiated can choke): they keep a hero without food fed.
+    if (vitals.hunger !== 'satiated' && !adjacent.length) {
+      const corpse = this.freshCorpseHere(frame);
+      if (corpse) {
+        return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpse} underfoot`,
+                 intent: { kind: 'eat' } };
+      }
+      const kill = this.freshKillNear(frame);
+      if (kill) {
+        return { tool: 'travel', args: { ...base, mode: 'to', to: kill.at, maxActions: 6 },
+                 why: `walk onto the fresh ${kill.name} corpse at ${kill.at.x},${kill.at.y} to eat it`, leg: 'to' };
+      }
+    }
+    const threatNear = nearest && nearest.distance <= 5;
+    // With no food in the pack, a % close by may be a ration (hungry: any % on the level).
+    const hungry = HUNGRY.includes(vitals.hunger);
+    if ((hungry || !packFood(scene.inventory)) && !threatNear) {
+      const food = this.foodToCheck(frame, hungry ? Infinity : 8);
+      if (food) {
+        return { tool: 'travel', args: { ...base, mode: 'to', to: { x: food.x, y: food.y }, maxActions: 60 },
+                 why: `${hungry ? vitals.hunger : 'no food in the pack'}: see whether the % at ${food.x},${food.y} is food`, leg: 'to' };
+      }
+    }
+    const impaired = conditions.filter((name) => IMPAIRED.includes(name));
+    if (!threatNear && (vitals.hp * 2 < vitals.hpMax || impaired.length)) {
+      const why = impaired.length ? `${impaired.join(', ')}: wait it out` : `HP ${vitals.hp}/${vitals.hpMax}: rest`;
+      return { tool: 'interact', args: { ...base, action: 'search', turns: 20 }, why };
+    }
+    const here = scene.here || {};
+    const key = `${frame.basis.levelId}:${self.position.x},${self.position.y}`;
+    if (!threatNear && (here.items || []).some((item) => FOOD_TO_PICK.test(item.label || item.name || String(item)))
+        && !this.memory.pickedAt.has(key)) {
+      this.memory.pickedAt.add(key);
+      return { tool: 'interact', args: { ...base, action: 'pickup' }, why: 'food here: pick it up',
+               intent: { kind: 'pickup', pattern: FOOD_TO_PICK } };
+    }
+    return this.levelMove(frame, level, plan, base);
+  }
+
+  /** To the way down: the descend leg, unless this level has a staircase to
+   *  avoid (the Mines branch), when it walks to the other one and climbs. */
+  goDown(frame, downs, base, why) {
+    const all = frame.scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown');
+    if (all.length === downs.length) return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 }, why, leg: 'descend' };
+    const hero = frame.scene.self.position;
+    const target = downs[0];
+    if (target.x === hero.x && target.y === hero.y) {
+      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'down' }, why: `${why} (not the Mines)` };
+    }
+    return { tool: 'travel', args: { ...base, mode: 'to', to: { x: target.x, y: target.y }, maxActions: 120 },
+             why: `${why}: the way down at ${target.x},${target.y}, not the Mines`, leg: 'descend' };
+  }
+
+  /** In the Gnomish Mines (hostile to all but dwarves and gnomes, a beginner's
+   *  graveyard), go back up; the staircase that led there is then avoided. */
+  leaveTheMines(frame, base) {
+    const self = frame.scene.self;
+    const level = self.level || {};
+    if (!/Gnomish Mines/.test(level.dungeon || '') || ['dwarf', 'gnome'].includes(String(self.race).toLowerCase())) return null;
+    const up = frame.scene.features.find((feature) => feature.kind === 'stairsUp');
+    if (!up) return null;
+    if (up.x === self.position.x && up.y === self.position.y) {
+      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'up' }, why: 'the Gnomish Mines are no place for a beginner: go back up' };
+    }
+    return { tool: 'travel', args: { ...base, mode: 'to', to: { x: up.x, y: up.y }, maxActions: 120 },
+             why: 'the Gnomish Mines are no place for a beginner: back to the stairs up', leg: 'to' };
+  }
+
+  /** The walkable empty neighbour farthest from the threat. */
+  stepAway(scene, threat) {
+    let best = null;
+    for (const cell of scene.nearby || []) {
+      if (!cell.walkable || cell.occupant || cell.terrain === 'closedDoor') continue;
+      const gap = distance(cell, threat);
+      if (gap > threat.distance && (!best || gap > best.gap)) best = { direction: cell.direction, gap };
+    }
+    return best;
+  }
+
+  /** The label of a fresh safe corpse underfoot not tried before, or null. */
+  freshCorpseHere(frame) {
+    const items = (frame.scene.here && frame.scene.here.items) || [];
+    const where = `${frame.basis.levelId}:${frame.scene.self.position.x},${frame.scene.self.position.y}`;
+    for (const item of items) {
+      const label = String(item.label || item.name || item);
+      const corpse = /^(?:an? |the )?(.+?) corpse$/.exec(label);
+      if (!corpse || !safeCorpse(corpse[1]) || this.memory.eatTried.has(`${where}:${label}`)) continue;
+      // Lichens never rot: any lichen corpse is fine; others only when it killed them lately.
+      const fresh = corpse[1] === 'lichen' || this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
+        && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS);
+      if (fresh) {
+        this.memory.eatTried.add(`${where}:${label}`); // one try: a refused or interrupted meal is not retried
+        return label;
+      }
+    }
+    return null;
+  }
+
+  /** The nearest displayed % within `within` squares not looked at yet (each is walked to at most twice). */
+  foodToCheck(frame, within) {
+    const hero = frame.scene.self.position;
+    const food = (frame.scene.objects || []).find((object) => object.mark === '%' && object.distance <= within
+      && (this.memory.foodChecks.get(`${frame.basis.levelId}:${object.x},${object.y}`) || 0) < 2
+      && !(object.x === hero.x && object.y === hero.y));
+    if (food) {
+      const key = `${frame.basis.levelId}:${food.x},${food.y}`;
+      this.memory.foodChecks.set(key, (this.memory.foodChecks.get(key) || 0) + 1);
+    }
+    return food || null;
+  }
+
+  /** A fresh safe kill with a known square within 3 squares (not underfoot), or null;
+   *  each is walked to at most twice. */
+  freshKillNear(frame) {
+    const hero = frame.scene.self.position;
+    const kill = this.memory.kills.find((entry) => entry.at && (entry.walks || 0) < 2
+      && entry.levelId === frame.basis.levelId && frame.basis.turn - entry.turn <= CORPSE_FRESH_TURNS
+      && safeCorpse(entry.name) && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));
+    if (kill) kill.walks = (kill.walks || 0) + 1;
+    return kill || null;
+  }
+
+  /** Explore, open doors, search, or descend. */
+  levelMove(frame, level, plan, base) {
+    const scene = frame.scene;
+    const leave = this.leaveTheMines(frame, base);
+    if (leave) return leave;
+    const downs = scene.features.filter((feature) => (feature.kind === 'stairsDown' || feature.kind === 'ladderDown')
+      && !this.memory.avoidDown.has(`${frame.basis.levelId}:${feature.x},${feature.y}`));
+    const wayDown = downs.length > 0;
+    const enough = level.explored || level.calls >= LEVEL_CALLS_BEFORE_DESCENT;
+    if (wayDown && enough && level.calls >= level.descendBlockedUntil) {
+      const vitals = scene.self.vitals;
+      if (vitals.hp * 10 < vitals.hpMax * 7) {
+        return { tool: 'interact', args: { ...base, action: 'search', turns: 20 },
+                 why: `HP ${vitals.hp}/${vitals.hpMax}: rest before going down` };
+      }
+      return this.goDown(frame, downs, base, level.explored ? 'the level is explored: go down' : 'explored enough: go down');
+    }
+    if (!level.explored) {
+      return { tool: 'travel', args: { ...base, mode: 'explore', maxActions: 80, maxFrontiers: 20 },
+               why: 'explore the nearest unexplored part', leg: 'explore' };
+    }
+    if (!plan) return { query: true };
+    const hero = scene.self.position;
+    const door = (plan.doors || []).find((entry) => entry.state === 'closed' && entry.distance !== null
+      && (level.doorTries.get(`${entry.x},${entry.y}`) || 0)
+        < (entry.approach && level.writingAt.has(`${entry.approach.x},${entry.approach.y}`) ? 2 : DOOR_TRIES)
+      && (level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4);
+    if (door) {
+      const key = `${door.x},${door.y}`;
+      if (hero.x !== door.approach.x || hero.y !== door.approach.y) {
+        level.doorWalks.set(key, (level.doorWalks.get(key) || 0) + 1);
+        return { tool: 'travel', args: { ...base, mode: 'to', to: door.approach, maxActions: 120 },
+                 why: `walk to the closed door at ${key}`, leg: 'to' };
+      }
+      const tries = (level.doorTries.get(key) || 0) + 1;
+      level.doorTries.set(key, tries);
+      // Only a door the game said is locked is kicked: a stuck one ("The door
+      // resists!") opens with another try, and kicking in a shop's door is deadly.
+      const locked = door.lock && door.lock.state === 'locked';
+      const action = locked && !level.writingAt.has(`${door.approach.x},${door.approach.y}`) ? 'kick' : 'open';
+      level.explored = false; // what lies behind it is new
+      return { tool: 'interact', args: { ...base, action, target: { direction: door.direction } },
+               why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };
+    }
+    // Dead ends first, then the wall spots with the most undiscovered around them.
+    const spots = [...(plan.deadEnds || []), ...(plan.searchSpots || [])];
+    const spot = spots.find((entry) => entry.distance !== null
+      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < SPOT_SEARCHES);
+    if (spot) {
+      const key = `${spot.x},${spot.y}`;
+      const kind = (plan.deadEnds || []).includes(spot) ? 'dead end' : 'wall';
+      if (hero.x !== spot.x || hero.y !== spot.y) {
+        level.searched.set(key, (level.searched.get(key) || 0) + 0.5); // two failed walks give it up
+        return { tool: 'travel', args: { ...base, mode: 'to', to: { x: spot.x, y: spot.y }, maxActions: 120 },
+                 why: `walk to the ${kind} at ${key} to search`, leg: 'to' };
+      }
+      level.searched.set(key, Math.floor((level.searched.get(key) || 0)) + 1);
+      level.explored = false;
+      return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
+               why: `search the ${kind} at ${key}` };
+    }
+    if (wayDown && level.calls >= level.descendBlockedUntil) return this.goDown(frame, downs, base, 'nothing else to try: go down');
+    if (level.searches < LEVEL_SEARCH_CAP) {
+      level.searches += 1;
+      if (level.searches % 4 === 0) level.explored = false; // look again at what searching revealed
+      const spot = this.searchSpot(plan, hero, level);
+      if (spot) {
+        return { tool: 'travel', args: { ...base, mode: 'to', to: spot, maxActions: 120 },
+                 why: `no way on: try searching from ${spot.x},${spot.y}`, leg: 'to' };
+      }
+      return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
+               why: `no door, dead end or way down left: search here (${level.searches}/${LEVEL_SEARCH_CAP})` };
+    }
+    level.searches = 0;
+    level.explored = false;
+    return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
+  }
+
+  /** Every fourth search call walks on to another door's approach square to search from:
+   *  hidden corridors and doors tend to continue what the known ones started. */
+  searchSpot(plan, hero, level) {
+    if (level.searches % 4 !== 1) return null;
+    const candidates = (plan.doors || []).filter((door) => door.approach && door.distance)
+      .map((door) => door.approach).filter((spot) => !(spot.x === hero.x && spot.y === hero.y));
+    if (!candidates.length) return null;
+    return candidates[(level.searches >> 2) % candidates.length];
+  }
+
+  /** After a leg: remember what it says about the level. */
+  afterLeg(frame, leg, levelId) {
+    const level = this.memory.level(levelId);
+    const result = frame.result || {};
+    if (leg === 'explore') {
+      if (result.stopReason === 'noFrontier') level.explored = true;
+      level.stalls = result.actionsTaken ? 0 : level.stalls + 1;
+      if (level.stalls >= 3) { level.explored = true; level.stalls = 0; }
+    }
+    if (leg === 'descend' && (result.stopReason === 'noRoute' || result.stopReason === 'noWayDown')) {
+      level.descendBlockedUntil = level.calls + 20;
+      if (result.why === 'closedDoor' || result.why === 'disconnected') level.explored = true;
+    }
+  }
+}
