@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import tempfile
 import time
 
 import nle  # type: ignore[import-not-found]
@@ -52,6 +54,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--ops", type=int, default=20000)
     args = parser.parse_args()
+    # NLE records a ttyrec into the working directory by default: measure it as
+    # shipped, but keep the recording out of the caller's tree.
+    scratch = tempfile.TemporaryDirectory(prefix="bench-nle-")
+    os.chdir(scratch.name)
     env = nethack.Nethack()
     play(env, 1, 2000)  # warm-up, as the engine rows do
     actions = games = 0
