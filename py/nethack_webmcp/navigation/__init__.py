@@ -9,9 +9,11 @@ Feed every driver observation to a WorldTracker and take its view(); then
   caller-supplied step() and view().
 
 Nothing here sends input, reads hidden game state or imports anything but
-the standard library, so it runs unchanged under CPython and Pyodide.
+the standard library and the map's vocabulary (`nethack_webmcp.geometry`),
+so it runs unchanged under CPython and Pyodide. The compass and bounds are
+re-exported here for callers of this package.
 """
-from .directions import CARDINAL, COMPASS, DELTAS, direction_between
+from ..geometry import CARDINAL, COMPASS, DELTAS, direction_between, in_bounds
 from .frontiers import (
     FirstSteps,
     borders_undiscovered,
@@ -21,7 +23,7 @@ from .frontiers import (
     navigation,
     ways,
 )
-from .level import LevelView, WorldTracker, in_bounds
+from .level import LevelView, WorldTracker
 from .navigator import MODES, STOP_REASONS, LegResult, run_leg
 from .neighborhood import RADIUS, neighborhood, neighborhood_cell
 from .outcome import (

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .directions import CARDINAL, COMPASS, direction_between
-from .level import LevelView, Position, in_bounds
+from ..geometry import CARDINAL, COMPASS, Position, direction_between, in_bounds
+from .level import LevelView
 from .policy import distances_from, passable, step_allowed
 from .route import basis
 from .terrain import (

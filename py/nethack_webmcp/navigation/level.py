@@ -31,14 +31,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from ..geometry import MAP_ROWS, MAP_WIDTH, MAX_X, MIN_X, Position, in_bounds
 from .outcome import Sightings
-
-#: Width of every rows-v1 layer; column index = map x, x=0 is never used.
-MAP_WIDTH = 80
-#: Map rows y=0..20.
-MAP_ROWS = 21
-#: Playable bounds: x 1..79, y 0..20.
-MIN_X, MAX_X, MIN_Y, MAX_Y = 1, MAP_WIDTH - 1, 0, MAP_ROWS - 1
 
 #: The six per-cell display layers of a rows-v1 row.
 LAYERS = ("marks", "colors", "kinds", "terrain", "features", "visible")
@@ -50,17 +44,10 @@ _BLANK: Mapping[str, str] = MappingProxyType(
      VISITED: "0" * MAP_WIDTH}
 )
 
-Position = tuple[int, int]
-
 #: Glyph classes that show a creature, and the entity kind each one means.
 _OCCUPANT_KINDS: Mapping[str, str] = MappingProxyType(
     {"M": "creature", "R": "creature", "P": "ally", "D": "detected", "I": "unseen", "W": "warning"}
 )
-
-
-def in_bounds(x: int, y: int) -> bool:
-    """True inside the playable map (x 1..79, y 0..20)."""
-    return MIN_X <= x <= MAX_X and MIN_Y <= y <= MAX_Y
 
 
 def _layer(row: Mapping[str, str], name: str) -> str:

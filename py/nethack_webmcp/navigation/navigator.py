@@ -53,7 +53,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from .directions import DELTAS
+from ..geometry import DELTAS, Position
 from .frontiers import (
     FirstSteps,
     borders_undiscovered,
@@ -64,7 +64,7 @@ from .frontiers import (
     is_frontier,
     ways,
 )
-from .level import LevelView, Position
+from .level import LevelView
 from .outcome import HeroState, StepOutcome
 from .route import shortest_steps, why_unreachable
 from .terrain import WAYS_DOWN

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .directions import direction_between
-from .level import LevelView, in_bounds
+from ..geometry import direction_between, in_bounds
+from .level import LevelView
 from .route import basis
 from .terrain import (
     base_feature,

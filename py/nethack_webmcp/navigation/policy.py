@@ -16,7 +16,7 @@ Remembered terrain is allowed: the policy plans over what the player last
 saw, it does not promise the square is unchanged.
 
 Graph searches are breadth-first and expand neighbours in the fixed compass
-order of directions.py, so every result is deterministic.
+order of geometry.py, so every result is deterministic.
 """
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .directions import COMPASS
-from .level import LevelView, Position, in_bounds
+from ..geometry import COMPASS, Position, in_bounds
+from .level import LevelView
 from .terrain import (
     diagonal_corner,
     door_blocks_diagonal,

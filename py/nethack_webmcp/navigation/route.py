@@ -2,7 +2,7 @@
 
 A route is a plan over the perceived level under the knownWalking policy
 (policy.py): the fewest steps, ties broken by the fixed compass order of
-directions.py - at every square the walk takes the first direction in
+geometry.py - at every square the walk takes the first direction in
 north, south, east, west, northeast, northwest, southeast, southwest that
 still lies on a shortest path. It runs no input and promises nothing: the
 caller re-plans from a fresh view after every step.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .directions import COMPASS
-from .level import LevelView, Position, in_bounds
+from ..geometry import COMPASS, Position, in_bounds
+from .level import LevelView
 from .policy import blocks_walking, distances_to, passable, step_allowed
 from .terrain import has_boulder, is_closed_door, walkable
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from .level import LevelView, Position, in_bounds
+from ..geometry import Position, in_bounds
+from .level import LevelView
 
 #: Feature code -> terrain type name used in neighborhood and world views.
 TERRAIN_TYPES: Final[dict[str, str]] = {

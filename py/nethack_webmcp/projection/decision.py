@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .vocabulary import COMPASS_WORDS
+from ..geometry import AIMS, COMPASS_NAMES, POSITION_BOUNDS
 
-DIRECTION_VALUES = (*COMPASS_WORDS, "self", "up", "down")
-POSITION_WORDS = ("finish", "help", *COMPASS_WORDS)
-POSITION_SCHEMA = {"type": "object", "properties": {"x": {"type": "integer", "minimum": 1, "maximum": 79},
-                                                    "y": {"type": "integer", "minimum": 0, "maximum": 20}},
+DIRECTION_VALUES = AIMS
+POSITION_WORDS = ("finish", "help", *COMPASS_NAMES)
+POSITION_SCHEMA = {"type": "object",
+                   "properties": {axis: {"type": "integer", "minimum": low, "maximum": high}
+                                  for axis, (low, high) in POSITION_BOUNDS.items()},
                    "required": ["x", "y"], "additionalProperties": False}
 
 

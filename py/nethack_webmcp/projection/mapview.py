@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..geometry import MAX_X, MAX_Y, MIN_X, MIN_Y
 from ..navigation.level import LevelView
 from ..navigation.terrain import TERRAIN_TYPES
 from .vocabulary import CREATURE_KINDS, KIND_NAMES, OBJECT_CLASS_MARKS, POINT_FEATURES
@@ -21,7 +22,6 @@ from .vocabulary import CREATURE_KINDS, KIND_NAMES, OBJECT_CLASS_MARKS, POINT_FE
 MAP_MARGIN = 1          # blank columns/rows kept around the known region
 SYMBOL_CAP = 24         # positions listed per mark before truncating
 LEGEND_MEANINGS = 4     # distinct meanings listed per mark
-MIN_X, MAX_X, MIN_Y, MAX_Y = 1, 79, 0, 20
 
 
 def bounds(level: LevelView) -> dict[str, int]:

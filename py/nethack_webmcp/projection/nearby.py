@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..navigation import neighborhood_cell
-from ..navigation.directions import COMPASS
+from ..geometry import COMPASS
 from ..navigation.level import LevelView
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..navigation.directions import direction_between
-from ..navigation.level import MAP_ROWS, MAX_X, MIN_X, LevelView
+from ..geometry import MAP_ROWS, MAX_X, MIN_X, direction_between
+from ..navigation.level import LevelView
 from ..navigation.terrain import TERRAIN_TYPES, door_orientation
 from . import mapview
 from .nearby import nearby

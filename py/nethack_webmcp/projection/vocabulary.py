@@ -35,6 +35,3 @@ OBJECT_CLASS_MARKS: Final[dict[str, str]] = {
     "$": "gold", "*": "gem or rock", "`": "boulder or statue", "0": "iron ball",
     "_": "iron chain",
 }
-
-COMPASS_WORDS: Final[tuple[str, ...]] = ("north", "south", "east", "west", "northeast",
-                                          "northwest", "southeast", "southwest")

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..geometry import POSITION_BOUNDS
 from ..projection import frame as frames
 from ..projection.outcome import from_steps
 from ..session import GameRegistry, Session, SessionError, StepResult
@@ -161,13 +162,11 @@ SESSION_ID = {**TOKEN, "description": "basis.sessionId"}
 VIEW_ID = {**TOKEN, "description": "basis.viewId"}
 REQUEST_ID = {**TOKEN, "description": "idempotency key"}
 EXPECTED_REVISION = {"type": "integer", "minimum": 0, "description": "basis.revision"}
-COMPASS = ["north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]
-#: A map square. Its bounds (x 1-79, y 0-20) are the map's rulers; like
+#: A map square. Its bounds (geometry.POSITION_BOUNDS) are the map's rulers; like
 #: the ID rule they are checked once in `Tool.call` (`_position_problems`)
 #: rather than repeated in every position of tools/list.
 POSITION = {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
             "required": ["x", "y"], "additionalProperties": False}
-POSITION_BOUNDS = {"x": (1, 79), "y": (0, 20)}
 #: the binding fields of actions.BINDINGS, declared once for every tool
 BINDING_FIELDS: dict[str, dict[str, Any]] = {"sessionId": SESSION_ID, "viewId": VIEW_ID,
                                              "requestId": REQUEST_ID, "expectedRevision": EXPECTED_REVISION}

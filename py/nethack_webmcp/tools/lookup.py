@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..navigation.level import MAP_ROWS, MAX_X, MIN_X
+from ..geometry import MAP_ROWS, MAX_X, MIN_X
 from ..navigation.terrain import TERRAIN_TYPES, freshness
 from ..projection import frame as frames
 from ..projection.mapview import cell_meaning

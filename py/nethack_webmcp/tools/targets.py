@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..navigation.directions import DELTAS, direction_between
-from ..navigation.level import LevelView, in_bounds
+from ..geometry import COMPASS_NAMES, DELTAS, MAP_ROWS, MAX_X, MIN_X, direction_between, in_bounds
+from ..navigation.level import LevelView
 from ..session import SessionError
-from .base import COMPASS, POSITION
+from .base import POSITION
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Square:
 #: checks that exactly one form is used.
 SCHEMA: dict[str, Any] = {
     "type": "object", "description": "one of: direction, position, symbol+scope",
-    "properties": {"direction": {"type": "string", "enum": [*COMPASS, "self"]},
+    "properties": {"direction": {"type": "string", "enum": [*COMPASS_NAMES, "self"]},
                    "position": POSITION,
                    "symbol": {"type": "string", "minLength": 1, "maxLength": 1, "description": "a shown mark"},
                    "scope": {"type": "string", "enum": ["adjacent", "level"]}},
@@ -76,7 +76,7 @@ def resolve(level: LevelView, target: dict[str, Any], *, allow_self: bool = Fals
     if scope == "adjacent":
         squares = [(hero[0] + dx, hero[1] + dy) for dx, dy in DELTAS.values()]
     else:
-        squares = [(x, y) for y in range(21) for x in range(1, 80)]
+        squares = [(x, y) for y in range(MAP_ROWS) for x in range(MIN_X, MAX_X + 1)]
     matches = [(x, y) for x, y in squares
                if in_bounds(x, y) and (x, y) != hero and level.mark(x, y) == symbol]
     if not matches:

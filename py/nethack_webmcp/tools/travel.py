@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..navigation import HeroState, StepOutcome, newly_displayed, run_leg, step_outcome
+from ..geometry import COMPASS_NAMES, VERTICAL
 from ..navigation.level import LevelView
 from ..projection import frame as frames
 from ..session import SessionError
@@ -19,7 +20,6 @@ from . import targets
 from .actions import Action, ActionTable
 from .base import (
     BINDING_FIELDS,
-    COMPASS,
     POSITION,
     Operation,
     Tool,
@@ -43,7 +43,6 @@ MAX_ACTIONS = {"type": "integer", "minimum": 1, "maximum": 200,
 MAX_FRONTIERS = {"type": "integer", "minimum": 1, "maximum": 20,
                  "description": f"frontiers to visit in turn (default {DEFAULT_MAX_FRONTIERS})"}
 GOALS = {"arrived", "atWayDown", "frontierReached", "frontierRevealed"}
-CLIMB = ("up", "down")
 
 TABLE = ActionTable("mode", (
     Action("step", "one move (attacks a shown hostile)", required=("target",)),
@@ -53,14 +52,14 @@ TABLE = ActionTable("mode", (
     Action("explore", "to the nearest unexplored frontiers", optional=("maxActions", "maxFrontiers")),
     Action("descend", "to a known way down; stops on it", optional=("maxActions",)),
 ), {**BINDING_FIELDS, "target": targets.SCHEMA,
-    "direction": {"type": "string", "enum": [*COMPASS, *CLIMB]},
+    "direction": {"type": "string", "enum": [*COMPASS_NAMES, *VERTICAL]},
     "runMode": {"type": "string", "enum": ["normal", "untilInteresting", "pastBranches"]},
     "noPickup": {"type": "boolean"}, "to": POSITION, "maxActions": MAX_ACTIONS, "maxFrontiers": MAX_FRONTIERS})
 
 
 def _check_direction(mode: str, direction: str) -> None:
     """run takes a compass word, climb up or down: one enum, checked per mode."""
-    allowed = CLIMB if mode == "climb" else tuple(COMPASS)
+    allowed = VERTICAL if mode == "climb" else COMPASS_NAMES
     if direction not in allowed:
         raise SessionError("invalidArguments", f"travel: mode {mode!r} takes direction "
                            f"{' | '.join(allowed)}, not {direction!r}", field="direction")

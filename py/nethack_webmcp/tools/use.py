@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..geometry import AIMS
 from ..projection import frame as frames
 from ..session import Session, SessionError
 from . import offers
 from .actions import Action, ActionTable
 from .base import (
     BINDING_FIELDS,
-    COMPASS,
     TOKEN,
     Operation,
     Tool,
@@ -29,7 +29,7 @@ from .base import (
 
 ITEM_ID = {**TOKEN, "description": "itemId from scene.inventory"}
 QUANTITY = {"type": "integer", "minimum": 1, "maximum": 2147483647, "description": "part of a stack"}
-AIM = {"type": "string", "enum": [*COMPASS, "self", "up", "down"]}
+AIM = {"type": "string", "enum": list(AIMS)}
 PLAIN = ("eat", "apply", "read", "drink", "dip", "rub", "invoke", "offer")
 AIMED = ("zap", "throw")
 METHODS = {name: f"game.{name}" for name in (*PLAIN, *AIMED, "drop", "fire", "engrave", "cast")}
