@@ -160,19 +160,19 @@ class NativeEngine(Engine):
             sent = received = 0
             try:
                 while received < len(lines):
-                    if sent < len(lines) and sent - received < window:
-                        batch = lines[sent:received + window]
-                        stdin.write(b"".join(batch))
-                        sent += len(batch)
-                        await stdin.drain()
-                    line = await asyncio.wait_for(stdout.readline(), self._timeout)
+                    try:
+                        if sent < len(lines) and sent - received < window:
+                            batch = lines[sent:received + window]
+                            stdin.write(b"".join(batch))
+                            sent += len(batch)
+                            await stdin.drain()
+                        line = await asyncio.wait_for(stdout.readline(), self._timeout)
+                    except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
+                        raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
                     if not line:
                         raise EngineError("driver closed its output" + self._diagnostics())
-                    check(received, decode(line))
+                    check(received, decode(line))  # its own exception propagates unchanged
                     received += 1
-            except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
-                await self._retire()
-                raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
             except BaseException:
                 await self._retire()
                 raise
