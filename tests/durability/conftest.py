@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from durable_support import require_driver
+from support.client import require_driver
 
 
 @pytest.fixture

@@ -15,12 +15,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the shar
 from durable_support import (
     SCRIPT,
     TWIN_PARAMS,
-    Client,
     FaultyStore,
     apply_input,
     registry,
 )
 from nethack_webmcp.store.sqlite import SqliteStore
+from support.client import Client
 
 
 async def main(state_dir: Path, crash_at: int) -> None:

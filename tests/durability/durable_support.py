@@ -1,5 +1,7 @@
 """durable_support.py - helpers for the durability tests (real native engine, real SQLite).
 
+The tool client itself is tests/support/client.py (shared with tests/python).
+
 Nothing here mocks the engine or the store: `FaultyStore` wraps a real
 SqliteStore and only injects failures (or a crash hook) at chosen writes.
 (A uniquely named module rather than conftest.py, so `import` never picks
@@ -19,23 +21,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from nethack_webmcp.engine.native import DEFAULT_DRIVER, NativeEngine, native_identity
+from nethack_webmcp.engine.native import NativeEngine, native_identity
 from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.store import Store, StoreError
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
-from nethack_webmcp.tools import BY_NAME, ToolContext
+from support.client import CREATED_AT, ROOT, Client, bound
 from support.processes import drivers  # noqa: F401  (re-exported for the tests)
 from support.twin import SCRIPT as TWIN_SCRIPT
 
-ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
-CREATED_AT = 1700000000
-
-
-def require_driver() -> None:
-    if not os.access(os.environ.get("NNH_DRIVER", DEFAULT_DRIVER), os.X_OK):
-        pytest.fail(f"native driver missing at {DEFAULT_DRIVER}; build it with ./scripts/build")
 
 
 def registry(directory: Path, *, store: Store | None = None, identity: str | None = None) -> GameRegistry:
@@ -43,30 +37,6 @@ def registry(directory: Path, *, store: Store | None = None, identity: str | Non
     return GameRegistry(NativeEngine.start, store=store or SqliteStore.in_state_dir(directory),
                         ownership=FileOwnership.in_state_dir(directory),
                         identity=identity or native_identity())
-
-
-class Client:
-    """Calls tools the way an MCP client would, on one registry."""
-
-    def __init__(self, games: GameRegistry) -> None:
-        self.games = games
-        self.ctx = ToolContext(games)
-
-    async def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        return await BY_NAME[tool].call(self.ctx, arguments)
-
-    async def ok(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        frame = await self.call(tool, **arguments)
-        assert "error" not in frame, frame.get("error")
-        return frame
-
-    async def close(self) -> None:
-        await self.games.close_all()
-        await self.games.store.close()
-
-
-def bound(frame: dict[str, Any]) -> dict[str, str]:
-    return {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"]}
 
 
 def standing(frame: dict[str, Any]) -> dict[str, Any] | None:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from durable_support import PYTHON, ROOT, Client, bound, registry
+from durable_support import PYTHON, registry
+from support.client import ROOT, Client, bound
 
 pytestmark = pytest.mark.asyncio
 

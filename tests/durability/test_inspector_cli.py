@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from durable_support import ROOT
+from support.client import ROOT
 
 INSPECTOR = "@modelcontextprotocol/inspector"
 INSPECTOR_VERSION = "2.12.0"

@@ -11,7 +11,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from durable_support import Client, StdioServer, bound, registry
+from durable_support import StdioServer, registry
+from support.client import Client, bound
 
 pytestmark = pytest.mark.asyncio
 

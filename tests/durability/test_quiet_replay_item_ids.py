@@ -12,7 +12,7 @@ import subprocess
 from typing import Any
 
 import pytest
-from durable_support import CREATED_AT
+from support.client import CREATED_AT
 from nethack_webmcp.engine.native import driver_path
 
 COMPASS = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"]

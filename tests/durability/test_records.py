@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from durable_support import CREATED_AT, Client, FaultyStore, bound, registry
+from durable_support import FaultyStore, registry
+from support.client import CREATED_AT, Client, bound
 from nethack_webmcp.session.records import end_reason
 from nethack_webmcp.store.sqlite import SqliteStore
 

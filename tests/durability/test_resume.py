@@ -10,7 +10,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from durable_support import CREATED_AT, Client, bound, registry, standing
+from durable_support import registry, standing
+from support.client import CREATED_AT, Client, bound
 
 pytestmark = pytest.mark.asyncio
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from durable_support import Client, bound, registry, require_driver
+from durable_support import registry
+from support.client import Client, bound, require_driver
 from nethack_webmcp.projection.render import text
 from test_records import quit_game
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
-from agent_support import Agent, require_driver
+from support.client import Client, require_driver
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.session import GameRegistry
 
 
 @pytest_asyncio.fixture
-async def agent() -> AsyncIterator[Agent]:
+async def agent() -> AsyncIterator[Client]:
     require_driver()
     games = GameRegistry(NativeEngine.start)
     try:
-        yield Agent(games)
+        yield Client(games)
     finally:
         await games.close_all()

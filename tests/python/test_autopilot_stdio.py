@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 
-from agent_support import ROOT, require_driver
+from support.client import ROOT, require_driver
 
 SEED = 3  # a Monk: an early corpse to eat and a descent within the budget
 MAX_CALLS = 120

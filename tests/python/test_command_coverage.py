@@ -14,7 +14,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from agent_support import ROOT, require_driver
+from support.client import ROOT, require_driver
 from nethack_webmcp.tools import TOOLS
 from nethack_webmcp.tools.equipment import ACCESSORY_SLOTS, ARMOR_SLOTS
 from nethack_webmcp.tools.use import AIM

@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from agent_support import Agent, bound
+from support.client import Client, bound
 from nethack_webmcp.projection import frame as frames
 from nethack_webmcp.session import Session
 
 pytestmark = pytest.mark.asyncio
 
 
-async def wizard_game(agent: Agent) -> Session:
+async def wizard_game(agent: Client) -> Session:
     return await agent.fixture_game(seed=7, wizard=True, role="valkyrie")
 
 
@@ -24,7 +24,7 @@ async def low(session: Session, method: str, **params: Any) -> dict[str, Any]:
     return frames.build(session)
 
 
-async def reply(agent: Agent, frame: dict[str, Any], value: Any) -> dict[str, Any]:
+async def reply(agent: Client, frame: dict[str, Any], value: Any) -> dict[str, Any]:
     decision = frame["decision"]
     answered = await agent.call(decision["reply"]["tool"], **decision["reply"]["arguments"], value=value)
     assert "error" not in answered, answered["error"]
@@ -39,7 +39,7 @@ def heard(frame: dict[str, Any]) -> list[str]:
     return [e["text"] for e in frame["events"] if e["type"] == "heard"]
 
 
-async def test_confirmation_quit_declined(agent: Agent) -> None:
+async def test_confirmation_quit_declined(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("interact", **bound(created), action="quit")
     assert frame["decision"]["kind"] == "confirmation" and frame["decision"]["prompt"] == "Really quit?"
@@ -47,7 +47,7 @@ async def test_confirmation_quit_declined(agent: Agent) -> None:
     assert answered["control"]["gate"] == "ready" and answered["outcome"]["turnsElapsed"] == 0
 
 
-async def test_choice_pickup_by_unique_name(agent: Agent) -> None:
+async def test_choice_pickup_by_unique_name(agent: Client) -> None:
     session = await wizard_game(agent)
     wish = await low(session, "debug.wizard", command="wish")
     await reply(agent, wish, "2 apples")
@@ -64,7 +64,7 @@ async def test_choice_pickup_by_unique_name(agent: Agent) -> None:
     assert any("dagger" in i["label"] for i in answered["scene"]["here"]["items"])
 
 
-async def test_text_engrave(agent: Agent) -> None:
+async def test_text_engrave(agent: Client) -> None:
     created = await agent.create(seed=42)
     engrave = await low(agent.games.get(created["basis"]["sessionId"]), "game.engrave")
     assert engrave["decision"]["kind"] == "item"
@@ -74,7 +74,7 @@ async def test_text_engrave(agent: Agent) -> None:
     assert answered["decision"] is None or answered["decision"]["kind"] != "text"
 
 
-async def test_direction_kick(agent: Agent) -> None:
+async def test_direction_kick(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("interact", **bound(created), action="kick")
     assert frame["decision"]["kind"] == "direction"
@@ -82,7 +82,7 @@ async def test_direction_kick(agent: Agent) -> None:
     assert answered["outcome"]["status"] != "decision"
 
 
-async def test_item_eat(agent: Agent) -> None:
+async def test_item_eat(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("use", **bound(created), action="eat")
     decision = frame["decision"]
@@ -93,7 +93,7 @@ async def test_item_eat(agent: Agent) -> None:
     assert answered["outcome"]["turnsElapsed"] >= 1
 
 
-async def test_position_wizard_teleport(agent: Agent) -> None:
+async def test_position_wizard_teleport(agent: Client) -> None:
     session = await wizard_game(agent)
     frame = await low(session, "debug.wizard", command="teleport")
     decision = frame["decision"]
@@ -107,7 +107,7 @@ async def test_position_wizard_teleport(agent: Agent) -> None:
     assert answered["scene"]["self"]["position"] == {"x": floor[0], "y": floor[1]}
 
 
-async def test_cancel_uses_the_offered_syntax(agent: Agent) -> None:
+async def test_cancel_uses_the_offered_syntax(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("interact", **bound(created), action="kick")
     cancelled = await agent.call(frame["decision"]["cancel"]["tool"], **frame["decision"]["cancel"]["arguments"])
@@ -115,7 +115,7 @@ async def test_cancel_uses_the_offered_syntax(agent: Agent) -> None:
     assert cancelled["outcome"]["submission"] == "accepted" and cancelled["control"]["gate"] == "ready"
 
 
-async def test_bad_value_sends_nothing(agent: Agent) -> None:
+async def test_bad_value_sends_nothing(agent: Client) -> None:
     created = await agent.create(seed=42)
     session = agent.games.get(created["basis"]["sessionId"])
     frame = await agent.call("interact", **bound(created), action="kick")
@@ -147,7 +147,7 @@ async def test_a_single_choice_takes_a_bare_option_or_a_list() -> None:
         to_answer(several, "yes")  # a multi-select answer is always a list
 
 
-async def test_the_count_echo_is_not_a_message(agent: Agent) -> None:
+async def test_the_count_echo_is_not_a_message(agent: Client) -> None:
     """NetHack echoes a typed count ("Count: 15"); that is our own input read
     back, so it is neither an event nor a recent message."""
     created = await agent.create(seed=42)
@@ -158,7 +158,7 @@ async def test_the_count_echo_is_not_a_message(agent: Agent) -> None:
     assert not [text for text in observed["result"]["recentMessages"] if text.startswith("Count:")]
 
 
-async def test_messages_of_a_leg_carry_the_square_they_came_from(agent: Agent) -> None:
+async def test_messages_of_a_leg_carry_the_square_they_came_from(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame, tagged = created, []
     for _ in range(12):

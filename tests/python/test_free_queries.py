@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from agent_support import Agent, bound
+from support.client import Client, bound
 
 pytestmark = pytest.mark.asyncio
 
 
-async def free(agent: Agent, created: dict[str, Any], tool: str, **arguments: Any) -> dict[str, Any]:
+async def free(agent: Client, created: dict[str, Any], tool: str, **arguments: Any) -> dict[str, Any]:
     """Call a free query and check that the engine saw no input."""
     session = agent.games.get(created["basis"]["sessionId"])
     before = await agent.engine_revision(session)
@@ -21,7 +21,7 @@ async def free(agent: Agent, created: dict[str, Any], tool: str, **arguments: An
     return frame
 
 
-async def test_square_discovery_offers_bound_attempts(agent: Agent) -> None:
+async def test_square_discovery_offers_bound_attempts(agent: Client) -> None:
     created = await agent.create(seed=42)
     sid = created["basis"]["sessionId"]
     frame = await free(agent, created, "interact", sessionId=sid, target={"direction": "west"})
@@ -37,7 +37,7 @@ async def test_square_discovery_offers_bound_attempts(agent: Agent) -> None:
     assert door["result"]["attempts"][0]["arguments"]["mode"] == "to"
 
 
-async def test_item_discovery_and_its_offer(agent: Agent) -> None:
+async def test_item_discovery_and_its_offer(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await free(agent, created, "use", sessionId=created["basis"]["sessionId"])
     items = {entry["itemId"]: entry for entry in frame["result"]["items"]}
@@ -48,7 +48,7 @@ async def test_item_discovery_and_its_offer(agent: Agent) -> None:
     assert eaten["outcome"]["submission"] == "accepted" and eaten["outcome"]["turnsElapsed"] >= 1
 
 
-async def test_plan_queries(agent: Agent) -> None:
+async def test_plan_queries(agent: Client) -> None:
     created = await agent.create(seed=42)
     sid = created["basis"]["sessionId"]
     route = (await free(agent, created, "plan", sessionId=sid, query="route", to={"x": 50, "y": 4}))["result"]
@@ -62,7 +62,7 @@ async def test_plan_queries(agent: Agent) -> None:
     assert len(around["cells"]) == 81
 
 
-async def test_lookup_inventory_equipment_observe(agent: Agent) -> None:
+async def test_lookup_inventory_equipment_observe(agent: Client) -> None:
     created = await agent.create(seed=42)
     sid = created["basis"]["sessionId"]
     dog = (await free(agent, created, "lookup", sessionId=sid, symbol="d"))["result"]
@@ -80,7 +80,7 @@ async def test_lookup_inventory_equipment_observe(agent: Agent) -> None:
     assert observed["result"]["recentMessages"]
 
 
-async def test_observe_operation_history(agent: Agent) -> None:
+async def test_observe_operation_history(agent: Client) -> None:
     created = await agent.create(seed=42)
     moved = await agent.call("travel", **bound(created), mode="step", target={"direction": "west"})
     operation = moved["outcome"]["operationId"]
@@ -90,13 +90,13 @@ async def test_observe_operation_history(agent: Agent) -> None:
     assert "reply" not in history.get("decision", {})
 
 
-async def test_help_needs_no_game(agent: Agent) -> None:
+async def test_help_needs_no_game(agent: Client) -> None:
     frame = await agent.call("help", topic="decisions")
     assert frame["basis"] is None and "respond" in frame["result"]["text"]
     assert "targets" in frame["result"]["topics"]
 
 
-async def test_discovery_never_offers_a_route_onto_a_creature(agent: Agent) -> None:
+async def test_discovery_never_offers_a_route_onto_a_creature(agent: Client) -> None:
     frame = await agent.create(seed=3)  # a jackal comes into view within a few legs
     sid = frame["basis"]["sessionId"]
     hostile = None

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from agent_support import CREATED_AT, ROOT, require_driver
+from support.client import CREATED_AT, ROOT, require_driver
 from nethack_webmcp.engine import EngineClosed, EngineError
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.session import Session

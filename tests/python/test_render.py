@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from agent_support import Agent, bound
+from support.client import Client, bound
 from nethack_webmcp.projection.render import RESULT_CHARS, bounded_json, text
 
 
@@ -49,7 +49,7 @@ def test_stairs_and_altars_are_always_listed_and_caps_are_counted() -> None:
 
 
 @pytest.mark.asyncio
-async def test_a_leg_is_summarised_not_listed(agent: Agent) -> None:
+async def test_a_leg_is_summarised_not_listed(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("travel", **bound(created), mode="explore")
     leg = frame["result"]

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
-from agent_support import ROOT
+from support.client import ROOT
 from nethack_webmcp.tools import BY_NAME, TOOLS, ToolContext, declarations
 from nethack_webmcp.tools.schema import unsupported_keywords
 from support.tool_compat import BUDGET_BYTES, compact_size, problems

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from agent_support import Agent, bound
+from support.client import Client, bound
 
 pytestmark = pytest.mark.asyncio
 
 
-async def refused(agent: Agent, created: dict[str, Any], code: str, tool: str, **arguments: Any) -> dict[str, Any]:
+async def refused(agent: Client, created: dict[str, Any], code: str, tool: str, **arguments: Any) -> dict[str, Any]:
     session = agent.games.get(created["basis"]["sessionId"])
     before = await agent.engine_revision(session)
     frame = await agent.call(tool, **arguments)
@@ -25,7 +25,7 @@ async def refused(agent: Agent, created: dict[str, Any], code: str, tool: str, *
     return frame
 
 
-async def test_stale_view(agent: Agent) -> None:
+async def test_stale_view(agent: Client) -> None:
     created = await agent.create(seed=42)
     moved = await agent.call("travel", **bound(created), mode="step", target={"direction": "west"})
     assert moved["outcome"]["submission"] == "accepted"
@@ -35,7 +35,7 @@ async def test_stale_view(agent: Agent) -> None:
     assert frame["error"]["currentViewId"] == moved["basis"]["viewId"]
 
 
-async def test_stale_revision(agent: Agent) -> None:
+async def test_stale_revision(agent: Client) -> None:
     created = await agent.create(seed=42)
     await refused(agent, created, "staleRevision", "interact", **bound(created), action="search",
                   expectedRevision=created["basis"]["revision"] + 5)
@@ -44,7 +44,7 @@ async def test_stale_revision(agent: Agent) -> None:
                   value="north", expectedRevision=created["basis"]["revision"])
 
 
-async def test_ambiguous_symbol(agent: Agent) -> None:
+async def test_ambiguous_symbol(agent: Client) -> None:
     created = await agent.create(seed=42)  # two closed doors '+' on this level, walls all around
     frame = await refused(agent, created, "ambiguous", "interact", **bound(created), action="open",
                           target={"symbol": "+", "scope": "level"})
@@ -58,7 +58,7 @@ async def test_ambiguous_symbol(agent: Agent) -> None:
                   target={"position": {"x": 53, "y": 9}})
 
 
-async def test_wrong_decision_id(agent: Agent) -> None:
+async def test_wrong_decision_id(agent: Client) -> None:
     created = await agent.create(seed=42)
     quit_frame = await agent.call("interact", **bound(created), action="quit")
     standing = quit_frame["decision"]["id"]
@@ -72,7 +72,7 @@ async def test_wrong_decision_id(agent: Agent) -> None:
     await refused(agent, created, "decisionStanding", "interact", **bound(quit_frame), action="search")
 
 
-async def test_no_decision_and_invalid_arguments(agent: Agent) -> None:
+async def test_no_decision_and_invalid_arguments(agent: Client) -> None:
     created = await agent.create(seed=42)
     sid = created["basis"]["sessionId"]
     await refused(agent, created, "noDecision", "respond", action="answer", sessionId=sid,
@@ -85,14 +85,14 @@ async def test_no_decision_and_invalid_arguments(agent: Agent) -> None:
                   letter="d")
 
 
-async def test_engine_rejection_passes_through(agent: Agent) -> None:
+async def test_engine_rejection_passes_through(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await refused(agent, created, "unknownItem", "use", **bound(created), action="eat",
                           itemId="item-999")
     assert frame["outcome"]["submission"] == "rejected"
 
 
-async def test_exact_retry_returns_the_original_receipt(agent: Agent) -> None:
+async def test_exact_retry_returns_the_original_receipt(agent: Client) -> None:
     created = await agent.create(seed=42)
     args = {**bound(created), "mode": "step", "target": {"direction": "west"}, "requestId": "walk-1"}
     first = await agent.call("travel", **args)
@@ -105,7 +105,7 @@ async def test_exact_retry_returns_the_original_receipt(agent: Agent) -> None:
     await refused(agent, created, "requestIdReused", "travel", **changed)
 
 
-async def test_rejections_before_input_are_not_receipts(agent: Agent) -> None:
+async def test_rejections_before_input_are_not_receipts(agent: Client) -> None:
     created = await agent.create(seed=42)
     args = {**bound(created), "action": "search", "requestId": "s-1", "expectedRevision": 99}
     await refused(agent, created, "staleRevision", "interact", **args)
@@ -114,7 +114,7 @@ async def test_rejections_before_input_are_not_receipts(agent: Agent) -> None:
     assert frame["outcome"]["submission"] == "accepted"
 
 
-async def test_ended_game_refuses_input(agent: Agent) -> None:
+async def test_ended_game_refuses_input(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("interact", **bound(created), action="quit")
     while frame["decision"] is not None:
@@ -130,18 +130,18 @@ async def test_ended_game_refuses_input(agent: Agent) -> None:
     assert observed["control"]["gate"] == "ended" and "error" not in observed
 
 
-async def test_unknown_session(agent: Agent) -> None:
+async def test_unknown_session(agent: Client) -> None:
     frame = await agent.call("observe", sessionId="nope")
     assert frame["error"]["code"] == "unknownSession" and frame["basis"] is None
 
 
-async def test_incompatible_character_is_an_error_frame(agent: Agent) -> None:
+async def test_incompatible_character_is_an_error_frame(agent: Client) -> None:
     frame = await agent.call("session", action="create", role="valkyrie", alignment="chaotic", race="dwarf")
     assert frame["error"]["code"] == "incompatibleCharacter" and frame["basis"] is None
     assert agent.games.sessions() == []
 
 
-async def test_each_action_takes_its_own_fields(agent: Agent) -> None:
+async def test_each_action_takes_its_own_fields(agent: Client) -> None:
     """Flat schemas: the action table says which fields an action takes, and
     the error names the action, the field and what the action accepts."""
     created = await agent.create(seed=42)
@@ -163,7 +163,7 @@ async def test_each_action_takes_its_own_fields(agent: Agent) -> None:
     await refused(agent, created, "invalidArguments", "use", **bound(created), action="drop", quantity=2)
 
 
-async def test_targets_positions_and_ids_are_checked(agent: Agent) -> None:
+async def test_targets_positions_and_ids_are_checked(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await refused(agent, created, "invalidTarget", "interact", **bound(created), action="kick",
                           target={"direction": "north", "position": {"x": 3, "y": 3}})
@@ -183,7 +183,7 @@ async def test_targets_positions_and_ids_are_checked(agent: Agent) -> None:
     assert "itemId must be 1-96 characters" in frame["error"]["message"]
 
 
-async def test_every_rejection_of_an_acting_tool_has_a_rejected_outcome(agent: Agent) -> None:
+async def test_every_rejection_of_an_acting_tool_has_a_rejected_outcome(agent: Client) -> None:
     created = await agent.create(seed=42)
     sid = created["basis"]["sessionId"]
     for tool, arguments in (("interact", {"sessionId": sid, "action": "search"}),
@@ -197,7 +197,7 @@ async def test_every_rejection_of_an_acting_tool_has_a_rejected_outcome(agent: A
     assert "action 'search' needs 'viewId'" in missing_view["error"]["message"]
 
 
-async def test_names_are_limited_in_bytes_and_control_characters_named(agent: Agent) -> None:
+async def test_names_are_limited_in_bytes_and_control_characters_named(agent: Client) -> None:
     before = len(agent.games.sessions())
     frame = await agent.call("session", action="create", name="\U0001f409" * 31)
     assert frame["error"]["code"] == "invalidArguments"

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import pytest
-from agent_support import Agent, bound
+from support.client import Client, bound
 from nethack_webmcp.projection import frame as frames
 
 pytestmark = pytest.mark.asyncio
 
 
-async def test_explore_leg_is_bounded_and_aggregated(agent: Agent) -> None:
+async def test_explore_leg_is_bounded_and_aggregated(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("travel", **bound(created), mode="explore", maxActions=3, maxFrontiers=5)
     assert "error" not in frame, frame["error"]
@@ -20,7 +20,7 @@ async def test_explore_leg_is_bounded_and_aggregated(agent: Agent) -> None:
     assert leg["stopReason"]
 
 
-async def test_to_leg_arrives_on_a_known_square(agent: Agent) -> None:
+async def test_to_leg_arrives_on_a_known_square(agent: Client) -> None:
     created = await agent.create(seed=42)
     frame = await agent.call("travel", **bound(created), mode="to", to={"x": 52, "y": 4})
     assert frame["result"]["stopReason"] in ("arrived", "newCreature"), frame["result"]
@@ -29,7 +29,7 @@ async def test_to_leg_arrives_on_a_known_square(agent: Agent) -> None:
         assert frame["outcome"]["status"] == "completed"
 
 
-async def test_zero_action_leg_sends_nothing(agent: Agent) -> None:
+async def test_zero_action_leg_sends_nothing(agent: Client) -> None:
     created = await agent.create(seed=42)
     session = agent.games.get(created["basis"]["sessionId"])
     frame = await agent.call("travel", **bound(created), mode="descend")
@@ -38,7 +38,7 @@ async def test_zero_action_leg_sends_nothing(agent: Agent) -> None:
     assert frame["events"] == [] and await agent.engine_revision(session) == created["basis"]["revision"]
 
 
-async def test_run_and_climb(agent: Agent) -> None:
+async def test_run_and_climb(agent: Client) -> None:
     created = await agent.create(seed=42)  # the hero starts on the up staircase
     up = await agent.call("travel", **bound(created), mode="climb", direction="up")
     assert up["decision"]["kind"] == "confirmation", "leaving the dungeon is a real question"
@@ -48,7 +48,7 @@ async def test_run_and_climb(agent: Agent) -> None:
     assert ran["outcome"]["submission"] == "accepted" and ran["outcome"]["positionChanged"]
 
 
-async def test_descend_leg_then_climb_down(agent: Agent) -> None:
+async def test_descend_leg_then_climb_down(agent: Client) -> None:
     session = await agent.fixture_game(seed=7, wizard=True, role="valkyrie")
     # fixture: magic mapping shows the '>' at (48,16) in a room behind closed
     # doors; teleport into that room, two squares from the stairs
