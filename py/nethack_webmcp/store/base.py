@@ -2,8 +2,9 @@
 
 Everything a game needs to survive its host lives behind `Store` (durable
 data) and `Ownership` (who may advance a game). Natively the implementation
-is SQLite plus `fcntl.flock` (`store.sqlite`); in the browser it will be
-IndexedDB plus Web Locks through a small JS helper (`store.indexeddb`);
+is SQLite plus `fcntl.flock` (`store.sqlite`); in the browser it is
+IndexedDB plus Web Locks through the core worker's JS (`store.indexeddb`,
+web/src/worker/idb-store.js and game-locks.js);
 `store.memory` keeps everything in the process (tests, hosts without
 persistence). All methods are async so the browser implementation can
 await JS promises; the values crossing the interface are plain JSON-shaped
