@@ -30,8 +30,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from e2e.site_harness import DIST, QuietHandler, launch, wait_until
-from playwright.sync_api import Page, sync_playwright
+from e2e.site_harness import DIST, QuietHandler, launch, wait_until  # noqa: E402  (needs tests/ on the path)
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 BENCH = ROOT / "build" / "bench-site"
 BARE_WORKER = """import { loadPyodide } from 'pyodide';
@@ -63,7 +63,9 @@ IN_PAGE = """async ([name, args, count, stepping]) => {
   view = view && (typeof view === 'string' ? JSON.parse(view) : view);
   const times = [];
   for (let i = 0; i < count; i += 1) {
-    const input = stepping ? { ...args, viewId: view.basis.viewId, target: { direction: i % 2 ? stepping[1] : stepping[0] } } : args;
+    const input = stepping
+      ? { ...args, viewId: view.basis.viewId, target: { direction: i % 2 ? stepping[1] : stepping[0] } }
+      : args;
     const started = performance.now();
     const result = await context.executeTool(tool, input);
     times.push(performance.now() - started);

@@ -39,9 +39,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from e2e.durable_harness import HOOKS, wait_ready
-from e2e.site_harness import CHROMIUM, FLAGS, serve, wait_until
-from playwright.sync_api import Page, sync_playwright
+from e2e.durable_harness import HOOKS, wait_ready  # noqa: E402  (needs tests/ on the path)
+from e2e.site_harness import CHROMIUM, FLAGS, serve, wait_until  # noqa: E402
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 PLAY = """
 import json, time
@@ -167,8 +167,9 @@ def main(inputs: int, seed: int, runs: int) -> None:
     label, measured = rows[0]
     total = statistics.median(one["total"] for one in measured)
     read = statistics.median(one["read"] for one in measured)
+    same = all(one["stateHash"] == played["stateHash"] for one in measured)
     print(f"| resume total in the worker (read journal, fresh engine, replay, observe), {label.split(' (')[0]} | "
-          f"{inputs} | {total:.3f} | – | {'yes' if all(one['stateHash'] == played['stateHash'] for one in measured) else '**no**'} |")
+          f"{inputs} | {total:.3f} | – | {'yes' if same else '**no**'} |")
     print(f"| of which: read the journal from IndexedDB ({measured[0]['entries']} entries) | – | {read:.3f} | – | – |")
     runs_text = ", ".join(f"{one['total']:.3f}" for one in measured)
     print(f"\nResume runs (s): {runs_text}")

@@ -137,7 +137,7 @@ def report(runs: list[dict[str, Any]], configurations: list[tuple[int, str]]) ->
         p50 = statistics.median(calls)
         pooled = f"{(p50 / baseline - 1) * 100:+.1f}%" if baseline else "—"
         ratios = [statistics.median(run["calls"]) / statistics.median(base["calls"])
-                  for run, base in zip(blocks, base_runs)]
+                  for run, base in zip(blocks, base_runs, strict=False)]
         rounds = f"{(statistics.median(ratios) - 1) * 100:+.1f}%" if base_runs else "—"
         cpu = f"{1000 * sum(run['cpu'] for run in blocks) / len(calls):.2f}"
         rate = f"{len(polls) / sum(run['seconds'] for run in blocks):.0f}" if polls else "—"
@@ -145,7 +145,8 @@ def report(runs: list[dict[str, Any]], configurations: list[tuple[int, str]]) ->
         poll = [f"{percentile(polls, q):.2f}" if polls else "—" for q in (0.5, 0.95)]
         errors = sum(len(run["errors"]) for run in blocks) + sum(
             count for status, count in statuses.items() if status not in ("200", "304"))
-        print(f"| {pollers} | {mode} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {pooled} | {rounds} | {cpu} | "
+        print(f"| {pollers} | {mode} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {pooled} | "
+              f"{rounds} | {cpu} | "
               f"{rate} | {codes} | {poll[0]} | {poll[1]} | {errors} |")
 
 

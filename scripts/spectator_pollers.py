@@ -46,7 +46,7 @@ async def poller(host: str, port: int, path: str, interval: float, stop: asyncio
             etag = headers.get("etag", etag)
             try:
                 await asyncio.wait_for(stop.wait(), interval)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
     except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
         errors.append(repr(exc))

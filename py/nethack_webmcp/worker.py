@@ -95,7 +95,7 @@ async def call(name: str, arguments_json: str) -> str:
     assert _context is not None, "worker.start() was not called"
     try:
         frame = await tool.call(_context, arguments)
-    except Exception as exc:  # noqa: BLE001 - a bug, not a rejection: report it as a frame, keep the worker alive
+    except Exception as exc:
         return _error("internalError", f"{name} failed inside the page's Python: {exc!r}",
                       traceback=traceback.format_exc(limit=8))
     return _dump(frame)
@@ -122,7 +122,7 @@ async def take_over(session_id: str) -> str:
         session = await games.resume(session_id, take_over=True)
     except SessionError as exc:
         return _dump(frames.error_frame(None, exc, mutation=False))
-    except Exception as exc:  # noqa: BLE001 - report, keep the worker alive
+    except Exception as exc:
         return _error("internalError", f"take over failed inside the page's Python: {exc!r}",
                       traceback=traceback.format_exc(limit=8))
     frame = frames.build(session, result={"kind": "session", "action": "resumed", "session": session.agent_metadata(),
@@ -170,7 +170,7 @@ async def import_game(text: str) -> str:
                                             identity=games.identity)
     except SessionError as exc:
         return _dump({"error": exc.as_error()})
-    except Exception as exc:  # noqa: BLE001 - a malformed document must not take the worker down
+    except Exception as exc:
         return _dump({"error": {"code": "invalidDocument", "message": f"the document cannot be imported: {exc!r}"}})
     return _dump(result)
 

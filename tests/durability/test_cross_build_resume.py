@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 from durable_support import SCRIPT, apply_input
-from support.client import Client
-from support.wasm_builds import JSPI_FLAG, ROOT, WASM_ENGINE, WASM_SCRIPT, node24, wasm_command
 from nethack_webmcp.engine.native import NativeEngine, native_build_identity, native_identity
 from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
+from support.client import Client
+from support.wasm_builds import JSPI_FLAG, ROOT, WASM_ENGINE, WASM_SCRIPT, node24, wasm_command
 
 pytestmark = pytest.mark.asyncio
 

@@ -11,9 +11,8 @@ import json
 import subprocess
 from typing import Any
 
-import pytest
-from support.client import CREATED_AT
 from nethack_webmcp.engine.native import driver_path
+from support.client import CREATED_AT
 
 COMPASS = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"]
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from durable_support import FaultyStore, registry
-from support.client import CREATED_AT, Client, bound
 from nethack_webmcp.session.records import end_reason
 from nethack_webmcp.store.sqlite import SqliteStore
+from support.client import CREATED_AT, Client, bound
 
 
 def records(state_dir: Path) -> list[tuple]:

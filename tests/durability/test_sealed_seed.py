@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from durable_support import registry
-from support.client import Client, bound, require_driver
 from nethack_webmcp.projection.render import text
+from support.client import Client, bound, require_driver
 from test_records import quit_game
 
 pytestmark = pytest.mark.asyncio

@@ -163,7 +163,10 @@ def spectator_state(page: Page) -> dict[str, Any]:
     """What the spectator shows, read from the DOM as a person sees it."""
     return page.evaluate("""() => {
       const root = document.getElementById('main');
-      const text = (name) => { const node = root.querySelector(`[data-field="${name}"]`); return node ? node.textContent : null; };
+      const text = (name) => {
+        const node = root.querySelector(`[data-field="${name}"]`);
+        return node ? node.textContent : null;
+      };
       return {revision: root.dataset.revision, gameId: root.dataset.gameId,
               turn: text('turn'), hp: text('hp'), pw: text('pw'), depth: text('depth'), hunger: text('hunger'),
               prompt: text('decision-prompt'), kind: text('decision-kind'), name: text('name'),

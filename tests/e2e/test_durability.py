@@ -207,7 +207,8 @@ def test_injected_storage_failures_block_and_recover(ctx: BrowserContext, site_u
     # while the store keeps failing, observe stays blocked and says so
     faults(page, {"every": True})
     still = agent.call("observe", {"sessionId": game})
-    assert still["control"]["gate"] == "recoveryRequired" and "still fails" in still["diagnostics"]["storage"]["message"]
+    assert still["control"]["gate"] == "recoveryRequired"
+    assert "still fails" in still["diagnostics"]["storage"]["message"]
     faults(page, None)
     frame = agent.ok("observe", {"sessionId": game})
     assert frame["diagnostics"]["storage"]["status"] == "recovered" and frame["control"]["gate"] == "ready"
@@ -357,7 +358,8 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
     try:
         other = open_site(fresh, site_url)
         other.locator("[data-control=import]").set_input_files(str(path))
-        wait_until(other, "() => document.querySelector('[data-field=import-result]')?.dataset.state === 'imported'", 60)
+        wait_until(other, "() => document.querySelector('[data-field=import-result]')?.dataset.state "
+                          "=== 'imported'", 60)
         row = wait_until(other, "(id) => document.querySelector(`tr[data-game-id=\"${id}\"] [data-control=resume]`)"
                                 " !== null", 10, game)
         assert row

@@ -133,7 +133,8 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         while frame["decision"] is not None:
             decision = frame["decision"]
             if decision["kind"] == "confirmation":
-                frame = agent.call("respond", **decision["reply"]["arguments"], value=decision["prompt"] == "Really quit?")
+                frame = agent.call("respond", **decision["reply"]["arguments"],
+                                   value=decision["prompt"] == "Really quit?")
             else:
                 frame = agent.call("respond", **decision["cancel"]["arguments"])
         assert frame["control"]["gate"] == "ended"
@@ -143,8 +144,8 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         wait_until(page, "() => document.querySelector('main .muted')?.textContent.includes('closed it')", 5)
         assert page.evaluate("() => document.querySelector('[data-field=end-reason]').textContent") == "quit"
         page.goto(f"{base}/")
-        row = wait_until(page, "(id) => document.querySelector(`table.records tr[data-game-id=\"${id}\"]`)?.textContent",
-                         5, game)
+        row = wait_until(page, "(id) => document.querySelector(`table.records tr[data-game-id=\"${id}\"]`)"
+                               "?.textContent", 5, game)
         assert HOSTILE_NAME[:8] in row and HOSTILE_MODEL in row
         assert injected(page) == 0
         page.screenshot(path=str(SCREENSHOTS / "server-spectator-home.png"))

@@ -126,7 +126,8 @@ def test_a_completed_game_is_listed_in_the_records(site: Site) -> None:
     assert end["how"] == "quit"
 
     site.show_home(site.page)
-    cells = wait_until(site.page, "(id) => { const row = document.querySelector(`table.records tr[data-game-id=\"${id}\"]`); "
+    cells = wait_until(site.page, "(id) => { const row = document.querySelector("
+                                  "`table.records tr[data-game-id=\"${id}\"]`); "
                                   "return row && [...row.cells].map((cell) => cell.textContent); }", 10, game)
     name, started, ended, reason, deepest, final, score, harness, model = cells
     assert name == created["scene"]["self"]["name"]

@@ -1,10 +1,9 @@
 """conftest.py - fixtures for the engine tests (the client lives in engine_client.py)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
-
 from engine_client import DriverClient, native_command
 
 

@@ -95,7 +95,7 @@ class DriverClient:
         self.transcript: list[bytes] = []
         self._buffer = b""
         # stderr goes to a file, never a pipe nobody drains (a full pipe would block the driver)
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the driver; close() closes it)
         self.proc = subprocess.Popen(
             command,
             cwd=str(ROOT),
@@ -179,7 +179,7 @@ class DriverClient:
             except Exception:
                 pass
 
-    def __enter__(self) -> "DriverClient":
+    def __enter__(self) -> DriverClient:
         return self
 
     def __exit__(self, *exc: object) -> None:

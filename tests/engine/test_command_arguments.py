@@ -7,8 +7,6 @@ driver bug (an argument that reached the wrong prompt); they guard the fixes.
 """
 from __future__ import annotations
 
-import pytest
-
 from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
 
 

@@ -8,10 +8,9 @@ which changes the revision or the standing decision.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
-
 from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
 
 # ---- helpers -----------------------------------------------------------------

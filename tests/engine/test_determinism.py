@@ -17,7 +17,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-
 from engine_client import CREATED_AT, WASM_KINDS, DriverClient, build_staleness_note, driver_command, dumps
 
 SEEDS = [42, 20240607, 3141592653]
@@ -209,15 +208,15 @@ def play(kind: str, seed: int, requests: int = REQUESTS_PER_RUN) -> Transcript:
     return Transcript(sent, received)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def native_reference(seed: int) -> Transcript:
     return play("native", seed)
 
 
 def assert_same_stream(expected: Transcript, actual: Transcript, what: str) -> None:
-    for index, (want, got) in enumerate(zip(expected.responses, actual.responses)):
+    for index, (want, got) in enumerate(zip(expected.responses, actual.responses, strict=False)):
         if want != got:
-            column = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b),
+            column = next((i for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
                           min(len(want), len(got)))
             start = max(0, column - 150)
             pytest.fail(
@@ -236,7 +235,7 @@ def assert_same_stream(expected: Transcript, actual: Transcript, what: str) -> N
 def stream_summary(transcript: Transcript) -> Counter:
     """What the stream exercised: methods, decision kinds, error codes, turns."""
     counts: Counter = Counter()
-    for request, response in zip(transcript.requests, transcript.responses):
+    for request, response in zip(transcript.requests, transcript.responses, strict=True):
         counts["method:" + json.loads(request)["method"]] += 1
         parsed = json.loads(response)
         if "error" in parsed:

@@ -8,7 +8,6 @@ observation.doors; the navigation layer reports it as remembered later.
 from __future__ import annotations
 
 from engine_client import DriverClient, start_game
-
 from nethack_webmcp.navigation import WorldTracker, navigation
 
 

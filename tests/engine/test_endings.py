@@ -9,7 +9,6 @@ gameEnded, and session.close retires the engine.
 from __future__ import annotations
 
 import pytest
-
 from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
 
 DISCLOSURE_PROMPTS = [

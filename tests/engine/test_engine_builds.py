@@ -11,9 +11,17 @@ import shutil
 import subprocess
 
 import pytest
-
-from engine_client import (JSPI_FLAG, NATIVE_DRIVER, ROOT, WASM_BUILDS, WASM_ENGINE, WASM_SCRIPT, dumps,
-                           native_command, node24)
+from engine_client import (
+    JSPI_FLAG,
+    NATIVE_DRIVER,
+    ROOT,
+    WASM_BUILDS,
+    WASM_ENGINE,
+    WASM_SCRIPT,
+    dumps,
+    native_command,
+    node24,
+)
 
 CREATE = dumps({"version": 1, "method": "session.create",
                 "params": {"seed": 9, "sessionId": "builds", "createdAt": 1700000000}})

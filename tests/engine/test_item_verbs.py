@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from engine_client import (WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, driver_command,
-                           start_game)
+from engine_client import WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, driver_command, start_game
 
 
 def heard(response: dict) -> list[str]:
@@ -391,5 +389,5 @@ def test_item_verbs_wasm_matches_native_byte_for_byte(kind: str) -> None:
         native.close()
         wasm.close()
     assert len(actual) == len(expected)
-    for index, (left, right) in enumerate(zip(expected, actual)):
+    for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
         assert left == right, f"response {index} differs:\nnative {left[:300]!r}\nwasm   {right[:300]!r}"

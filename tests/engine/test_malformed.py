@@ -9,11 +9,18 @@ still accept the next valid request (the framing resynchronised).
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
-
-from engine_client import WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, driver_command, dumps, start_game
+from engine_client import (
+    WASM_KINDS,
+    DriverClient,
+    Game,
+    assert_rejected_without_effect,
+    driver_command,
+    dumps,
+    start_game,
+)
 
 SID = "test-1"
 
@@ -145,7 +152,8 @@ ROWS: list[Row] = [
     ("no decision to answer", lambda g: frame("decision.answer", gameplay(
         g, "decision.answer", decisionId="decision-1", answer={"kind": "confirmation", "confirm": True})),
      "noDecision", "decisionId"),
-    ("no decision to cancel", lambda g: frame("decision.cancel", gameplay(g, "decision.cancel", decisionId="decision-1")),
+    ("no decision to cancel",
+     lambda g: frame("decision.cancel", gameplay(g, "decision.cancel", decisionId="decision-1")),
      "noDecision", "decisionId"),
     ("unknown item", lambda g: frame("game.eat", gameplay(g, "game.eat", itemId="item-999")), "unknownItem", "itemId"),
     ("quantity beyond the stack", lambda g: frame("game.drop", gameplay(g, "game.drop", itemId="item-4", quantity=2)),
@@ -222,7 +230,7 @@ def test_every_row_in_one_session(native_client: DriverClient) -> None:
     """All rows back to back on one driver: errors never accumulate state."""
     game = played_game(native_client)
     before = game.observe()
-    for name, build, code, field in ROWS:
+    for name, build, code, _ in ROWS:
         raw, response = native_client.send_raw(build(game))
         assert response.get("error", {}).get("code") == code, f"{name}: {raw[:300]}"
     after = game.observe()
@@ -268,7 +276,7 @@ def test_wasm_rejects_exactly_like_native(native_client: DriverClient, kind: str
     with DriverClient(driver_command(kind)) as wasm:
         actual = rejection_transcript(wasm)
     names = ["create", "search", "search"] + [row[0] for row in ROWS] + ["4096 bytes", "observe"]
-    for name, want, got in zip(names, expected, actual):
+    for name, want, got in zip(names, expected, actual, strict=False):
         assert got == want, f"{name}:\nnative {want[:300]}\nwasm   {got[:300]}"
     assert len(actual) == len(expected)
 

@@ -12,8 +12,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from engine_client import (WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, create_request,
-                           driver_command, start_game)
+from engine_client import (
+    WASM_KINDS,
+    DriverClient,
+    Game,
+    assert_rejected_without_effect,
+    create_request,
+    driver_command,
+    start_game,
+)
 from test_item_verbs import completed, heard, wish
 
 COMPASS = {(0, -1): "north", (0, 1): "south", (1, 0): "east", (-1, 0): "west", (1, -1): "northeast",
@@ -213,7 +220,7 @@ def test_engrave_with_fingers_and_text_is_read_back(native_client: DriverClient)
             # walking over dust smudges it: NetHack shows what is left of the text
             read = [text[11:-2] for text in heard(returned) if text.startswith('You read: "')]
             assert len(read) == 1 and len(read[0]) == 8, heard(returned)
-            assert sum(a == b for a, b in zip(read[0], "Elbereth")) >= 5, read
+            assert sum(a == b for a, b in zip(read[0], "Elbereth", strict=True)) >= 5, read
             break
     else:
         raise AssertionError("the hero could not step off the engraving")
@@ -503,5 +510,5 @@ def test_wasm_shop_pickup_and_artifact_scenes_match_native(kind: str) -> None:
                 scene(client)
                 streams[-1].extend(client.transcript)
     assert len(streams[0]) == len(streams[1]) > 20
-    for index, (native, wasm) in enumerate(zip(*streams)):
+    for index, (native, wasm) in enumerate(zip(*streams, strict=True)):
         assert native == wasm, f"response {index} differs"

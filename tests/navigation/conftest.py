@@ -21,7 +21,7 @@ for path in (ROOT / "py", HERE):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from driver_client import NATIVE_DRIVER, DriverClient, driver_available
+from driver_client import NATIVE_DRIVER, DriverClient, driver_available  # noqa: E402  (after the path entries)
 
 
 @pytest.fixture

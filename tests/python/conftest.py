@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
-from support.client import Client, require_driver
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.session import GameRegistry
+from support.client import Client, require_driver
 
 
 @pytest_asyncio.fixture

@@ -12,12 +12,11 @@ import ast
 import json
 import re
 import subprocess
-from pathlib import Path
 
-from support.client import ROOT, require_driver
 from nethack_webmcp.tools import TOOLS
 from nethack_webmcp.tools.equipment import ACCESSORY_SLOTS, ARMOR_SLOTS
 from nethack_webmcp.tools.use import AIM
+from support.client import ROOT, require_driver
 
 DOC = ROOT / "docs" / "COMMAND_COVERAGE.md"
 DRIVER = ROOT / "build" / "native" / "nhdriver"
@@ -135,14 +134,15 @@ def test_cited_tests_exist_and_fixture_marks_hold() -> None:
 
 
 #: seed 003's "Method families" table, every method in it
-SEED_003_METHODS = (
+SEED_003_METHODS = (  # noqa: SIM905  (a readable table of names)
     "protocol.describe session.create session.observe session.resume session.close "
     "game.move game.run game.moveWithoutAttack game.attack game.wait game.climb "
     "game.search game.kick game.open game.close game.pray game.quit "
     "game.pickup game.eat game.drink game.wield game.equip game.remove game.read game.apply game.drop game.zap "
     "game.loot game.throw game.fire game.quiver game.swap game.twoWeapon game.cast game.enhance "
     "game.offer game.pay game.chat game.dip game.rub game.invoke game.engrave game.configurePickup "
-    "decision.answer decision.cancel").split()
+    "decision.answer decision.cancel"
+).split()
 
 
 def test_every_seed_method_is_implemented_or_has_a_reason() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.client import Client, bound
 from nethack_webmcp.projection import frame as frames
 from nethack_webmcp.session import Session
+from support.client import Client, bound
 
 pytestmark = pytest.mark.asyncio
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.client import ROOT, require_driver
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from support.client import ROOT, require_driver
 
 pytestmark = pytest.mark.asyncio
 

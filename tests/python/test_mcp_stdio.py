@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.client import ROOT, require_driver
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import McpError
 from nethack_webmcp.tools import declarations
+from support.client import ROOT, require_driver
 from support.processes import drivers
 from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
@@ -52,7 +52,7 @@ async def test_stdio_server_plays_a_game(tmp_path: Path) -> None:
         await session.initialize()
         listed = await session.list_tools()
         assert [t.name for t in listed.tools] == [d["name"] for d in declarations()]
-        for tool, declared in zip(listed.tools, declarations()):
+        for tool, declared in zip(listed.tools, declarations(), strict=True):
             assert tool.inputSchema == declared["inputSchema"]
             assert tool.annotations.readOnlyHint == declared["annotations"]["readOnlyHint"]
         # what the official client loaded is what every model API accepts, within budget

@@ -9,10 +9,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from support.client import CREATED_AT, ROOT, require_driver
 from nethack_webmcp.engine import EngineClosed, EngineError
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.session import Session
+from support.client import CREATED_AT, ROOT, require_driver
 
 
 def state(pid: int) -> str | None:

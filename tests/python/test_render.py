@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 import pytest
-from support.client import Client, bound
 from nethack_webmcp.projection.render import RESULT_CHARS, bounded_json, text
+from support.client import Client, bound
 
 
 def test_long_results_stay_whole_json_and_say_what_they_left_out() -> None:

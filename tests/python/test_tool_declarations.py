@@ -7,9 +7,9 @@ import subprocess
 import sys
 from typing import Any
 
-from support.client import ROOT
 from nethack_webmcp.tools import BY_NAME, TOOLS, ToolContext, declarations
 from nethack_webmcp.tools.schema import unsupported_keywords
+from support.client import ROOT
 from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
 NAMES = ["session", "observe", "interact", "use", "travel", "equipment", "inventory", "plan", "lookup",

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from support.client import Client, bound
 from nethack_webmcp.projection import frame as frames
+from support.client import Client, bound
 
 pytestmark = pytest.mark.asyncio
 

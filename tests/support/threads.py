@@ -15,7 +15,7 @@ def run_in_thread(coroutine: Coroutine[Any, Any, Any]) -> Any:
     def target() -> None:
         try:
             outcome["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+        except BaseException as exc:
             outcome["error"] = exc
 
     thread = threading.Thread(target=target)

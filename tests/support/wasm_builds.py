@@ -35,7 +35,8 @@ def wasm_command(build: str) -> list[str]:
             f"WASM driver launcher missing at {WASM_SCRIPT}; run ./scripts/build. CI always "
             'builds it; deselect deliberately with -m "not wasm" while developing without it.'
         )
-    missing = [f"{build}/{name}" for name in ("nethack.js", "nethack.wasm") if not (WASM_ENGINE / build / name).is_file()]
+    missing = [f"{build}/{name}" for name in ("nethack.js", "nethack.wasm")
+               if not (WASM_ENGINE / build / name).is_file()]
     if missing:
         pytest.fail(
             f"WASM engine files {missing} missing in {WASM_ENGINE}; run ./scripts/build "

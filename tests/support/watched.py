@@ -101,7 +101,7 @@ class ThreadedAgent:
                     tool, arguments, future = item
                     try:
                         future.set_result(await session.call_tool(tool, arguments))
-                    except Exception as exc:  # noqa: BLE001 - handed to the caller's thread
+                    except Exception as exc:
                         future.set_exception(exc)
         except BaseException as exc:
             if not self._ready.done():

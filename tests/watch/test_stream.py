@@ -46,7 +46,8 @@ async def test_events_follow_a_game_until_it_is_closed(tmp_path: Path) -> None:
             lines = response.aiter_lines()
             first = await asyncio.wait_for(next_event(lines), 5)
             state: dict[str, Any] = json.loads(first["data"])
-            assert first["id"] == f'"{game}/{frame["basis"]["revision"]}"' and state["revision"] == frame["basis"]["revision"]
+            assert first["id"] == f'"{game}/{frame["basis"]["revision"]}"'
+            assert state["revision"] == frame["basis"]["revision"]
             assert state == json.loads(http("GET", f"{base}/api/games/{game}/state")[2])  # the same state
 
             basis = frame["basis"]

@@ -59,7 +59,7 @@ def shortest_steps(level: LevelView, target: Position) -> list[dict[str, Any]] |
     steps: list[dict[str, Any]] = []
     here, remaining = origin, distance[origin]
     while remaining > 0:
-        for name, dx, dy in COMPASS:
+        for name, dx, dy in COMPASS:  # noqa: B007  (the step taken is the one the loop breaks on)
             nxt = (here[0] + dx, here[1] + dy)
             if distance.get(nxt) == remaining - 1 and nxt != origin and step_allowed(level, here, nxt):
                 break

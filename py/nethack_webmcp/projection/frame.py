@@ -43,7 +43,7 @@ def build(session: Session | None, *, outcome: dict[str, Any] | None = None,
                                      session.state.end, include_world)
             if session.recovery_required:
                 # The engine is gone: this is the last scene it reported.
-                scene["perception"] = {key: "lastKnown" for key in scene["perception"]}
+                scene["perception"] = dict.fromkeys(scene["perception"], "lastKnown")
             frame["scene"] = scene
         if session.gate == "decision":
             frame["decision"] = decision_view.project(session.decision, session.session_id,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..navigation import neighborhood_cell
 from ..geometry import COMPASS
+from ..navigation import neighborhood_cell
 from ..navigation.level import LevelView
 
 

@@ -214,7 +214,7 @@ class Store(ABC):
         """Every tool receipt of a game (export). Optional: default none."""
         return []
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027  (optional: a store may hold nothing to release)
         """Release the store's resources. Idempotent."""
 
 

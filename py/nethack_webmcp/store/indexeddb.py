@@ -236,5 +236,5 @@ class WebLockOwnership(Ownership):
     async def holder(self, session_id: str) -> dict[str, Any] | None:
         try:
             return json.loads(str(await _host().locks.holder(session_id)))  # type: ignore[no-any-return]
-        except Exception:  # noqa: BLE001 - diagnostics only
+        except Exception:
             return None

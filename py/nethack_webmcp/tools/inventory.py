@@ -10,7 +10,7 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import Session
-from .base import SESSION_ID, Tool, ToolContext, query, plain_schema
+from .base import SESSION_ID, Tool, ToolContext, plain_schema, query
 
 SCHEMA = plain_schema({"sessionId": SESSION_ID}, ("sessionId",))
 

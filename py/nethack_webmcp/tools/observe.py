@@ -19,7 +19,7 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import Session, SessionError
-from .base import SESSION_ID, TOKEN, Tool, ToolContext, query, plain_schema
+from .base import SESSION_ID, TOKEN, Tool, ToolContext, plain_schema, query
 
 SCHEMA = plain_schema({"sessionId": SESSION_ID,
                        "operationId": {**TOKEN, "description": "an earlier outcome.operationId: its evidence"}},

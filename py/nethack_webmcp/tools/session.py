@@ -63,7 +63,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
                                     "durability": ctx.games.store.durability})
     if args["action"] == "resume":
         session = await ctx.games.resume(args["sessionId"])
-        return frames.build(session, result={"kind": "session", "action": "resumed", "session": session.agent_metadata(),
+        return frames.build(session, result={"kind": "session", "action": "resumed",
+                                             "session": session.agent_metadata(),
                                              "owner": not session.lost_ownership,
                                              "durability": ctx.games.store.durability})
     session_id = await ctx.games.close(args["sessionId"])

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..navigation import HeroState, StepOutcome, newly_displayed, run_leg, step_outcome
 from ..geometry import COMPASS_NAMES, VERTICAL
+from ..navigation import HeroState, StepOutcome, newly_displayed, run_leg, step_outcome
 from ..navigation.level import LevelView
 from ..projection import frame as frames
 from ..session import SessionError

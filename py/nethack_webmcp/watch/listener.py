@@ -89,11 +89,11 @@ class Listener:
         self.server.should_exit = True
         try:
             await asyncio.wait_for(asyncio.shield(task), SHUTDOWN_GRACE_S)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.server.force_exit = True
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(task, SHUTDOWN_GRACE_S)
-        except Exception as exc:  # noqa: BLE001 - the spectator failing must not fail the MCP server's exit
+        except Exception as exc:
             print(f"nethack-webmcp: the spectator stopped with an error: {exc!r}", file=sys.stderr)
         finally:
             self.sock.close()
