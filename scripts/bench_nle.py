@@ -19,8 +19,8 @@ import os
 import tempfile
 import time
 
-import nle  # type: ignore[import-not-found]
-from nle import nethack  # type: ignore[import-not-found]
+import nle
+from nle import nethack
 
 COMPASS = [ord(key) for key in "kljhunby"]  # north, east, south, west, NE, SE, SW, NW (the mix's order)
 SEARCH = ord("s")

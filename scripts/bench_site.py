@@ -187,6 +187,7 @@ def call_latency(playwright: Any, url: str, calls: int,
             for i in range(calls):
                 arguments = dict(args)
                 if stepping:
+                    assert view is not None
                     arguments.update(viewId=view["basis"]["viewId"], target={"direction": stepping[i % 2]})
                 started = time.perf_counter()
                 result = page.webmcp.call_tool(name, arguments)

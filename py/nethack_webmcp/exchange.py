@@ -18,22 +18,22 @@ injected): the CLI is `python -m nethack_webmcp.export`.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, cast
 
 from .engine import Engine, EngineError
 from .session.errors import SessionError
 from .session.registry import PROFILE, check_identity
 from .session.replay import replay
 from .session.session import state_hash
-from .store import Store, StoreConflict, StoreError
+from .store import JournalEntry, SessionInfo, Store, StoreConflict, StoreError
 
 FORMAT = "nethack-webmcp-game"
 VERSION = 1
 EngineFactory = Callable[[], Awaitable[Engine]]
 
 
-async def _replayed(info: dict[str, Any], journal: list[dict[str, Any]],
+async def _replayed(info: SessionInfo, journal: Sequence[JournalEntry],
                     engine_factory: EngineFactory) -> tuple[int, str, int]:
     """(revision, state hash, replayed entries) of a journal on a fresh engine."""
     try:
@@ -41,7 +41,7 @@ async def _replayed(info: dict[str, Any], journal: list[dict[str, Any]],
     except EngineError as exc:
         raise SessionError("engineUnavailable", f"no engine could be started: {exc}") from exc
     try:
-        result = await replay(engine, info, journal)  # type: ignore[arg-type]
+        result = await replay(engine, info, journal)
         return int(result.observed["revision"]), state_hash(result.observed), result.replayed
     finally:
         await engine.close()
@@ -62,7 +62,7 @@ async def export_game(store: Store, session_id: str, *, engine_factory: EngineFa
     document: dict[str, Any] = {"format": FORMAT, "version": VERSION, "exportedAt": time.time(),
                                 "session": info, "journal": journal, "receipts": receipts, "record": record}
     if engine_factory is not None:
-        revision, digest, _ = await _replayed(dict(info), list(journal), engine_factory)
+        revision, digest, _ = await _replayed(info, journal, engine_factory)
         document.update(revision=revision, stateHash=digest)
     return document
 
@@ -93,14 +93,16 @@ async def import_game(store: Store, document: dict[str, Any], *, engine_factory:
             raise SessionError("sessionExists", f"a game with sessionId {session_id!r} is already stored here")
     except StoreError as exc:
         raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
-    revision, digest, replayed = await _replayed(info, journal, engine_factory)
+    # the document's objects are checked by the replay itself: it must reproduce them
+    revision, digest, replayed = await _replayed(cast(SessionInfo, info), cast(list[JournalEntry], journal),
+                                                 engine_factory)
     expected = document.get("stateHash")
     if expected is not None and digest != expected:
         raise SessionError("stateMismatch",
                            f"the journal replays to state {digest}, the export says {expected}; not imported",
                            expected=expected, got=digest)
     try:
-        await store.import_game(info, journal, receipts, record)
+        await store.import_game(cast(SessionInfo, info), journal, receipts, record)
     except StoreConflict as exc:
         raise SessionError("invalidDocument", f"the document cannot be stored: {exc}") from exc
     except StoreError as exc:

@@ -50,8 +50,8 @@ async def run(argv: list[str]) -> int:
                                     identity=native_identity()), sys.stdout)
         elif args.target == "list":
             for info in await store.list_sessions():
-                _dump({key: info[key] for key in ("sessionId", "status", "startedAt", "endedAt",  # type: ignore[literal-required]
-                                                  "lastDepth", "deepestDepth")}
+                _dump({key: info.get(key) for key in ("sessionId", "status", "startedAt", "endedAt",
+                                                      "lastDepth", "deepestDepth")}
                       | {"name": info["metadata"].get("name")}, sys.stdout)
         elif args.target == "records":
             for record in await store.recent_records(100):

@@ -79,19 +79,19 @@ class FaultyStore(Store):
             raise StoreError(f"injected failure of write {self.writes} ({name})")
         return await call()
 
-    async def create_session(self, info):  # type: ignore[no-untyped-def]
+    async def create_session(self, info):
         return await self._write("create_session", lambda: self.inner.create_session(info))
 
-    async def get_session(self, session_id):  # type: ignore[no-untyped-def]
+    async def get_session(self, session_id):
         return await self.inner.get_session(session_id)
 
-    async def list_sessions(self):  # type: ignore[no-untyped-def]
+    async def list_sessions(self):
         return await self.inner.list_sessions()
 
-    async def update_session(self, session_id, fields):  # type: ignore[no-untyped-def]
+    async def update_session(self, session_id, fields):
         return await self._write("update_session", lambda: self.inner.update_session(session_id, fields))
 
-    async def reserve(self, entry):  # type: ignore[no-untyped-def]
+    async def reserve(self, entry):
         result = await self._write("reserve", lambda: self.inner.reserve(entry))
         if self.after_reserve is not None:
             hooked = self.after_reserve(entry)
@@ -99,37 +99,37 @@ class FaultyStore(Store):
                 await hooked
         return result
 
-    async def complete(self, session_id, seq, **kwargs):  # type: ignore[no-untyped-def]
+    async def complete(self, session_id, seq, **kwargs):
         if self.fail_ending and (kwargs.get("receipt") or {}).get("ended"):
             self.fail_ending = False
             self.fail("complete")
         return await self._write("complete", lambda: self.inner.complete(session_id, seq, **kwargs))
 
-    async def journal(self, session_id, after_seq=0):  # type: ignore[no-untyped-def]
+    async def journal(self, session_id, after_seq=0):
         return await self.inner.journal(session_id, after_seq)
 
-    async def operation_entries(self, session_id, operation_id):  # type: ignore[no-untyped-def]
+    async def operation_entries(self, session_id, operation_id):
         return await self.inner.operation_entries(session_id, operation_id)
 
-    async def get_receipt(self, session_id, request_id):  # type: ignore[no-untyped-def]
+    async def get_receipt(self, session_id, request_id):
         return await self.inner.get_receipt(session_id, request_id)
 
-    async def put_receipt(self, receipt):  # type: ignore[no-untyped-def]
+    async def put_receipt(self, receipt):
         return await self._write("put_receipt", lambda: self.inner.put_receipt(receipt))
 
-    async def receipts(self, session_id):  # type: ignore[no-untyped-def]
+    async def receipts(self, session_id):
         return await self.inner.receipts(session_id)
 
-    async def put_record(self, record):  # type: ignore[no-untyped-def]
+    async def put_record(self, record):
         return await self._write("put_record", lambda: self.inner.put_record(record))
 
-    async def get_record(self, session_id):  # type: ignore[no-untyped-def]
+    async def get_record(self, session_id):
         return await self.inner.get_record(session_id)
 
-    async def recent_records(self, limit=10):  # type: ignore[no-untyped-def]
+    async def recent_records(self, limit=10):
         return await self.inner.recent_records(limit)
 
-    async def import_game(self, info, entries, receipts, record):  # type: ignore[no-untyped-def]
+    async def import_game(self, info, entries, receipts, record):
         return await self._write("import_game", lambda: self.inner.import_game(info, entries, receipts, record))
 
     async def close(self) -> None:

@@ -122,7 +122,7 @@ async def check_receipts(store: Store) -> None:
     await store.put_receipt(receipt)
     await store.put_receipt(receipt)  # identical: a no-op
     with raises(StoreConflict):
-        await store.put_receipt({**receipt, "payloadHash": "bb"})  # type: ignore[typeddict-item]
+        await store.put_receipt({**receipt, "payloadHash": "bb"})
     assert await store.get_receipt("g1", "walk-1") == receipt
     assert await store.get_receipt("g1", "walk-2") is None
     assert await store.receipts("g1") == [receipt]
@@ -130,7 +130,7 @@ async def check_receipts(store: Store) -> None:
 
 async def check_import_is_atomic(store: Store) -> None:
     entries = [entry(1), entry(2)]
-    entries[0] = {**entries[0], "state": "completed", "receipt": {"revision": 1}, "completedAt": 1.0}  # type: ignore[typeddict-item]
+    entries[0] = {**entries[0], "state": "completed", "receipt": {"revision": 1}, "completedAt": 1.0}
     await store.import_game(info(), entries, [], record())  # type: ignore[arg-type]
     assert [e["seq"] for e in await store.journal("g1")] == [1, 2]
     with raises(StoreConflict):

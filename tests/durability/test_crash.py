@@ -67,7 +67,7 @@ async def test_engine_killed_after_reservation(state_dir: Path, tmp_path: Path, 
 
     def kill_engine(entry: dict) -> None:
         if entry["seq"] == crash_at + 1 and not killed:
-            session = client.games.get(TWIN_PARAMS["sessionId"])
+            session = client.games.get(str(TWIN_PARAMS["sessionId"]))
             killed.append(session.engine.pid)  # type: ignore[attr-defined]
             # killed, not yet reaped: the request is written and its answer never comes
             session.engine._process.kill()  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ import pytest
 from durable_support import SCRIPT, apply_input
 from nethack_webmcp.engine.native import NativeEngine, native_build_identity, native_identity
 from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.session.session import EngineFactory
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from support.client import Client
 from support.wasm_builds import JSPI_FLAG, ROOT, WASM_ENGINE, WASM_SCRIPT, node24, wasm_command
@@ -38,13 +39,16 @@ def launcher(directory: Path, build: str) -> Path:
 
 
 def registry(state_dir: Path, build: str, launchers: Path) -> GameRegistry:
+    factory: EngineFactory
     if build == "native":
         factory, identity, build_identity = NativeEngine.start, native_identity(), native_build_identity()
     else:
         executable = launcher(launchers, build)
 
-        async def factory() -> NativeEngine:
+        async def start_launcher() -> NativeEngine:
             return await NativeEngine.start(executable)
+
+        factory = start_launcher
 
         web = json.loads((WASM_ENGINE / "identity.json").read_text())
         identity, build_identity = web["gameIdentity"], web["builds"][build]["buildIdentity"]

@@ -53,7 +53,9 @@ async def test_a_sealed_seed_is_absent_from_every_agent_frame_and_in_the_record(
         frame = await call("session", action="resume", sessionId=sid)
         assert frame["result"]["session"]["seedChoice"] == "sealed"
         frame = await call("observe", sessionId=sid)
-        seed = (await client.games.store.get_session(sid))["create"]["seed"]  # the host's own knowledge
+        stored = await client.games.store.get_session(sid)
+        assert stored is not None
+        seed = stored["create"]["seed"]  # the host's own knowledge
 
         for shown in frames:
             assert not keys(shown) & {"seed", "stateHash"}, shown.get("result")

@@ -93,7 +93,7 @@ class NativeClient:
         self.page = page
 
     def tools(self) -> list[dict[str, Any]]:
-        return self.page.webmcp.tools()
+        return [dict(tool) for tool in self.page.webmcp.tools()]
 
     def call(self, name: str, arguments: dict[str, Any]) -> Any:
         return self.page.webmcp.call_tool(name, arguments, timeout=60_000)

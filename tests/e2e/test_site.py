@@ -153,7 +153,7 @@ def test_a_failed_load_is_reported_clearly(site: Site) -> None:
                                  "&& window.nethackSite.error", 60)
         assert state["stage"] == "micropip", state
         alert = page.locator("#boot [role=alert]").text_content()
-        assert "could not start (stage: micropip)" in alert
+        assert alert is not None and "could not start (stage: micropip)" in alert
     finally:
         context.close()
 

@@ -109,6 +109,7 @@ class DriverClient:
 
     def _read_line(self) -> bytes:
         deadline = time.monotonic() + self.timeout
+        assert self.proc.stdout is not None  # Popen(stdout=PIPE)
         fd = self.proc.stdout.fileno()
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
@@ -138,6 +139,7 @@ class DriverClient:
     def send_raw(self, data: bytes) -> tuple[str, dict]:
         """Write one frame of raw bytes (a newline is appended) and read one response."""
         assert b"\n" not in data, "a frame is one line"
+        assert self.proc.stdin is not None  # Popen(stdin=PIPE)
         try:
             self.proc.stdin.write(data + b"\n")
             self.proc.stdin.flush()
@@ -162,7 +164,7 @@ class DriverClient:
         return self.send(request)[1]
 
     def close(self) -> None:
-        if self.proc.poll() is None:
+        if self.proc.poll() is None and self.proc.stdin is not None:
             try:
                 self.proc.stdin.close()
             except Exception:

@@ -15,6 +15,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from engine_client import CREATED_AT, WASM_KINDS, DriverClient, build_staleness_note, driver_command, dumps
@@ -193,7 +194,7 @@ def play(kind: str, seed: int, requests: int = REQUESTS_PER_RUN) -> Transcript:
     sent: list[str] = []
     received: list[str] = []
     with DriverClient(driver_command(kind)) as client:
-        create = {"version": 1, "method": "session.create",
+        create: dict[str, Any] = {"version": 1, "method": "session.create",
                   "params": {"seed": seed, "name": "Ada", "createdAt": CREATED_AT,
                              "sessionId": session_id}}
         if wizard:

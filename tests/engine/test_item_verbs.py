@@ -10,6 +10,7 @@ typed errors that send no input and leave the revision alone.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from engine_client import WASM_KINDS, DriverClient, Game, assert_rejected_without_effect, driver_command, start_game
@@ -350,7 +351,7 @@ def test_item_names_resolve_against_what_the_player_sees(native_client: DriverCl
     assert item(game, "item-2")["equipmentSlots"] == ["weapon"]
 
 
-ITEM_SCRIPT = [
+ITEM_SCRIPT: list[tuple[str, Any]] = [
     ("wish", "uncursed helmet"), ("game.equip", {"item": 0}),
     ("wish", "2 uncursed potions of water"), ("game.drink", {"item": 1}),
     ("wish", "4 uncursed darts"), ("game.quiver", {"item": 2}),

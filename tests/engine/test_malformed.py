@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from engine_client import (
@@ -25,7 +26,7 @@ from engine_client import (
 SID = "test-1"
 
 
-def frame(method: str, params: dict | None = None, **envelope) -> bytes:
+def frame(method: str, params: Any = None, **envelope: Any) -> bytes:
     body: dict = {"version": 1, "method": method}
     if params is not None:
         body["params"] = params
@@ -249,18 +250,20 @@ def test_exactly_4096_bytes_is_accepted(native_client: DriverClient) -> None:
 
 def test_blank_lines_are_ignored(native_client: DriverClient) -> None:
     game = played_game(native_client)
+    assert native_client.proc.stdin is not None
     native_client.proc.stdin.write(b"\n\n\r\n")
     raw, response = native_client.send_raw(observe_text().encode())
     assert response["revision"] == game.revision, raw[:200]
     assert "error" not in response
 
 
-def rejection_transcript(client: DriverClient) -> list[str]:
+def rejection_transcript(client: DriverClient) -> list[bytes | str]:
     """Every row, blank lines and a 4096-byte frame, recorded as raw response lines."""
     game = played_game(client)
-    lines = list(client.transcript)
+    lines: list[bytes | str] = list(client.transcript)
     for _, build, _, _ in ROWS:
         lines.append(client.send_raw(build(game))[0])
+    assert client.proc.stdin is not None
     client.proc.stdin.write(b"\n\r\n")
     text = dumps({"version": 1, "method": "game.search", "params": gameplay(game, "game.search")})
     lines.append(client.send_raw((text[:-2] + " " * (4096 - len(text)) + "}}").encode())[0])
@@ -277,7 +280,7 @@ def test_wasm_rejects_exactly_like_native(native_client: DriverClient, kind: str
         actual = rejection_transcript(wasm)
     names = ["create", "search", "search"] + [row[0] for row in ROWS] + ["4096 bytes", "observe"]
     for name, want, got in zip(names, expected, actual, strict=False):
-        assert got == want, f"{name}:\nnative {want[:300]}\nwasm   {got[:300]}"
+        assert got == want, f"{name}:\nnative {want[:300]!r}\nwasm   {got[:300]!r}"
     assert len(actual) == len(expected)
 
 

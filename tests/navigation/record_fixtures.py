@@ -51,6 +51,7 @@ def play(seed: int, steps: list[str]) -> list[dict[str, Any]]:
                                                          "createdAt": 1700000000}}
         lines.append({"request": create, "response": client.created})
         for step in steps:
+            request: dict[str, Any]
             if step == "observe":
                 request = {"method": "session.observe", "params": {}}
                 response = client.observe()

@@ -71,9 +71,9 @@ def observation(
     """
     rows = rows_of(drawing)
     stood = set(visited or ())
-    sent = []
-    for y, row in sorted(rows.items()):
-        row = {"y": y, **row}
+    sent: list[dict[str, Any]] = []
+    for y, layers in sorted(rows.items()):
+        row: dict[str, Any] = {"y": y, **layers}
         if visited is not None:
             row["visited"] = "".join("1" if (x, y) in stood else "0" for x in range(80))
         sent.append(row)

@@ -18,6 +18,7 @@ from nethack_webmcp.navigation import (
     run_leg,
     step_outcome,
 )
+from nethack_webmcp.navigation.navigator import Mode
 from recorded import fixture_view, load_fixture
 from stepper import DriverStepper
 from synthetic import creature, draw
@@ -62,7 +63,7 @@ class FakeGame:
         return tweak(self, outcome) if tweak else outcome
 
 
-def leg(game: FakeGame, mode: str = "to", **kwargs: Any):
+def leg(game: FakeGame, mode: Mode = "to", **kwargs: Any):
     kwargs.setdefault("start", game.start())
     return asyncio.run(run_leg(mode, step=game.step, view=game.view, **kwargs))
 

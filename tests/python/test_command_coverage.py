@@ -12,6 +12,7 @@ import ast
 import json
 import re
 import subprocess
+from collections.abc import Mapping
 
 from nethack_webmcp.tools import TOOLS
 from nethack_webmcp.tools.equipment import ACCESSORY_SLOTS, ARMOR_SLOTS
@@ -100,7 +101,7 @@ def test_every_item_fact_the_driver_writes_has_a_row() -> None:
 FIXTURE = re.compile(r"wizard=True|\.wizard\(|\"wizard\": ?True|WIZARD_SEED")
 
 
-def uses_fixture(name: str, functions: dict[str, ast.AST], source: str, depth: int = 2) -> bool:
+def uses_fixture(name: str, functions: Mapping[str, ast.AST], source: str, depth: int = 2) -> bool:
     """The function, or a module function it calls (two levels), creates or
     drives a wizard-mode fixture session."""
     body = ast.get_source_segment(source, functions[name]) or ""

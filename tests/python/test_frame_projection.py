@@ -23,10 +23,12 @@ SCENE_KEYS = {"kind", "self", "nearby", "entities", "features", "objects", "map"
 KINDS = ["confirmation", "choice", "text", "direction", "item", "position"]
 
 # value examples that each kind's valueSchema must accept, and ones it must refuse
-GOOD_VALUES = {"confirmation": [True, False], "choice": [[0], ["2 apples"], [0, 1]], "text": ["Elbereth"],
+GOOD_VALUES: dict[str, list[Any]] = {
+    "confirmation": [True, False], "choice": [[0], ["2 apples"], [0, 1]], "text": ["Elbereth"],
                "direction": ["north", "self", "down"], "item": [{"itemId": "item-4"}],
                "position": [{"x": 40, "y": 12}, "finish", "help", "west"]}
-BAD_VALUES = {"confirmation": ["yes", 1], "choice": [[], [7], "0"], "text": [3, "x" * 129],
+BAD_VALUES: dict[str, list[Any]] = {
+    "confirmation": ["yes", 1], "choice": [[], [7], "0"], "text": [3, "x" * 129],
               "direction": ["up-left", 4], "item": ["item-4", {"itemId": "item-4", "quantity": 2}, "hands"],
               "position": [{"x": 0, "y": 3}, {"x": 3}, "stay"]}
 
@@ -52,6 +54,7 @@ async def test_standing_decision_carries_its_reply(kind: str) -> None:
     session = await replay(f"decision_{kind}")
     frame = frames.build(session)
     low = session.decision
+    assert low is not None
     assert frame["control"] == {"gate": "decision"}
     decision = frame["decision"]
     assert decision["id"] == low["id"] and decision["kind"] == kind and decision["prompt"] == low["prompt"]

@@ -47,9 +47,10 @@ class Player:
         assert result.structuredContent is not None and not result.isError
         return result.structuredContent
 
-    async def label(self, item_id: str) -> str | None:
+    async def label(self, item_id: str) -> str:
+        """The item's inventory label ("" when it is not carried)."""
         inventory = (await self.free("inventory"))["result"]["items"]
-        return next((entry["label"] for entry in inventory if entry["id"] == item_id), None)
+        return next((entry["label"] for entry in inventory if entry["id"] == item_id), "")
 
 
 def heard(frame: dict[str, Any]) -> list[str]:
@@ -65,6 +66,7 @@ async def wizard_game(tmp_path: Path) -> AsyncIterator[tuple[ClientSession, Play
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         created = (await session.call_tool("session", {"action": "create", "seed": 2, "role": "wizard"}))
+        assert created.structuredContent is not None
         yield session, Player(session, created.structuredContent)
 
 
@@ -114,5 +116,6 @@ async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) 
         result = await session.call_tool("equipment", {"sessionId": frame["basis"]["sessionId"],
                                                        "viewId": frame["basis"]["viewId"],
                                                        "action": "wield", "itemId": "item-1", "hands": True})
-        assert result.isError and result.structuredContent["error"]["code"] == "invalidArguments"
+        assert result.isError and result.structuredContent is not None
+        assert result.structuredContent["error"]["code"] == "invalidArguments"
         assert (await player.free("observe"))["basis"]["revision"] == frame["basis"]["revision"]

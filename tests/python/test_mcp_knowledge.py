@@ -23,10 +23,11 @@ async def refused(session: ClientSession, frame: dict[str, Any], tool: str, **ar
     """An error frame with nothing sent: the revision is unchanged afterwards."""
     result = await session.call_tool(tool, {"sessionId": frame["basis"]["sessionId"],
                                             "viewId": frame["basis"]["viewId"], **arguments})
-    assert result.isError, result.structuredContent
+    assert result.isError and result.structuredContent is not None, result
     refusal = result.structuredContent
     assert refusal["outcome"]["submission"] == "rejected", refusal["outcome"]
     observed = await session.call_tool("observe", {"sessionId": frame["basis"]["sessionId"]})
+    assert observed.structuredContent is not None
     assert observed.structuredContent["basis"]["revision"] == frame["basis"]["revision"]
     return refusal["error"]
 

@@ -54,6 +54,7 @@ async def test_stdio_server_plays_a_game(tmp_path: Path) -> None:
         assert [t.name for t in listed.tools] == [d["name"] for d in declarations()]
         for tool, declared in zip(listed.tools, declarations(), strict=True):
             assert tool.inputSchema == declared["inputSchema"]
+            assert tool.annotations is not None
             assert tool.annotations.readOnlyHint == declared["annotations"]["readOnlyHint"]
         # what the official client loaded is what every model API accepts, within budget
         loaded = [tool.model_dump(exclude_none=True) for tool in listed.tools]

@@ -33,7 +33,7 @@ def compact_size(tools: Iterable[Mapping[str, Any]]) -> int:
 def _evident(name: str, schema: Mapping[str, Any]) -> bool:
     if "description" in schema or "enum" in schema or name in SELF_EVIDENT or schema.get("type") == "boolean":
         return True
-    properties = schema.get("properties")
+    properties = schema.get("properties") or {}
     return bool(properties) and all(_evident(key, value) for key, value in properties.items())
 
 

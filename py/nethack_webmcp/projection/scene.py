@@ -28,8 +28,8 @@ def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 def self_view(metadata: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
-    identity = {key: metadata[key] for key in ("name", "role", "race", "gender", "alignment")
-                if key in metadata}
+    identity: dict[str, Any] = {key: metadata[key] for key in ("name", "role", "race", "gender", "alignment")
+                                if key in metadata}
     return {**identity,
             "position": observation.get("position"),
             "level": {"id": observation.get("levelId"), "dungeon": observation.get("dungeon"),

@@ -123,7 +123,7 @@ class Journal:
             completed = [e for e in entries if e["state"] == "completed"]
             ended_at = (completed[-1]["completedAt"] if completed else None) or info["startedAt"]
             track_depth(info, depth)
-            info.update(status="ended", endedAt=info["endedAt"] or ended_at)
+            info["status"], info["endedAt"] = "ended", info["endedAt"] or ended_at
             await self.store.update_session(self.session_id, {"status": "ended", "endedAt": info["endedAt"],
                                                               "lastDepth": info["lastDepth"],
                                                               "deepestDepth": info["deepestDepth"]})

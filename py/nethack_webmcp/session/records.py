@@ -12,12 +12,13 @@ import time
 from typing import Any
 
 from ..store import GameRecord, SessionInfo
+from ..store.base import EndReason
 from .replay import summary_of
 
-END_REASONS = {"ascended": "ascended", "escaped": "escaped", "quit": "quit", "panicked": "failed"}
+END_REASONS: dict[str, EndReason] = {"ascended": "ascended", "escaped": "escaped", "quit": "quit", "panicked": "failed"}
 
 
-def end_reason(how: str | None) -> str:
+def end_reason(how: str | None) -> EndReason:
     """seed 002's end_reason from NetHack's `how`: every death kind is `died`,
     a panic is `failed`."""
     return END_REASONS.get(how or "", "died" if how else "failed")
@@ -49,7 +50,7 @@ def track_depth(info: SessionInfo, depth: Any) -> dict[str, Any]:
     if not isinstance(depth, int) or depth == info["lastDepth"]:
         return {}
     deepest = max(depth, info["deepestDepth"] or depth)
-    info.update(lastDepth=depth, deepestDepth=deepest)
+    info["lastDepth"], info["deepestDepth"] = depth, deepest
     return {"lastDepth": depth, "deepestDepth": deepest}
 
 
@@ -60,7 +61,7 @@ def progress(info: SessionInfo, depth: Any, ended: bool, end: dict[str, Any] | N
     record = None
     if ended and info["status"] != "ended":
         fields.update(status="ended", endedAt=now)
-        info.update(status="ended", endedAt=now)
+        info["status"], info["endedAt"] = "ended", now
         record = make_record(info, end, now)
     info["updatedAt"] = now
     return fields, record
@@ -77,5 +78,5 @@ def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) 
                       startedAt=int(info["startedAt"]), endedAt=int(ended_at), endTimeKind="observed",
                       endReason=end_reason(end.get("how")), how=end.get("how"), death=end.get("death"),
                       score=end.get("score"), turns=end.get("turn"), lastDepth=last,
-                      deepestDepth=max(deepest) if deepest else None,  # type: ignore[typeddict-item]
+                      deepestDepth=max(deepest) if deepest else None,
                       seed=info["create"].get("seed"), seedChoice=info.get("seedChoice", "chosen"))

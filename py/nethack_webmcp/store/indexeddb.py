@@ -117,10 +117,10 @@ class IndexedDBStore(Store):
         await self._call("createSession", info)
 
     async def get_session(self, session_id: str) -> SessionInfo | None:
-        return await self._call("getSession", session_id)  # type: ignore[no-any-return]
+        return await self._call("getSession", session_id)
 
     async def list_sessions(self) -> list[SessionInfo]:
-        return await self._call("listSessions")  # type: ignore[no-any-return]
+        return await self._call("listSessions")
 
     async def update_session(self, session_id: str, fields: dict[str, Any]) -> None:
         unknown = set(fields) - SESSION_FIELDS
@@ -146,21 +146,21 @@ class IndexedDBStore(Store):
                                      session_fields or None, record))
 
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:
-        return await self._call("journal", session_id, after_seq)  # type: ignore[no-any-return]
+        return await self._call("journal", session_id, after_seq)
 
     async def operation_entries(self, session_id: str, operation_id: str) -> list[JournalEntry]:
-        return await self._call("operationEntries", session_id, operation_id)  # type: ignore[no-any-return]
+        return await self._call("operationEntries", session_id, operation_id)
 
     # ---- tool receipts ------------------------------------------------------------------
 
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
-        return await self._call("getReceipt", session_id, request_id)  # type: ignore[no-any-return]
+        return await self._call("getReceipt", session_id, request_id)
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         await self._call("putReceipt", receipt)
 
     async def receipts(self, session_id: str) -> list[ToolReceipt]:
-        return await self._call("receipts", session_id)  # type: ignore[no-any-return]
+        return await self._call("receipts", session_id)
 
     # ---- records -------------------------------------------------------------------------
 
@@ -168,10 +168,10 @@ class IndexedDBStore(Store):
         return bool(await self._call("putRecord", record))
 
     async def get_record(self, session_id: str) -> GameRecord | None:
-        return await self._call("getRecord", session_id)  # type: ignore[no-any-return]
+        return await self._call("getRecord", session_id)
 
     async def recent_records(self, limit: int = 10) -> list[GameRecord]:
-        return await self._call("recentRecords", limit)  # type: ignore[no-any-return]
+        return await self._call("recentRecords", limit)
 
     # ---- exchange ------------------------------------------------------------------------
 
@@ -183,7 +183,7 @@ class IndexedDBStore(Store):
 
     async def schema(self) -> dict[str, Any]:
         """{name, version, stores, lastDurability} of the open database (diagnostics, tests)."""
-        return await self._call("schema")  # type: ignore[no-any-return]
+        return await self._call("schema")
 
     async def close(self) -> None:
         if not self._closed:
@@ -235,6 +235,6 @@ class WebLockOwnership(Ownership):
 
     async def holder(self, session_id: str) -> dict[str, Any] | None:
         try:
-            return json.loads(str(await _host().locks.holder(session_id)))  # type: ignore[no-any-return]
+            return json.loads(str(await _host().locks.holder(session_id)))
         except Exception:
             return None

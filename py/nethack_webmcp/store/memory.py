@@ -71,7 +71,7 @@ class MemoryStore(Store):
         if not 1 <= seq <= len(entries) or entries[seq - 1]["state"] != "reserved":
             raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
         entry = entries[seq - 1]
-        entry.update(state=state, receipt=copy.deepcopy(receipt), completedAt=completed_at)
+        entry["state"], entry["receipt"], entry["completedAt"] = state, copy.deepcopy(receipt), completed_at
         if session_fields:
             await self.update_session(session_id, session_fields)
         if record is not None:
@@ -85,7 +85,8 @@ class MemoryStore(Store):
         return [copy.deepcopy(e) for e in self._journal.get(session_id, ()) if e["operationId"] == operation_id]
 
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
-        return copy.deepcopy(self._receipts.get(session_id, {}).get(request_id))
+        receipts: dict[str, ToolReceipt] = self._receipts.get(session_id, {})
+        return copy.deepcopy(receipts.get(request_id))
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         book = self._receipts.setdefault(receipt["sessionId"], OrderedDict())

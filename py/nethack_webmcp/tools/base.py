@@ -98,10 +98,10 @@ class Tool:
             # A bug must not take the server down or leave the caller guessing;
             # an input may have been sent, so the outcome is not "rejected".
             log.exception("tool %s failed", self.name)
-            exc = SessionError("internalError", f"{self.name} failed inside the adapter; observe the game "
-                               "before acting again")
+            failure = SessionError("internalError", f"{self.name} failed inside the adapter; observe the game "
+                                   "before acting again")
             session = _session_if_any(ctx, arguments)
-            return _diagnosed(session, frames.error_frame(session, exc, mutation=False, include_scene=False))
+            return _diagnosed(session, frames.error_frame(session, failure, mutation=False, include_scene=False))
         finally:
             _historical.reset(token)
 

@@ -91,7 +91,8 @@ def errors(schema: dict[str, Any], value: Any, path: str = "") -> list[str]:
     if "anyOf" in schema:
         results = [errors(variant, value, path) for variant in schema["anyOf"]]
         if all(results):
-            found.extend(min(results, key=len))
+            shortest: list[str] = min(results, key=len)  # the variant the value came closest to
+            found.extend(shortest)
     return found
 
 

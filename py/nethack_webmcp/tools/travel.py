@@ -9,6 +9,7 @@ answers a question, opens a door, attacks or climbs on its own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..geometry import COMPASS_NAMES, VERTICAL
@@ -65,7 +66,7 @@ def _check_direction(mode: str, direction: str) -> None:
                            f"{' | '.join(allowed)}, not {direction!r}", field="direction")
 
 
-def _creature(entity: dict[str, Any]) -> dict[str, Any]:
+def _creature(entity: Mapping[str, Any]) -> dict[str, Any]:
     """A sighted creature as the scene lists it: mark, what it appears to be, where."""
     return {key: entity[key] for key in ("mark", "kind", "appearance", "attitude", "x", "y") if key in entity}
 

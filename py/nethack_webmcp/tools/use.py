@@ -57,7 +57,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         raise SessionError("invalidArguments", "use: quantity needs itemId", field="quantity")
 
     async def perform(operation: Operation) -> dict[str, Any]:
-        params = {key: args[key] for key in ("itemId", "quantity", "direction", "hands", "text") if key in args}
+        params: dict[str, Any] = {key: args[key] for key in ("itemId", "quantity", "direction", "hands", "text")
+                                  if key in args}
         if args["action"] == "cast" and "text" in params:
             params["spell"] = params.pop("text")
         await operation.step(METHODS[args["action"]], params)

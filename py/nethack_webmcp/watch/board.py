@@ -98,7 +98,7 @@ class Board:
         live state is dropped."""
         result = frame.get("result") or {}
         if result.get("kind") == "session" and result.get("action") == "closed":
-            self._published.pop(result.get("sessionId"), None)
+            self._published.pop(result.get("sessionId") or "", None)
             self._wake(result.get("sessionId"))
             return
         basis = frame.get("basis")
