@@ -14,9 +14,10 @@ from __future__ import annotations
 import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import cast
 
 from nethack_webmcp.store import (
+    GameRecord,
     JournalEntry,
     SessionInfo,
     Store,
@@ -52,10 +53,12 @@ def entry(seq: int, session_id: str = "g1", operation: str = "op-1") -> JournalE
                         receipt=None, completedAt=None)
 
 
-def record(session_id: str = "g1", ended: int = 500) -> dict[str, Any]:
-    return {"sessionId": session_id, "characterName": "Ada", "harnessName": "h", "modelName": "m",
-            "startedAt": 100, "endedAt": ended, "endTimeKind": "observed", "endReason": "quit", "how": "quit",
-            "death": "quit", "score": 12, "turns": 30, "lastDepth": 2, "deepestDepth": 3}
+def record(session_id: str = "g1", ended: int = 500) -> GameRecord:
+    """A record as schema 1 wrote it: without the seed fields."""
+    written = {"sessionId": session_id, "characterName": "Ada", "harnessName": "h", "modelName": "m",
+               "startedAt": 100, "endedAt": ended, "endTimeKind": "observed", "endReason": "quit", "how": "quit",
+               "death": "quit", "score": 12, "turns": 30, "lastDepth": 2, "deepestDepth": 3}
+    return cast(GameRecord, written)
 
 
 async def check_sessions(store: Store) -> None:
@@ -91,7 +94,8 @@ async def check_journal_is_dense_and_completed_once(store: Store) -> None:
     assert entries[0]["request"] == entry(1)["request"] and entries[0]["completedAt"] == 201.5
     assert [e["seq"] for e in await store.journal("g1", after_seq=1)] == [2]
     assert [e["seq"] for e in await store.operation_entries("g1", "op-2")] == [2]
-    assert (await store.get_session("g1"))["updatedAt"] == 201.5  # type: ignore[index]
+    updated = await store.get_session("g1")
+    assert updated is not None and updated["updatedAt"] == 201.5
 
 
 async def check_record_is_written_once_with_its_receipt(store: Store) -> None:
@@ -101,16 +105,16 @@ async def check_record_is_written_once_with_its_receipt(store: Store) -> None:
     written = await store.complete("g1", 1, state="completed", receipt={"revision": 1, "decision": None,
                                                                          "ended": True, "end": end},
                                    completed_at=300.0, session_fields={"status": "ended", "endedAt": 300.0},
-                                   record=record())  # type: ignore[arg-type]
+                                   record=record())
     assert written is True
-    assert await store.put_record(record(ended=999)) is False  # type: ignore[arg-type]
+    assert await store.put_record(record(ended=999)) is False
     assert await store.get_record("g1") == record()
     assert await store.recent_records() == [record()]
 
 
 async def check_recent_records_order(store: Store) -> None:
     for session_id, ended in (("a", 500), ("c", 700), ("b", 700), ("d", 100)):
-        assert await store.put_record(record(session_id, ended)) is True  # type: ignore[arg-type]
+        assert await store.put_record(record(session_id, ended)) is True
     assert [r["sessionId"] for r in await store.recent_records(3)] == ["c", "b", "a"]
     assert [r["sessionId"] for r in await store.recent_records()] == ["c", "b", "a", "d"]
 
@@ -131,7 +135,7 @@ async def check_receipts(store: Store) -> None:
 async def check_import_is_atomic(store: Store) -> None:
     entries = [entry(1), entry(2)]
     entries[0] = {**entries[0], "state": "completed", "receipt": {"revision": 1}, "completedAt": 1.0}
-    await store.import_game(info(), entries, [], record())  # type: ignore[arg-type]
+    await store.import_game(info(), entries, [], record())
     assert [e["seq"] for e in await store.journal("g1")] == [1, 2]
     with raises(StoreConflict):
         await store.import_game(info(), entries, [], None)

@@ -101,13 +101,13 @@ async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_pa
     assert store.schema_version == SCHEMA_VERSION == 2
     await store.create_session(info())  # written without a seed choice, as before schema 2
     assert "seedChoice" not in (await store.get_session("g1") or {})
-    await store.put_record(record())  # type: ignore[arg-type]  # a record written the old way: no seed fields
+    await store.put_record(record())  # a record written the old way: no seed fields
     assert await store.get_record("g1") == record()
     sealed = {**info("g2"), "seedChoice": "sealed"}
     await store.create_session(sealed)  # type: ignore[arg-type]
     stored = await store.get_session("g2")
     assert stored is not None and stored.get("seedChoice") == "sealed"
-    await store.put_record({**record("g2"), "seed": 7, "seedChoice": "sealed"})  # type: ignore[typeddict-item]
+    await store.put_record({**record("g2"), "seed": 7, "seedChoice": "sealed"})
     kept = await store.get_record("g2")
     assert kept is not None and kept["seed"] == 7
     await store.close()
