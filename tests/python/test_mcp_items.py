@@ -47,10 +47,9 @@ class Player:
         assert result.structuredContent is not None and not result.isError
         return result.structuredContent
 
-    async def label(self, item_id: str) -> str:
-        """The item's inventory label ("" when it is not carried)."""
+    async def label(self, item_id: str) -> str | None:
         inventory = (await self.free("inventory"))["result"]["items"]
-        return next((entry["label"] for entry in inventory if entry["id"] == item_id), "")
+        return next((entry["label"] for entry in inventory if entry["id"] == item_id), None)
 
 
 def heard(frame: dict[str, Any]) -> list[str]:
@@ -88,15 +87,15 @@ async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) 
         assert "You were wearing an uncursed +0 cloak of magic resistance." in heard(frame)
         frame = await player.call("equipment", action="wear", itemId="item-2")
         assert frame["outcome"]["turnsElapsed"] >= 1
-        assert (await player.label("item-2")).endswith("(being worn)")
+        assert (await player.label("item-2") or "").endswith("(being worn)")
 
         frame = await player.call("equipment", action="puton", itemId="item-4", slot="leftRing")
-        assert (await player.label("item-4")).endswith("(on left hand)")
+        assert (await player.label("item-4") or "").endswith("(on left hand)")
 
         frame = await player.call("equipment", action="wield", hands=True)
         assert "You are empty handed." in heard(frame)
         frame = await player.call("equipment", action="wield", itemId="item-1")
-        assert (await player.label("item-1")).endswith("(weapon in hands)")
+        assert (await player.label("item-1") or "").endswith("(weapon in hands)")
         slots = (await player.free("equipment"))["result"]["slots"]
         assert {"slot": "weapon", "itemId": "item-1"} in [{k: s[k] for k in ("slot", "itemId")} for s in slots]
 
