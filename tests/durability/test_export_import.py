@@ -21,7 +21,8 @@ pytestmark = pytest.mark.asyncio
 
 
 def cli(state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PYTHON, "-m", "nethack_webmcp.export", *args], cwd=ROOT, capture_output=True,
+    # "--": a generated sessionId may begin with "-", which is an argument, not an option
+    return subprocess.run([PYTHON, "-m", "nethack_webmcp.export", "--", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=False, env={**os.environ, "NNH_STATE_DIR": str(state_dir)})
 
 
