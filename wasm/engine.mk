@@ -57,7 +57,7 @@ else
 endif
 
 CFLAGS_NH := $(OPT) $(ARCH) -w $(NH_DEFS) $(INCLUDES)
-CFLAGS_DRV := $(OPT) $(ARCH) -std=gnu99 -Wall -Wextra -Wno-unused-parameter \
+CFLAGS_DRV := $(OPT) $(ARCH) -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Werror=missing-prototypes \
               -Wno-missing-field-initializers -Wno-sign-compare $(WARN_EXTRA) $(NH_DEFS) $(INCLUDES)
 
 NH_SRCS := $(notdir $(wildcard $(PRISTINE)/src/*.c)) vis_tab.c
