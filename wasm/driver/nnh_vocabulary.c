@@ -21,6 +21,13 @@ int nnh_decision_kind_named(const char *name)
     return -1;
 }
 
+const char *const nnh_slot_names[NNH_SLOT_COUNT + 1] = { "shirt", "bodyArmor", "cloak",
+    "helmet", "gloves", "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear", NULL };
+
+const char *const nnh_pickup_type_names[NNH_PICKUP_TYPES + 1] = { "gold", "food", "potions",
+    "scrolls", "weapons", "armor", "rings", "amulets", "tools", "spellbooks", "wands", "gems",
+    "rocks", "balls", "chains", NULL };
+
 const char *const nnh_direction_names[NNH_DIRECTIONS + 1] = {
     "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
     "self", "up", "down", NULL };

@@ -1,5 +1,6 @@
 /* nnh_vocabulary.h - the protocol's words that several modules share:
- * directions and decision kinds, each written once (nnh_vocabulary.c).
+ * directions, decision kinds, equipment slots and pickup item types, each
+ * written once (nnh_vocabulary.c).
  *
  * The Python package holds the same words in its own single table and a
  * test compares it with protocol.describe, which is generated from these. */
@@ -43,5 +44,17 @@ int nnh_direction_index(const char *name);
 /* Direction word -> NetHack key (vi keys, '.', '<', '>'), or 0 when the
  * word is unknown, or is self/up/down and allow_extra is 0. */
 int nnh_direction_key(const char *name, int allow_extra);
+
+/* Equipment slots by protocol name, in slot order, NULL-terminated: the
+ * words of game.equip's `slot`. The slots from NNH_FIRST_ACCESSORY_SLOT
+ * (leftRing) on take accessories, the ones before it armour. */
+#define NNH_SLOT_COUNT 11
+#define NNH_FIRST_ACCESSORY_SLOT 7
+extern const char *const nnh_slot_names[NNH_SLOT_COUNT + 1];
+
+/* Automatic pickup's item types, in NetHack's class order, NULL-terminated:
+ * the words of itemTypes. */
+#define NNH_PICKUP_TYPES 15
+extern const char *const nnh_pickup_type_names[NNH_PICKUP_TYPES + 1];
 
 #endif

@@ -53,7 +53,7 @@ static const char *const wizard_commands[] = { "wish", "teleport", "map", "ident
 /* automatic pickup settings: game.configurePickup's params and
  * session.create's automaticPickup object */
 #define PICKUP_SETTINGS { "enabled", F_BOOL, 1, 0, 0, NULL }, \
-    { "itemTypes", F_ENUM_LIST, 1, 0, 15, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL }, \
+    { "itemTypes", F_ENUM_LIST, 1, 0, NNH_PICKUP_TYPES, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL }, \
     { "leaveCorpses", F_BOOL, 1, 0, 0, NULL }, { "leaveKnownCursed", F_BOOL, 1, 0, 0, NULL }, \
     { "lootPatterns", F_STR_LIST, 0, 1, 64, NULL }, { "ignorePatterns", F_STR_LIST, 0, 1, 64, NULL }
 

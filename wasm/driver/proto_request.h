@@ -7,6 +7,7 @@
 #define PROTO_REQUEST_H
 
 #include "json_read.h"
+#include "json_write.h"
 
 enum nnh_method_class {
     NNH_LIFECYCLE = 0, /* describe, create, observe, close */
