@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "engine")]
 
-from engine_client import CREATED_AT, WASM_KINDS, DriverClient, driver_command, dumps  # noqa: E402
-from test_determinism import Policy  # noqa: E402
+from engine_client import CREATED_AT, WASM_KINDS, DriverClient, driver_command, dumps
+from test_determinism import Policy
 
 BUILDS = ["native", "native", *WASM_KINDS]  # native twice: it must reproduce itself too
 WIZARD_EVERY = 5
@@ -57,7 +57,7 @@ def play_game(pool: ThreadPoolExecutor, seed: int, game: int, ops: int, counts: 
         request: dict = {"version": 1, "method": "session.create", "params": create}
         while True:
             frame = dumps(request).encode("utf-8")
-            answers = list(pool.map(lambda client: client.send_raw(frame), clients))
+            answers = list(pool.map(lambda client, sent_frame=frame: client.send_raw(sent_frame), clients))
             for client in clients:
                 client.transcript.clear()
             first, parsed = answers[0]

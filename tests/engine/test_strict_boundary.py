@@ -13,8 +13,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from engine_client import DriverClient, assert_rejected_without_effect, dumps, start_game
+from engine_client import (
+    DriverClient,
+    assert_rejected_without_effect,
+    dumps,
+    start_game,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ALIASES = ["{}.junk", "0{}:x", "00{}", "{}_", "{}-2", "{}x", "0{}"]
@@ -104,9 +108,9 @@ PRECEDENCE_CASES = [
 def _documented_stages() -> list[list[str]]:
     """The numbered precedence list of docs/PROTOCOL.md: one list of codes per stage."""
     text = (ROOT / "docs" / "PROTOCOL.md").read_text()
-    match = re.search(r"<!-- precedence -->(.*?)<!-- /precedence -->", text, re.S)
+    match = re.search(r"<!-- precedence -->(.*?)<!-- /precedence -->", text, re.DOTALL)
     assert match, "docs/PROTOCOL.md has no <!-- precedence --> list"
-    items = re.split(r"^\d+\. ", match.group(1), flags=re.M)[1:]
+    items = re.split(r"^\d+\. ", match.group(1), flags=re.MULTILINE)[1:]
     stages = [re.findall(r"`([a-zA-Z0-9]+)`", item) for item in items]
     assert len(stages) >= 5 and all(stages), stages
     return stages

@@ -29,15 +29,15 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "engine")]
 
-from engine_client import CREATED_AT, DriverClient, DriverError, dumps  # noqa: E402
-from test_determinism import Policy  # noqa: E402
+from engine_client import CREATED_AT, DriverClient, DriverError, dumps
+from test_determinism import Policy
 
 ASAN_DRIVER = ROOT / "build" / "asan" / "nhdriver"
 SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer", "SUMMARY: UndefinedBehavior")
