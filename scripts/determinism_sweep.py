@@ -15,7 +15,7 @@ fixture (wishes, teleports, created monsters).
 Prints progress to stderr and one JSON summary line; exits 1 on the first
 difference in any seed (reported with the request and both responses).
 
-    python scripts/determinism_sweep.py --seeds 200 --ops 2000 [--first-seed 1]
+    python scripts/determinism_sweep.py --seeds 200 --ops 2000 [--first-seed 1] [--jobs 2]
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ import json
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,30 +94,49 @@ def tally(counts: Counter, request: dict, response: dict) -> None:
         counts["turns"] += outcome["turnsElapsed"]
 
 
+def run_seed(seed: int, ops: int) -> tuple[Counter, int, int, str | None]:
+    """Every game of one seed until it spent `ops` requests. Returns (counts,
+    games, requests, the divergence as JSON or None)."""
+    counts: Counter = Counter()
+    left, game, sent_total = ops, 0, 0
+    with ThreadPoolExecutor(max_workers=len(BUILDS)) as pool:
+        while left > 0:
+            try:
+                sent, _ended = play_game(pool, seed, game, left, counts)
+            except Divergence as exc:
+                return counts, game + 1, sent_total, str(exc)
+            game += 1
+            sent_total += sent
+            left -= max(sent, 1)
+    return counts, game, sent_total, None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--ops", type=int, default=500, help="requests per seed after each create")
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="seeds played at once (each runs four engines)")
     args = parser.parse_args()
     counts: Counter = Counter()
     started = time.monotonic()
-    games = ops_done = 0
-    with ThreadPoolExecutor(max_workers=len(BUILDS)) as pool:
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
-            left, game = args.ops, 0
-            while left > 0:
-                try:
-                    sent, _ended = play_game(pool, seed, game, left, counts)
-                except Divergence as exc:
-                    print(json.dumps({"divergence": json.loads(str(exc))}), flush=True)
-                    return 1
-                games += 1
-                game += 1
-                ops_done += sent
-                left -= max(sent, 1)
-            print(f"seed {seed}: {ops_done} requests, {games} games, "
-                  f"{time.monotonic() - started:.0f}s", file=sys.stderr, flush=True)
+    games = ops_done = seeds_done = 0
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    with ProcessPoolExecutor(max_workers=args.jobs) as workers:
+        futures = {workers.submit(run_seed, seed, args.ops): seed for seed in seeds}
+        for future in as_completed(futures):
+            seed_counts, seed_games, seed_ops, divergence = future.result()
+            if divergence is not None:
+                print(json.dumps({"divergence": json.loads(divergence)}), flush=True)
+                for other in futures:
+                    other.cancel()
+                return 1
+            counts.update(seed_counts)
+            games += seed_games
+            ops_done += seed_ops
+            seeds_done += 1
+            print(f"seed {futures[future]} done ({seeds_done}/{args.seeds}): {ops_done} requests, "
+                  f"{games} games, {time.monotonic() - started:.0f}s", file=sys.stderr, flush=True)
     summary = {
         "seeds": args.seeds, "opsPerSeed": args.ops, "firstSeed": args.first_seed, "builds": BUILDS,
         "games": games, "requests": ops_done + games, "responsesCompared": counts["responses"] * (len(BUILDS) - 1),

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ = ROOT / "tests" / "fuzz"
 ASAN_DRIVER = ROOT / "build" / "asan" / "nhdriver"
-LIBFUZZER_SECONDS = 25
-STATEFUL_SECONDS = 30
+LIBFUZZER_SECONDS = 20
+STATEFUL_SECONDS = 25
 
 
 def test_libfuzzer_finds_nothing_in_the_request_reader(tmp_path: Path) -> None:
