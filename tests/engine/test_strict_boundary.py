@@ -3,6 +3,7 @@
 - An opaque item ID matches exactly: no numeric prefix parsing, in parameters
   and in item answers ("item-2.junk" is not item 2).
 - A wizard-mode session survives quitting: no "Dump core?" prompt, no abort().
+- A deep level with a morgue does not divide by zero (found while fuzzing).
 - docs/PROTOCOL.md states the error precedence the reader really applies.
 - An echoed field name is never cut in the middle of a UTF-8 character.
 """
@@ -76,6 +77,20 @@ def test_a_wizard_session_survives_quitting(native_client: DriverClient) -> None
     assert game.observe()["ended"] is True  # the process still answers
     native_client.proc.stdin.close()
     assert native_client.proc.wait(timeout=10) == 0
+
+
+@pytest.mark.parametrize("level", ["30", "45", "999"])
+def test_a_deep_level_with_a_morgue_does_not_kill_the_engine(native_client: DriverClient, level: str) -> None:
+    """A morgue (deep levels, and Gehennom's fillers) names corpses after top-ten
+    entries with rnd(MAX_STATUENAME_RANK); unset, that rank was 0 and rnd(0)
+    divided by zero (SIGFPE). Reached here by a wizard's level teleport, in play
+    by descending past level 11 (found by the sanitized fuzz build)."""
+    game = start_game(native_client, seed=42, wizard=True)
+    asked = game.wizard("levelTeleport")
+    arrived = game.answer(asked["decision"], {"kind": "text", "text": level})
+    assert arrived["ended"] is False
+    observed = game.observe()
+    assert observed["ended"] is False and observed["observation"]["depth"] > 20, observed["observation"]["depth"]
 
 
 # ---- error precedence: what docs/PROTOCOL.md states is what the reader does ----

@@ -54,12 +54,22 @@ ITEM_ALIASES: tuple[Callable[[str], str], ...] = (
 )
 
 
+# Text answers a client may type anywhere, wizard prompts included: level numbers
+# past the dungeon's ends, wildcards, junk and the longest text allowed.
+HOSTILE_TEXTS = ["-5", "0", "30", "45", "60", "999", "-100", "2147483648", "*", "?", "-", "\u00e9\u6f22",
+                 "x" * 128, "Elbereth" * 16, "100 blessed +100 daggers", "-1 arrows", "wand of wishing",
+                 "Amulet of Yendor", "Medusa", "Wizard of Yendor", "%s%n%d", "\\", "'", '"']
+
+
 class FuzzPolicy(Policy):
-    """The determinism policy, except that a game may end: it sometimes agrees to quit."""
+    """The determinism policy, except that a game may end (it sometimes agrees
+    to quit) and a third of the text answers are hostile."""
 
     def _answer(self, decision: dict) -> dict:
         if decision["kind"] == "confirmation":
             return {"kind": "confirmation", "confirm": self.rng.random() < 0.5}
+        if decision["kind"] == "text" and decision.get("purpose") != "key" and self.rng.random() < 0.35:
+            return {"kind": "text", "text": self.rng.choice(HOSTILE_TEXTS)}
         return super()._answer(decision)
 
 

@@ -55,6 +55,7 @@ const char *nnh_item_id(unsigned o_id)
 void nnh_items_register(void)
 {
     struct obj *o;
+    if (!youmonst.data) return; /* NetHack stopped before the hero existed */
     for (o = invent; o; o = o->nobj) (void) id_for(o->o_id, 1);
     if (Blind || Underwater || u.uswallow) return;
     for (o = level.objects[u.ux][u.uy]; o; o = o->nexthere) (void) id_for(o->o_id, 1);
