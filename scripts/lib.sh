@@ -25,3 +25,23 @@ apt_install() {
 # emcc needs Debian's node modules (acorn, …) when /usr/bin/node is not
 # Debian's own nodejs build.
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
+
+# fuzz_toolchain - install what the sanitized builds and libFuzzer need: clang,
+# its compiler-rt runtimes (named after clang's major version: libclang-rt-14-dev
+# on Debian 12, libclang-rt-19-dev on Debian 13) and the 32-bit C++ runtime the
+# -m32 libFuzzer links against.
+fuzz_toolchain() {
+    apt_install clang gcc-multilib g++-multilib libc6-dev-i386
+    apt_install "libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+}
+
+# build_request_fuzzer OUT - the libFuzzer harness over the request reader and
+# validator (tests/fuzz/request_fuzzer.c), 32-bit like the shipped twin.
+build_request_fuzzer() {
+    local driver="$ROOT/wasm/driver"
+    mkdir -p "$(dirname "$1")"
+    clang -m32 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+        -std=gnu99 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
+        -Wno-sign-compare -I"$driver" "$ROOT/tests/fuzz/request_fuzzer.c" "$driver/json_read.c" \
+        "$driver/json_write.c" "$driver/utf8.c" "$driver/proto_request.c" "$driver/nnh_vocabulary.c" -o "$1"
+}

@@ -3,6 +3,9 @@
 #   make -f wasm/engine.mk TARGET=native   -> build/native/nhdriver (+ data/, identity.json)
 #   make -f wasm/engine.mk TARGET=wasm     -> build/wasm/out/{jspi,asyncify}/nethack.{js,wasm}
 #                                             (+ build/wasm/out/identity.json)
+#   make -f wasm/engine.mk TARGET=asan build/asan/nhdriver
+#                                          -> the native twin under ASan + UBSan, for
+#                                             the stateful fuzzer (tests/fuzz)
 #
 # Each target gets its own patched copy of the pristine tree, because
 # NetHack's utilities write generated headers and data into ../include and
@@ -50,14 +53,22 @@ else
   CC      := clang
   OPT     := -O2
   ARCH    := $(if $(filter native64,$(TARGET)),-g,-m32)
+  # asan: the same 32-bit twin with every game and driver object under
+  # AddressSanitizer and UndefinedBehaviorSanitizer, stopping at the first
+  # report. The utilities that generate data stay unsanitized: they only
+  # run at build time.
+  ifeq ($(TARGET),asan)
+    OPT   := -O1
+    SAN   := -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  endif
   RUNUTIL :=
   UTIL_LDFLAGS :=
   EXE     :=
   WARN_EXTRA :=
 endif
 
-CFLAGS_NH := $(OPT) $(ARCH) -w $(NH_DEFS) $(INCLUDES)
-CFLAGS_DRV := $(OPT) $(ARCH) -std=gnu99 -Wall -Wextra -Wno-unused-parameter \
+CFLAGS_NH := $(OPT) $(ARCH) $(SAN) -w $(NH_DEFS) $(INCLUDES)
+CFLAGS_DRV := $(OPT) $(ARCH) $(SAN) -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Werror=missing-prototypes \
               -Wno-missing-field-initializers -Wno-sign-compare $(WARN_EXTRA) $(NH_DEFS) $(INCLUDES)
 
 NH_SRCS := $(notdir $(wildcard $(PRISTINE)/src/*.c)) vis_tab.c
@@ -143,7 +154,7 @@ $(OBJ)/drv/%.o: $(DRIVER)/%.c $(DRV_HDRS) $(GEN_HDRS)
 	$(CC) $(CFLAGS_DRV) -c $< -o $@
 
 $(OUT)/nhdriver: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat
-	$(CC) $(ARCH) -o $@ $(NH_OBJS) $(DRV_OBJS)
+	$(CC) $(ARCH) $(SAN) -o $@ $(NH_OBJS) $(DRV_OBJS)
 
 # ---- identity -----------------------------------------------------------
 # The game identity names the rules a game was played under, not a binary:

@@ -136,6 +136,11 @@ class DriverClient:
         except Exception:  # pragma: no cover - diagnostics only
             return "(unreadable)"
 
+    def stderr_text(self) -> str:
+        """Everything the driver wrote to stderr so far (sanitizer reports, diagnostics)."""
+        self._stderr.seek(0)
+        return self._stderr.read().decode("utf-8", "replace")
+
     def send_raw(self, data: bytes) -> tuple[str, dict]:
         """Write one frame of raw bytes (a newline is appended) and read one response."""
         assert b"\n" not in data, "a frame is one line"

@@ -10,6 +10,7 @@
  *   build/native/nhbench SEED OPS */
 #include "hack.h"
 #include "nnh_state.h"
+#include "nnh_io.h"
 #include <time.h>
 
 static long ops, budget = 1000, seed = 1;
@@ -29,8 +30,6 @@ static void report(void)
     double elapsed = now() - (started.tv_sec + started.tv_nsec / 1e9);
     fprintf(stderr, "{\"ops\":%ld,\"seconds\":%.6f,\"responseBytes\":%llu}\n", ops, elapsed, response_bytes);
 }
-
-int nnh_playground_enter(void);
 
 int nnh_io_read_request(char *buf, int cap)
 {

@@ -9,12 +9,9 @@
 #ifdef __EMSCRIPTEN__
 #include "hack.h"
 #include "nnh_state.h"
+#include "nnh_io.h"
 #include <emscripten.h>
 
-/* Copies the host's next request (without the line feed) into buf and
- * returns its length; cap or more means too large (validation reports
- * tooLarge); -1 means end of input. Suspends until the host has one. */
-extern int nnh_js_next_request(char *buf, int cap);
 
 EM_JS(void, nnh_js_respond, (const char *data, int len), {
     Module.nnhOnResponse(UTF8ToString(data, len));

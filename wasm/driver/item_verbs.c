@@ -14,10 +14,8 @@
 static const char *const verb_names[NNH_VERB_COUNT] = { "drop", "eat", "apply", "read",
     "drink", "wield", "equip", "remove", "zap", "throw", "fire", "quiver" };
 
-/* Slot names, worn masks and the pointers NetHack keeps for each slot, in
- * slot order. */
-const char *const nnh_slot_names[NNH_SLOT_COUNT + 1] = { "shirt", "bodyArmor", "cloak",
-    "helmet", "gloves", "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear", NULL };
+/* Worn masks and the pointers NetHack keeps for each slot, in the order of
+ * nnh_slot_names (nnh_vocabulary.c). */
 static const long slot_masks[NNH_SLOT_COUNT] = { W_ARMU, W_ARM, W_ARMC, W_ARMH, W_ARMG,
     W_ARMF, W_ARMS, W_RINGL, W_RINGR, W_AMUL, W_TOOL };
 enum { S_SHIRT, S_BODY, S_CLOAK, S_HELMET, S_GLOVES, S_BOOTS, S_SHIELD, S_LEFT_RING, S_RIGHT_RING, S_AMULET,

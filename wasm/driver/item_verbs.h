@@ -15,6 +15,8 @@
 #ifndef ITEM_VERBS_H
 #define ITEM_VERBS_H
 
+#include "nnh_vocabulary.h" /* the slot names */
+
 struct obj;
 
 /* The item verbs of the low protocol ("game.<verb>"). */
@@ -42,15 +44,9 @@ const char *nnh_verb_name(enum nnh_verb verb);
  * the boundary would accept it; this is the per-item `actions` list. */
 int nnh_verb_offered(enum nnh_verb verb, const struct obj *o);
 
-/* The equipment slots an item can be put into, by protocol name, in slot
- * order and NULL-terminated: the vocabulary of game.equip's `slot`. */
-extern const char *const nnh_slot_names[];
-
 /* Equipment slots by protocol name; -1 for an unknown name. */
 int nnh_slot_index(const char *slot);
 const char *nnh_slot_name(int slot);
-#define NNH_SLOT_COUNT 11
-#define NNH_FIRST_ACCESSORY_SLOT 7 /* leftRing; the slots before it are armour */
 
 /* Where a carried, not yet worn item could be worn or put on: fills
  * slots[] with slot indexes (free destinations only; an occupied ring hand

@@ -32,9 +32,10 @@ static int refuse(nnh_rejection *why, const char *code, const char *field, const
     return -1;
 }
 
-static void extended(const char *name)
+/* Type the method's extended command (the method table's column). */
+static void extended(const nnh_request *req)
 {
-    nnh.pending.ext_command = nnh_ext_command_index(name);
+    nnh.pending.ext_command = nnh_ext_command_index(req->method->extended);
     nnh_keys_push('#', NNH_FOR_ANY);
 }
 
@@ -49,9 +50,9 @@ static int container_here(void)
     return 0;
 }
 
-static int with_item(const char *command, struct obj *obj)
+static int with_item(const nnh_request *req, struct obj *obj)
 {
-    extended(command);
+    extended(req);
     if (obj) nnh_keys_push(obj->invlet, NNH_FOR_ITEM);
     return 1;
 }
@@ -61,7 +62,7 @@ static int engrave(const nnh_request *req, struct obj *obj, nnh_rejection *why)
     const char *text = nnh_param_str(req, "text");
     int hands = nnh_param_bool(req, "hands", 0);
     if (hands && obj) return refuse(why, "outOfRange", "hands", "give itemId or hands, not both");
-    nnh_keys_push('E', NNH_FOR_ANY);
+    nnh_keys_push(req->method->key, NNH_FOR_ANY);
     if (obj || hands) nnh_keys_push(obj ? obj->invlet : '-', NNH_FOR_ITEM);
     if (text) {
         Strcpy(nnh.pending.text, text);
@@ -75,7 +76,7 @@ static int cast(const nnh_request *req, int key, nnh_rejection *why)
     const char *spell = nnh_param_str(req, "spell");
     int index = spell ? nnh_spell_index(spell) : -1;
     if (spell && index < 0) return refuse(why, "unknownSpell", "spell", "you know no spell by this name");
-    nnh_keys_push('Z', NNH_FOR_ANY);
+    nnh_keys_push(req->method->key, NNH_FOR_ANY);
     if (index >= 0) {
         /* the spell menu lists the known spells in order, one selectable
            line each: the spell's line is the index-th choice */
@@ -92,21 +93,21 @@ int nnh_translate_manual(const nnh_request *req, const char *m, struct obj *obj,
                          nnh_rejection *why)
 {
     if (!strcmp(m, "chat")) {
-        extended("chat");
+        extended(req);
         if (key) nnh_keys_push(key, NNH_FOR_DIRECTION);
         return 1;
     }
     if (!strcmp(m, "pay")) {
-        nnh_keys_push('p', NNH_FOR_ANY);
+        nnh_keys_push(req->method->key, NNH_FOR_ANY);
         return 1;
     }
     if (!strcmp(m, "offer") || !strcmp(m, "dip") || !strcmp(m, "rub") || !strcmp(m, "invoke"))
-        return with_item(m, obj);
+        return with_item(req, obj);
     if (!strcmp(m, "engrave")) return engrave(req, obj, why);
     if (!strcmp(m, "loot") || !strcmp(m, "force")) {
         if (!container_here())
             return refuse(why, "noContainer", NULL, "you see no container here");
-        extended(m);
+        extended(req);
         return 1;
     }
     if (!strcmp(m, "cast")) return cast(req, key, why);
@@ -115,7 +116,7 @@ int nnh_translate_manual(const nnh_request *req, const char *m, struct obj *obj,
         return 1;
     }
     if (!strcmp(m, "enhance")) {
-        extended("enhance");
+        extended(req);
         return 1;
     }
     return 0;

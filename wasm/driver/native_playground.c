@@ -6,6 +6,7 @@
 #ifndef __EMSCRIPTEN__
 #include "hack.h"
 #include "nnh_state.h"
+#include "nnh_io.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -8,13 +8,18 @@
 #include "hack.h"
 #include "dlb.h"
 #include "nnh_state.h"
+#include "obs_events.h"
 #include "pickup_config.h"
 #include "proto_request.h"
+#include "nnh_main.h"
+#include "nnh_io.h"
+#include "nnh_nethack.h"
 #include <ctype.h>
 #include <stdarg.h>
 
-void nnh_wait_for_create(void);
-int nnh_playground_enter(void); /* io_*.c: cwd = fresh game directory */
+/* The one driver state (nnh_state.h): set up by main(), filled by
+ * nnh_start_game(), ended by nnh_hook_terminate(). */
+nnh_driver nnh;
 
 /* Controlled options: ASCII map, visible turn counter and experience,
  * no autopickup by default, no bones, no intro text or news, and nothing

@@ -11,6 +11,7 @@
 #define NNH_STATE_H
 
 #include "json_write.h"
+#include "nnh_vocabulary.h"
 
 #define NNH_COLS 80
 #define NNH_ROWS 21
@@ -19,16 +20,7 @@
 #define NNH_MAX_LEDGERS 128
 #define NNH_RECENT_MESSAGES 10
 
-/* What the engine is waiting for at an input boundary. */
-enum nnh_boundary {
-    NNH_AT_COMMAND = 0,   /* ready: the next command */
-    NNH_AT_CONFIRMATION,  /* yes/no question */
-    NNH_AT_CHOICE,        /* single-letter choice or menu */
-    NNH_AT_TEXT,          /* getlin, or an unclassified key prompt */
-    NNH_AT_DIRECTION,     /* getdir */
-    NNH_AT_ITEM,          /* getobj */
-    NNH_AT_POSITION       /* getpos */
-};
+/* enum nnh_boundary, what the engine is waiting for: nnh_vocabulary.h */
 
 /* Queued input. A key tagged for a prompt kind is consumed only by that
  * kind of prompt ("initial item/direction arguments answer only their first
@@ -116,6 +108,8 @@ typedef struct {
     /* text window capture */
 } nnh_driver;
 
+/* The one driver state, defined and initialised by the lifecycle
+ * (nnh_main.c). */
 extern nnh_driver nnh;
 
 /* port_keys.c: the typed key queue. */
@@ -138,12 +132,15 @@ void nnh_doors_write(nnh_buf *b);
 
 /* port_window.c */
 extern struct window_procs nnh_procs;
-void nnh_event_heard(const char *text);
-void nnh_event_raw(const char *json_object);
 
-/* proto_boundary.c: blocks until a request supplies input. */
+/* proto_boundary.c: the input boundary. nnh_await_input() publishes the
+ * boundary, answers the in-flight request and returns once a request
+ * supplied input; nnh_serve_forever() answers requests after the game
+ * ended; nnh_wait_for_create() answers requests until a session.create
+ * starts a game. The last two never return. */
 void nnh_await_input(enum nnh_boundary kind);
 void nnh_serve_forever(void);
+void nnh_wait_for_create(void);
 
 /* obs_build.c */
 void nnh_obs_write(nnh_buf *b, int full_world);
@@ -152,9 +149,6 @@ void nnh_end_write(nnh_buf *b);
 
 /* obs_items.c */
 struct obj;
-const char *nnh_item_id(unsigned o_id);
-void nnh_items_register(void);
-int nnh_item_lookup(const char *id, unsigned *o_id);
 void nnh_item_write(nnh_buf *b, struct obj *o, int carried);
 int nnh_letters_hands(const char *spec);
 int nnh_letters_offer(const char *spec, char letter);
@@ -163,10 +157,5 @@ int nnh_letters_offer(const char *spec, char letter);
  * exactly one, *found is it. */
 int nnh_item_named(const char *query, struct obj **found);
 
-/* io_*.c: the transport. Returns the request length, or -1 at EOF. */
-int nnh_io_read_request(char *buf, int cap);
-void nnh_io_write_response(const char *data, int len);
-void nnh_io_random_bytes(unsigned char *out, int n);
-long long nnh_io_wall_clock(void);
 
 #endif

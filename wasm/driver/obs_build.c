@@ -7,11 +7,10 @@
  * Items are written by obs_items.c. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "item_ids.h"
 #include "nnh_knowledge.h"
 #include "pickup_config.h"
-
-extern const char *hu_stat[];
-extern const char *const enc_stat[];
+#include "nnh_nethack.h"
 
 static const char *hunger_state(void)
 {
@@ -188,9 +187,6 @@ void nnh_obs_write(nnh_buf *b, int full_world)
 
 /* ---- decision ------------------------------------------------------------ */
 
-static const char *const kind_names[] = { "command", "confirmation", "choice", "text",
-                                          "direction", "item", "position" };
-
 void nnh_decision_write(nnh_buf *b)
 {
     nnh_decision *d = &nnh.decision;
@@ -203,7 +199,7 @@ void nnh_decision_write(nnh_buf *b)
     Sprintf(id, "decision-%d", d->serial);
     nnh_buf_cstr(b, "{\"id\":");
     nnh_buf_jstr(b, id);
-    nnh_buf_member_str(b, "kind", kind_names[d->kind]);
+    nnh_buf_member_str(b, "kind", nnh_decision_kind_name(d->kind));
     nnh_buf_member_str(b, "prompt", d->prompt);
     nnh_buf_cstr(b, ",\"cancellable\":true");
     switch (d->kind) {

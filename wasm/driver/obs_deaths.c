@@ -10,6 +10,7 @@
  * disguised. It promises no corpse, no cause and no identity. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "obs_events.h"
 
 /* 1 when the hero sees this creature as itself on a square in view. */
 static int witnessed(struct monst *mtmp)

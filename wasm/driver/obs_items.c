@@ -6,97 +6,11 @@
  * knowledge flags doname() consults (dknown, bknown, known, rknown, the
  * type's oc_name_known and oc_uname), each under the same condition, so no
  * field says more than the label. Hallucination withholds them all. Item
- * IDs are opaque, session-scoped and assigned in order of first sight. */
+ * IDs come from item_ids.c. */
 #include "hack.h"
 #include "nnh_state.h"
 #include "item_verbs.h"
-
-/* Open addressing, o_id -> sequence number. A slot holds 0 (empty, ends a
- * probe), RETIRED (an o_id that no longer names its stack: probes pass
- * over it, lookups ignore it) or a sequence number. */
-#define ID_TABLE 4096
-#define RETIRED (-1)
-static unsigned id_keys[ID_TABLE];
-static int id_values[ID_TABLE];
-static int id_next = 1;
-static char id_text[32];
-
-static int id_slot(unsigned o_id)
-{
-    unsigned h = (o_id * 2654435761u) & (ID_TABLE - 1);
-    int probes;
-    for (probes = 0; probes < ID_TABLE; probes++, h = (h + 1) & (ID_TABLE - 1)) {
-        if (id_values[h] > 0 && id_keys[h] == o_id) return (int) h;
-        if (!id_values[h]) return -1;
-    }
-    return -1;
-}
-
-static int id_for(unsigned o_id, int create)
-{
-    unsigned h = (o_id * 2654435761u) & (ID_TABLE - 1);
-    int probes;
-    for (probes = 0; probes < ID_TABLE; probes++, h = (h + 1) & (ID_TABLE - 1)) {
-        if (id_values[h] > 0 && id_keys[h] == o_id) return id_values[h];
-        if (!id_values[h]) {
-            if (!create) return 0;
-            id_keys[h] = o_id;
-            id_values[h] = id_next++;
-            return id_values[h];
-        }
-    }
-    return 0;
-}
-
-/* The opaque ID for an object; stable for the session. Can't fail (a full
- * table yields "item-0", which no lookup accepts). */
-const char *nnh_item_id(unsigned o_id)
-{
-    Sprintf(id_text, "item-%d", id_for(o_id, 1));
-    return id_text;
-}
-
-/* Give every object the hero can perceive right now (inventory, then the
- * floor underfoot when it can be seen) its ID. Called at every input
- * boundary, before any response is written, so the numbering does not
- * depend on which responses were quiet. Can't fail. */
-void nnh_items_register(void)
-{
-    struct obj *o;
-    for (o = invent; o; o = o->nobj) (void) id_for(o->o_id, 1);
-    if (Blind || Underwater || u.uswallow) return;
-    for (o = level.objects[u.ux][u.uy]; o; o = o->nexthere) (void) id_for(o->o_id, 1);
-}
-
-/* Resolve an opaque ID previously published. Returns 1 and sets *o_id, or 0. */
-int nnh_item_lookup(const char *id, unsigned *o_id)
-{
-    int want, h;
-    if (strncmp(id, "item-", 5) || !digit(id[5])) return 0;
-    want = atoi(id + 5);
-    if (want <= 0) return 0;
-    for (h = 0; h < ID_TABLE; h++)
-        if (id_values[h] == want) { *o_id = id_keys[h]; return 1; }
-    return 0;
-}
-
-/* NetHack's obfree() can give a surviving stack the o_id of the stack
- * merged into it (shk.c keeps the higher o_id-based price); gold merges so
- * a quarter of the time. The surviving stack keeps the ID the player knew
- * it by: its old binding moves to the new o_id, and the absorbed stack's
- * ID retires with the object. Can't fail. */
-void nnh_hook_oid_transfer(unsigned survivor_o_id, unsigned absorbed_o_id)
-{
-    int from = id_slot(survivor_o_id), to = id_slot(absorbed_o_id), value;
-    if (from < 0) return; /* never published: nothing to keep */
-    value = id_values[from];
-    id_values[from] = RETIRED;
-    if (to >= 0) id_values[to] = RETIRED;
-    to = (int) ((absorbed_o_id * 2654435761u) & (ID_TABLE - 1));
-    while (id_values[to]) to = (to + 1) & (ID_TABLE - 1);
-    id_keys[to] = absorbed_o_id;
-    id_values[to] = value;
-}
+#include "item_ids.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

@@ -25,8 +25,7 @@
 #include "hack.h"
 #include "nnh_state.h"
 #include "nnh_knowledge.h"
-
-extern mapseen *mapseenchn; /* dungeon.c: the overview's remembered levels */
+#include "nnh_nethack.h"
 
 static const char *const advancement[] = { "practice", "available", "needsExperience", "peaked" };
 

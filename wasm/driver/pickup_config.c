@@ -24,13 +24,11 @@
 #include "nnh_state.h"
 #include "pickup_config.h"
 
-const char *const nnh_pickup_type_names[] = { "gold", "food", "potions", "scrolls", "weapons",
-    "armor", "rings", "amulets", "tools", "spellbooks", "wands", "gems", "rocks", "balls", "chains",
-    NULL };
-static const char type_classes[] = { COIN_CLASS, FOOD_CLASS, POTION_CLASS, SCROLL_CLASS,
+/* NetHack's class for each of nnh_pickup_type_names (nnh_vocabulary.c). */
+static const char type_classes[NNH_PICKUP_TYPES] = { COIN_CLASS, FOOD_CLASS, POTION_CLASS, SCROLL_CLASS,
     WEAPON_CLASS, ARMOR_CLASS, RING_CLASS, AMULET_CLASS, TOOL_CLASS, SPBOOK_CLASS, WAND_CLASS,
     GEM_CLASS, ROCK_CLASS, BALL_CLASS, CHAIN_CLASS };
-#define N_TYPES 15
+#define N_TYPES NNH_PICKUP_TYPES
 #define MAX_PATTERNS 16
 
 static struct {

@@ -6,8 +6,7 @@
 #include "json_write.h"
 #include "proto_request.h"
 
-/* The item type names, in NetHack's class order, NULL-terminated. */
-extern const char *const nnh_pickup_type_names[];
+#include "nnh_vocabulary.h" /* the item type names */
 
 /* The settings before any configuration: off, with gold and arrows ready
  * to enable and corpses and known-cursed items left. Applied once, after

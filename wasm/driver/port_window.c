@@ -11,6 +11,7 @@
 #include "func_tab.h"
 #include "dlb.h"
 #include "nnh_state.h"
+#include "obs_events.h"
 
 #define NNH_MAX_WINDOWS 32
 #define NNH_MAX_ITEMS 256
@@ -32,43 +33,13 @@ typedef struct {
 
 static nnh_window windows[NNH_MAX_WINDOWS];
 
-/* ---- events ------------------------------------------------------------ */
-
-/* Append a raw JSON object to this operation's events. */
-void nnh_event_raw(const char *json_object)
-{
-    if (nnh.n_events++) nnh_buf_char(&nnh.events, ',');
-    nnh_buf_cstr(&nnh.events, json_object);
-}
-
-/* A message the hero heard/saw; also kept in the rolling recent list. */
-void nnh_event_heard(const char *text)
-{
-    if (!text || !*text) return;
-    if (nnh.n_events++) nnh_buf_char(&nnh.events, ',');
-    nnh_buf_cstr(&nnh.events, "{\"type\":\"heard\",\"text\":");
-    nnh_buf_jstr(&nnh.events, text);
-    nnh_buf_char(&nnh.events, '}');
-    if (nnh.n_recent == NNH_RECENT_MESSAGES) {
-        memmove(nnh.recent[0], nnh.recent[1], sizeof nnh.recent[0] * (NNH_RECENT_MESSAGES - 1));
-        nnh.n_recent--;
-    }
-    strncpy(nnh.recent[nnh.n_recent], text, NNH_LABEL_MAX - 1);
-    nnh.recent[nnh.n_recent][NNH_LABEL_MAX - 1] = 0;
-    nnh.n_recent++;
-}
-
+/* A display-only text window becomes one passage event. */
 static void event_passage(nnh_window *w)
 {
+    const char *lines[NNH_MAX_ITEMS];
     int i;
-    if (!w->n_lines) return;
-    if (nnh.n_events++) nnh_buf_char(&nnh.events, ',');
-    nnh_buf_cstr(&nnh.events, "{\"type\":\"passage\",\"lines\":[");
-    for (i = 0; i < w->n_lines; i++) {
-        if (i) nnh_buf_char(&nnh.events, ',');
-        nnh_buf_jstr(&nnh.events, w->lines[i].text);
-    }
-    nnh_buf_cstr(&nnh.events, "]}");
+    for (i = 0; i < w->n_lines; i++) lines[i] = w->lines[i].text;
+    nnh_event_passage(lines, w->n_lines);
 }
 
 /* ---- window lifecycle -------------------------------------------------- */

@@ -12,11 +12,13 @@
 #include "hack.h"
 #include "func_tab.h"
 #include "nnh_state.h"
+#include "obs_events.h"
+#include "item_ids.h"
 #include "proto_request.h"
+#include "nnh_main.h"
+#include "nnh_io.h"
 #include "proto_translate.h"
 #include "nnh_knowledge.h"
-
-nnh_driver nnh;
 
 static nnh_json_doc request_doc;
 static char line[NNH_JSON_MAX_INPUT + 2];
@@ -113,7 +115,7 @@ static void state_response(const char *request_id, int is_observe)
         nnh_buf_cstr(b, ",\"observation\":");
         nnh_obs_write(b, is_observe || !strcmp(nnh.action, "create"));
         nnh_buf_cstr(b, ",\"events\":[");
-        if (!is_observe) nnh_buf_raw(b, nnh.events.data ? nnh.events.data : "", nnh.events.len);
+        if (!is_observe) nnh_events_write(b);
         nnh_buf_char(b, ']');
     }
     nnh_buf_cstr(b, ",\"decision\":");
@@ -122,10 +124,7 @@ static void state_response(const char *request_id, int is_observe)
     if (nnh.ended) nnh_end_write(b);
     nnh_buf_char(b, '}');
     write_out();
-    if (!is_observe) {
-        nnh_buf_reset(&nnh.events);
-        nnh.n_events = 0;
-    }
+    if (!is_observe) nnh_events_reset();
 }
 
 /* Answer the in-flight operation; a full response resets the map's
@@ -288,8 +287,7 @@ static int accept_input(const nnh_request *req)
     /* accepted: from here on the engine sees input */
     nnh.revision++;
     Strcpy(nnh.request_id, request_id);
-    Strcpy(nnh.action, continuation ? (req->method->name[9] == 'a' ? "answer" : "cancel")
-                                    : strchr(req->method->name, '.') + 1);
+    Strcpy(nnh.action, strchr(req->method->name, '.') + 1); /* "move", "answer", "wizard" */
     nnh.in_flight = 1;
     nnh.quiet = nnh_param_bool(req, "quiet", 0);
     nnh.decision.active = 0;
@@ -298,8 +296,7 @@ static int accept_input(const nnh_request *req)
     nnh.op_start_x = u.ux;
     nnh.op_start_y = u.uy;
     nnh.op_start_level = ledger_no(&u.uz);
-    nnh_buf_reset(&nnh.events);
-    nnh.n_events = 0;
+    nnh_events_reset();
     return 1;
 }
 
@@ -355,8 +352,6 @@ void nnh_serve_forever(void)
 }
 
 /* ---- session.create ------------------------------------------------------ */
-
-int nnh_start_game(const nnh_request *req); /* nnh_main.c */
 
 /* Before NetHack starts: answer describe/errors until a session.create
  * that can start a game. Never returns. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "json_write.h"
 #include "proto_request.h"
+#include "nnh_vocabulary.h"
 #include "item_verbs.h"
 #include "pickup_config.h"
 
@@ -21,17 +22,18 @@ struct nnh_field {
     enum field_type type;
     int required;
     long long min, max;          /* ints: range; strings: byte length */
-    const char *const *values;   /* enums */
+    const char *const *values;   /* enums: the allowed words */
     const struct nnh_field *fields; /* F_OBJECT members */
+    int n_values;                /* how many of `values`; 0: up to its NULL */
 };
 
-static const char *const compass[] = { "north", "south", "east", "west", "northeast",
-    "northwest", "southeast", "southwest", NULL };
+/* Direction fields take a run of nnh_direction_names (nnh_vocabulary.h):
+ * the compass, the vertical pair, or all of them for an aim (zap, throw
+ * and fire also aim at the hero and vertically: getdir's . < >). */
+#define COMPASS nnh_direction_names, NULL, NNH_COMPASS_DIRECTIONS
+#define VERTICAL nnh_direction_names + NNH_DIRECTION_UP, NULL, 2
+#define AIMS nnh_direction_names, NULL, NNH_DIRECTIONS
 static const char *const run_modes[] = { "normal", "untilInteresting", "pastBranches", NULL };
-static const char *const vertical[] = { "up", "down", NULL };
-/* zap, throw and fire also aim at the hero and vertically (getdir's . < >) */
-static const char *const aims[] = { "north", "south", "east", "west", "northeast",
-    "northwest", "southeast", "southwest", "self", "up", "down", NULL };
 static const char *const roles[] = { "archeologist", "barbarian", "caveman", "healer",
     "knight", "monk", "priest", "rogue", "ranger", "samurai", "tourist", "valkyrie",
     "wizard", NULL };
@@ -51,7 +53,7 @@ static const char *const wizard_commands[] = { "wish", "teleport", "map", "ident
 /* automatic pickup settings: game.configurePickup's params and
  * session.create's automaticPickup object */
 #define PICKUP_SETTINGS { "enabled", F_BOOL, 1, 0, 0, NULL }, \
-    { "itemTypes", F_ENUM_LIST, 1, 0, 15, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL }, \
+    { "itemTypes", F_ENUM_LIST, 1, 0, NNH_PICKUP_TYPES, nnh_pickup_type_names }, { "arrows", F_BOOL, 1, 0, 0, NULL }, \
     { "leaveCorpses", F_BOOL, 1, 0, 0, NULL }, { "leaveKnownCursed", F_BOOL, 1, 0, 0, NULL }, \
     { "lootPatterns", F_STR_LIST, 0, 1, 64, NULL }, { "ignorePatterns", F_STR_LIST, 0, 1, 64, NULL }
 
@@ -73,12 +75,12 @@ static const struct nnh_field f_create[] = {
     END };
 static const struct nnh_field f_session[] = { SESSION, END };
 static const struct nnh_field f_input[] = { INPUT, END };
-static const struct nnh_field f_direction[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, compass }, END };
-static const struct nnh_field f_optional_direction[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, compass }, END };
-static const struct nnh_field f_run[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, compass },
+static const struct nnh_field f_direction[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, COMPASS }, END };
+static const struct nnh_field f_optional_direction[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, COMPASS }, END };
+static const struct nnh_field f_run[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, COMPASS },
     { "mode", F_ENUM, 0, 0, 0, run_modes }, { "noPickup", F_BOOL, 0, 0, 0, NULL }, END };
 static const struct nnh_field f_counted[] = { INPUT, { "turns", F_INT, 0, 1, 1000, NULL }, END };
-static const struct nnh_field f_climb[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, vertical }, END };
+static const struct nnh_field f_climb[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, VERTICAL }, END };
 /* an item argument: an opaque ID or a perceived-name query (item_query.c) */
 #define ITEM { "itemId", F_TOKEN, 0, 1, 64, NULL }, { "itemName", F_STR, 0, 1, 120, NULL }
 static const struct nnh_field f_item[] = { INPUT, ITEM, END };
@@ -86,8 +88,8 @@ static const struct nnh_field f_drop[] = { INPUT, ITEM,
     { "quantity", F_INT, 0, 1, 2147483647LL, NULL }, END };
 static const struct nnh_field f_hands[] = { INPUT, ITEM, { "hands", F_BOOL, 0, 0, 0, NULL }, END };
 static const struct nnh_field f_equip[] = { INPUT, ITEM, { "slot", F_ENUM, 0, 0, 0, nnh_slot_names }, END };
-static const struct nnh_field f_aimed_item[] = { INPUT, ITEM, { "direction", F_ENUM, 0, 0, 0, aims }, END };
-static const struct nnh_field f_aim[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, aims }, END };
+static const struct nnh_field f_aimed_item[] = { INPUT, ITEM, { "direction", F_ENUM, 0, 0, 0, AIMS }, END };
+static const struct nnh_field f_aim[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, AIMS }, END };
 static const struct nnh_field f_answer[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL },
     { "answer", F_ANSWER, 1, 0, 0, NULL }, END };
 static const struct nnh_field f_cancel[] = { INPUT, { "decisionId", F_TOKEN, 1, 1, 64, NULL }, END };
@@ -95,59 +97,63 @@ static const struct nnh_field f_lookup[] = { SESSION, { "name", F_STR, 1, 1, 120
 static const struct nnh_field f_engrave[] = { INPUT, ITEM, { "hands", F_BOOL, 0, 0, 0, NULL },
     { "text", F_STR, 0, 1, 128, NULL }, END };
 static const struct nnh_field f_cast[] = { INPUT, { "spell", F_STR, 0, 1, 64, NULL },
-    { "direction", F_ENUM, 0, 0, 0, aims }, END };
+    { "direction", F_ENUM, 0, 0, 0, AIMS }, END };
 static const struct nnh_field f_pickup[] = { INPUT, PICKUP_SETTINGS, END };
 static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, wizard_commands }, END };
 
+/* name, class, params, summary, then how the method reaches NetHack:
+ * its command key (0: none or a direction key only), the key for an
+ * accessory where armour and accessories differ (equip W/P, remove T/R),
+ * and the extended command it is typed as after '#'. */
 static const nnh_method methods[] = {
-    { "protocol.describe", NNH_LIFECYCLE, f_none, "List methods and capabilities." },
-    { "session.create", NNH_LIFECYCLE, f_create, "Start a game; omitted choices come from the seed." },
-    { "session.observe", NNH_LIFECYCLE, f_session, "Current observation with the full world; no input, no turn." },
-    { "session.lookup", NNH_LIFECYCLE, f_lookup, "Encyclopedia entry for a typed name (data.base); no input." },
-    { "session.close", NNH_LIFECYCLE, f_session, "Retire the engine; does not quit the game." },
-    { "game.move", NNH_GAMEPLAY, f_direction, "One ordinary step." },
-    { "game.run", NNH_GAMEPLAY, f_run, "Run: normal, untilInteresting (g) or pastBranches (G)." },
-    { "game.moveWithoutAttack", NNH_GAMEPLAY, f_direction, "Step without picking up or fighting (m)." },
-    { "game.attack", NNH_GAMEPLAY, f_direction, "Force one attack (F)." },
-    { "game.wait", NNH_GAMEPLAY, f_input, "Wait one turn." },
-    { "game.search", NNH_GAMEPLAY, f_counted, "Search, optionally counted (1-1000)." },
-    { "game.rest", NNH_GAMEPLAY, f_counted, "Rest, optionally counted (1-1000)." },
-    { "game.climb", NNH_GAMEPLAY, f_climb, "Climb stairs or a ladder up or down." },
-    { "game.pickup", NNH_GAMEPLAY, f_input, "Pick up from the floor; choices are decisions." },
-    { "game.drop", NNH_GAMEPLAY, f_drop, "Drop an item (optionally a partial count)." },
-    { "game.eat", NNH_GAMEPLAY, f_item, "Eat; omit itemId for the engine's selection." },
-    { "game.apply", NNH_GAMEPLAY, f_item, "Apply an item." },
-    { "game.read", NNH_GAMEPLAY, f_item, "Read an item." },
-    { "game.drink", NNH_GAMEPLAY, f_item, "Drink (quaff) a potion; omit itemId for the engine's selection." },
-    { "game.wield", NNH_GAMEPLAY, f_hands, "Wield an item, or hands:true for bare hands (w)." },
-    { "game.equip", NNH_GAMEPLAY, f_equip, "Wear armour or put on an accessory; optional slot (W/P)." },
-    { "game.remove", NNH_GAMEPLAY, f_equip, "Take off armour or remove an accessory; optional slot (T/R)." },
-    { "game.zap", NNH_GAMEPLAY, f_aimed_item, "Zap a wand; direction may be self, up or down (z)." },
-    { "game.throw", NNH_GAMEPLAY, f_aimed_item, "Throw an item; one engine command incl. multishot (t)." },
-    { "game.fire", NNH_GAMEPLAY, f_aim, "Fire the quivered item; one engine command incl. multishot (f)." },
-    { "game.quiver", NNH_GAMEPLAY, f_hands, "Ready an item in the quiver, or hands:true to empty it (Q)." },
-    { "game.swap", NNH_GAMEPLAY, f_input, "Swap primary and alternate weapons (x)." },
-    { "game.twoWeapon", NNH_GAMEPLAY, f_input, "Toggle two-weapon combat (#twoweapon)." },
-    { "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked." },
-    { "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked." },
-    { "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked." },
-    { "game.engrave", NNH_GAMEPLAY, f_engrave, "Engrave with an item or hands:true (fingers); text, or asked." },
-    { "game.chat", NNH_GAMEPLAY, f_optional_direction, "Talk (#chat); omit direction to be asked." },
-    { "game.pay", NNH_GAMEPLAY, f_input, "Pay a shopkeeper (p)." },
-    { "game.offer", NNH_GAMEPLAY, f_item, "Sacrifice at an altar (#offer); floor corpses are asked first." },
-    { "game.dip", NNH_GAMEPLAY, f_item, "Dip an item (#dip); what into is asked." },
-    { "game.rub", NNH_GAMEPLAY, f_item, "Rub a lamp or stone (#rub)." },
-    { "game.invoke", NNH_GAMEPLAY, f_item, "Invoke an artifact's power (#invoke)." },
-    { "game.loot", NNH_GAMEPLAY, f_input, "Open a container here (#loot); what to do is a menu." },
-    { "game.force", NNH_GAMEPLAY, f_input, "Force a box's lock here with the wielded weapon (#force)." },
-    { "game.cast", NNH_GAMEPLAY, f_cast, "Cast a known spell by name, or choose from the menu (Z)." },
-    { "game.enhance", NNH_GAMEPLAY, f_input, "Advance a skill from #enhance's menu." },
-    { "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation)." },
-    { "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation." },
-    { "game.configurePickup", NNH_GAMEPLAY, f_pickup, "Replace the automatic pickup settings; no turn." },
-    { "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID." },
-    { "decision.cancel", NNH_CONTINUATION, f_cancel, "Cancel the standing decision by its exact ID." },
-    { "debug.wizard", NNH_GAMEPLAY, f_wizard, "Wizard-mode fixture command (wizard sessions only)." },
+    { "protocol.describe", NNH_LIFECYCLE, f_none, "List methods and capabilities.", 0, 0, NULL },
+    { "session.create", NNH_LIFECYCLE, f_create, "Start a game; omitted choices come from the seed.", 0, 0, NULL },
+    { "session.observe", NNH_LIFECYCLE, f_session, "Current observation with the full world; no input, no turn.", 0, 0, NULL },
+    { "session.lookup", NNH_LIFECYCLE, f_lookup, "Encyclopedia entry for a typed name (data.base); no input.", 0, 0, NULL },
+    { "session.close", NNH_LIFECYCLE, f_session, "Retire the engine; does not quit the game.", 0, 0, NULL },
+    { "game.move", NNH_GAMEPLAY, f_direction, "One ordinary step.", 0, 0, NULL },
+    { "game.run", NNH_GAMEPLAY, f_run, "Run: normal, untilInteresting (g) or pastBranches (G).", 0, 0, NULL },
+    { "game.moveWithoutAttack", NNH_GAMEPLAY, f_direction, "Step without picking up or fighting (m).", 'm', 0, NULL },
+    { "game.attack", NNH_GAMEPLAY, f_direction, "Force one attack (F).", 'F', 0, NULL },
+    { "game.wait", NNH_GAMEPLAY, f_input, "Wait one turn.", '.', 0, NULL },
+    { "game.search", NNH_GAMEPLAY, f_counted, "Search, optionally counted (1-1000).", 's', 0, NULL },
+    { "game.rest", NNH_GAMEPLAY, f_counted, "Rest, optionally counted (1-1000).", '.', 0, NULL },
+    { "game.climb", NNH_GAMEPLAY, f_climb, "Climb stairs or a ladder up or down.", 0, 0, NULL },
+    { "game.pickup", NNH_GAMEPLAY, f_input, "Pick up from the floor; choices are decisions.", ',', 0, NULL },
+    { "game.drop", NNH_GAMEPLAY, f_drop, "Drop an item (optionally a partial count).", 'd', 0, NULL },
+    { "game.eat", NNH_GAMEPLAY, f_item, "Eat; omit itemId for the engine's selection.", 'e', 0, NULL },
+    { "game.apply", NNH_GAMEPLAY, f_item, "Apply an item.", 'a', 0, NULL },
+    { "game.read", NNH_GAMEPLAY, f_item, "Read an item.", 'r', 0, NULL },
+    { "game.drink", NNH_GAMEPLAY, f_item, "Drink (quaff) a potion; omit itemId for the engine's selection.", 'q', 0, NULL },
+    { "game.wield", NNH_GAMEPLAY, f_hands, "Wield an item, or hands:true for bare hands (w).", 'w', 0, NULL },
+    { "game.equip", NNH_GAMEPLAY, f_equip, "Wear armour or put on an accessory; optional slot (W/P).", 'W', 'P', NULL },
+    { "game.remove", NNH_GAMEPLAY, f_equip, "Take off armour or remove an accessory; optional slot (T/R).", 'T', 'R', NULL },
+    { "game.zap", NNH_GAMEPLAY, f_aimed_item, "Zap a wand; direction may be self, up or down (z).", 'z', 0, NULL },
+    { "game.throw", NNH_GAMEPLAY, f_aimed_item, "Throw an item; one engine command incl. multishot (t).", 't', 0, NULL },
+    { "game.fire", NNH_GAMEPLAY, f_aim, "Fire the quivered item; one engine command incl. multishot (f).", 'f', 0, NULL },
+    { "game.quiver", NNH_GAMEPLAY, f_hands, "Ready an item in the quiver, or hands:true to empty it (Q).", 'Q', 0, NULL },
+    { "game.swap", NNH_GAMEPLAY, f_input, "Swap primary and alternate weapons (x).", 'x', 0, NULL },
+    { "game.twoWeapon", NNH_GAMEPLAY, f_input, "Toggle two-weapon combat (#twoweapon).", 0, 0, "twoweapon" },
+    { "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked.", 'o', 0, NULL },
+    { "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked.", 'c', 0, NULL },
+    { "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked.", NNH_CTRL('d'), 0, NULL },
+    { "game.engrave", NNH_GAMEPLAY, f_engrave, "Engrave with an item or hands:true (fingers); text, or asked.", 'E', 0, NULL },
+    { "game.chat", NNH_GAMEPLAY, f_optional_direction, "Talk (#chat); omit direction to be asked.", 0, 0, "chat" },
+    { "game.pay", NNH_GAMEPLAY, f_input, "Pay a shopkeeper (p).", 'p', 0, NULL },
+    { "game.offer", NNH_GAMEPLAY, f_item, "Sacrifice at an altar (#offer); floor corpses are asked first.", 0, 0, "offer" },
+    { "game.dip", NNH_GAMEPLAY, f_item, "Dip an item (#dip); what into is asked.", 0, 0, "dip" },
+    { "game.rub", NNH_GAMEPLAY, f_item, "Rub a lamp or stone (#rub).", 0, 0, "rub" },
+    { "game.invoke", NNH_GAMEPLAY, f_item, "Invoke an artifact's power (#invoke).", 0, 0, "invoke" },
+    { "game.loot", NNH_GAMEPLAY, f_input, "Open a container here (#loot); what to do is a menu.", 0, 0, "loot" },
+    { "game.force", NNH_GAMEPLAY, f_input, "Force a box's lock here with the wielded weapon (#force).", 0, 0, "force" },
+    { "game.cast", NNH_GAMEPLAY, f_cast, "Cast a known spell by name, or choose from the menu (Z).", 'Z', 0, NULL },
+    { "game.enhance", NNH_GAMEPLAY, f_input, "Advance a skill from #enhance's menu.", 0, 0, "enhance" },
+    { "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation).", 0, 0, "pray" },
+    { "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation.", 0, 0, "quit" },
+    { "game.configurePickup", NNH_GAMEPLAY, f_pickup, "Replace the automatic pickup settings; no turn.", 0, 0, NULL },
+    { "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID.", 0, 0, NULL },
+    { "decision.cancel", NNH_CONTINUATION, f_cancel, "Cancel the standing decision by its exact ID.", 0, 0, NULL },
+    { "debug.wizard", NNH_GAMEPLAY, f_wizard, "Wizard-mode fixture command (wizard sessions only).", 0, 0, NULL },
 };
 
 #define N_METHODS ((int) (sizeof methods / sizeof methods[0]))
@@ -158,10 +164,25 @@ const nnh_method *nnh_methods(int *count)
     return methods;
 }
 
+/* Copy the longest prefix of s that fits in cap - 1 bytes and ends on a
+ * character boundary: s is valid UTF-8 (the reader checked every byte),
+ * and an echoed name must stay valid UTF-8 and a true prefix of what the
+ * client sent, never a character cut in half. Can't fail. */
+static void copy_whole_chars(char *out, size_t cap, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= cap) {
+        n = cap - 1;
+        while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80) n--; /* s[n] continues a character */
+    }
+    memcpy(out, s, n);
+    out[n] = 0;
+}
+
 static int fail(nnh_request *req, const char *code, const char *field, const char *message)
 {
     snprintf(req->code, sizeof req->code, "%s", code);
-    snprintf(req->field, sizeof req->field, "%s", field ? field : "");
+    copy_whole_chars(req->field, sizeof req->field, field ? field : "");
     snprintf(req->message, sizeof req->message, "%s", message);
     return -1;
 }
@@ -196,14 +217,33 @@ static int in_list(const char *s, const char *const *values)
     return 0;
 }
 
+/* How many words a field allows. Can't fail. */
+static int value_count(const struct nnh_field *f)
+{
+    int n = 0;
+    if (f->n_values) return f->n_values;
+    while (f->values[n]) n++;
+    return n;
+}
+
+/* 1 when s is one of the field's allowed words. */
+static int field_allows(const struct nnh_field *f, const char *s)
+{
+    int i, n = value_count(f);
+    for (i = 0; i < n; i++)
+        if (!strcmp(s, f->values[i])) return 1;
+    return 0;
+}
+
 static int check_object_keys(nnh_request *req, int obj, const char *const *allowed, const char *where)
 {
     const nnh_json_doc *doc = req->doc;
     int c;
     for (c = node(doc, obj)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
         if (!in_list(node(doc, c)->key, allowed)) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "unknown field '%.60s' in %s", node(doc, c)->key, where);
+            char msg[160], name[61];
+            copy_whole_chars(name, sizeof name, node(doc, c)->key);
+            snprintf(msg, sizeof msg, "unknown field '%s' in %s", name, where);
             return fail(req, "unknownField", node(doc, c)->key, msg);
         }
     }
@@ -221,10 +261,6 @@ static int check_answer(nnh_request *req, int a)
     static const char *const k_position[] = { "kind", "position", NULL };
     static const char *const k_ref[] = { "id", NULL };
     static const char *const k_xy[] = { "x", "y", NULL };
-    static const char *const directions_extra[] = { "north", "south", "east", "west",
-        "northeast", "northwest", "southeast", "southwest", "self", "up", "down", NULL };
-    static const char *const position_words[] = { "help", "finish", "north", "south", "east",
-        "west", "northeast", "northwest", "southeast", "southwest", NULL };
     const nnh_json_doc *doc = req->doc;
     int kind = nnh_json_member(doc, a, "kind"), v;
     const char *k;
@@ -233,12 +269,14 @@ static int check_answer(nnh_request *req, int a)
     if (kind < 0) return fail(req, "missingField", "kind", "answer.kind is required");
     if (node(doc, kind)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "kind", "answer.kind must be a string");
     k = node(doc, kind)->str;
-    if (!strcmp(k, "confirmation")) {
+    switch (nnh_decision_kind_named(k)) {
+    case NNH_AT_CONFIRMATION:
         if (check_object_keys(req, a, k_confirm, "answer")) return -1;
         v = nnh_json_member(doc, a, "confirm");
         if (v < 0) return fail(req, "missingField", "confirm", "confirmation answers need confirm");
         if (node(doc, v)->kind != NNH_JSON_BOOL) return fail(req, "wrongType", "confirm", "confirm must be a boolean");
-    } else if (!strcmp(k, "choice")) {
+        return 0;
+    case NNH_AT_CHOICE: {
         int c, seen = 0;
         if (check_object_keys(req, a, k_choice, "answer")) return -1;
         v = nnh_json_member(doc, a, "choose");
@@ -256,21 +294,25 @@ static int check_answer(nnh_request *req, int a)
                 if (node(doc, d)->int_val == node(doc, c)->int_val)
                     return fail(req, "duplicateChoice", "choose", "a choice ID appears twice");
         }
-    } else if (!strcmp(k, "text")) {
+        return 0;
+    }
+    case NNH_AT_TEXT:
         if (check_object_keys(req, a, k_text, "answer")) return -1;
         v = nnh_json_member(doc, a, "text");
         if (v < 0) return fail(req, "missingField", "text", "text answers need text");
         if (node(doc, v)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "text", "text must be a string");
         if (node(doc, v)->str_len > 128) return fail(req, "outOfRange", "text", "text is at most 128 bytes");
         if (has_control(node(doc, v)->str)) return fail(req, "outOfRange", "text", "text has control characters");
-    } else if (!strcmp(k, "direction")) {
+        return 0;
+    case NNH_AT_DIRECTION:
         if (check_object_keys(req, a, k_direction, "answer")) return -1;
         v = nnh_json_member(doc, a, "direction");
         if (v < 0) return fail(req, "missingField", "direction", "direction answers need direction");
         if (node(doc, v)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "direction", "direction must be a string");
-        if (!in_list(node(doc, v)->str, directions_extra))
+        if (nnh_direction_index(node(doc, v)->str) < 0)
             return fail(req, "outOfRange", "direction", "direction is a compass word, self, up or down");
-    } else if (!strcmp(k, "item")) {
+        return 0;
+    case NNH_AT_ITEM: {
         int item, hands, qty;
         if (check_object_keys(req, a, k_item, "answer")) return -1;
         item = nnh_json_member(doc, a, "item");
@@ -292,12 +334,16 @@ static int check_answer(nnh_request *req, int a)
         if (qty >= 0 && (node(doc, qty)->kind != NNH_JSON_NUMBER || !node(doc, qty)->is_integer
                          || node(doc, qty)->int_val < 1 || node(doc, qty)->int_val > 2147483647LL))
             return fail(req, "outOfRange", "quantity", "quantity is a positive integer");
-    } else if (!strcmp(k, "position")) {
+        return 0;
+    }
+    case NNH_AT_POSITION:
         if (check_object_keys(req, a, k_position, "answer")) return -1;
         v = nnh_json_member(doc, a, "position");
         if (v < 0) return fail(req, "missingField", "position", "position answers need position");
         if (node(doc, v)->kind == NNH_JSON_STRING) {
-            if (!in_list(node(doc, v)->str, position_words))
+            const char *word = node(doc, v)->str;
+            if (strcmp(word, "help") && strcmp(word, "finish")
+                && !(nnh_direction_index(word) >= 0 && nnh_direction_index(word) < NNH_COMPASS_DIRECTIONS))
                 return fail(req, "outOfRange", "position", "position is {x,y}, help, finish or a compass word");
         } else if (node(doc, v)->kind == NNH_JSON_OBJECT) {
             int x, y;
@@ -314,10 +360,10 @@ static int check_answer(nnh_request *req, int a)
         } else {
             return fail(req, "wrongType", "position", "position is an object or a string");
         }
-    } else {
+        return 0;
+    default:
         return fail(req, "outOfRange", "kind", "unknown answer kind");
     }
-    return 0;
 }
 
 static int check_list(nnh_request *req, const struct nnh_field *f, int v)
@@ -341,7 +387,7 @@ static int check_list(nnh_request *req, const struct nnh_field *f, int v)
             return fail(req, "wrongType", f->name, msg);
         }
         if (f->type == F_ENUM_LIST) {
-            if (!in_list(n->str, f->values)) {
+            if (!field_allows(f, n->str)) {
                 snprintf(msg, sizeof msg, "%s has an unsupported value", f->name);
                 return fail(req, "outOfRange", f->name, msg);
             }
@@ -377,7 +423,9 @@ static int check_members(nnh_request *req, const struct nnh_field *fields, int o
         for (f = fields; f->name; f++)
             if (!strcmp(f->name, node(doc, c)->key)) break;
         if (!f->name) {
-            snprintf(msg, sizeof msg, "%s does not accept '%.60s'", where, node(doc, c)->key);
+            char name[61];
+            copy_whole_chars(name, sizeof name, node(doc, c)->key);
+            snprintf(msg, sizeof msg, "%s does not accept '%s'", where, name);
             return fail(req, "unknownField", node(doc, c)->key, msg);
         }
         if (check_field(req, f, c)) return -1;
@@ -403,7 +451,7 @@ static int check_field(nnh_request *req, const struct nnh_field *f, int v)
             return fail(req, "wrongType", f->name, msg);
         }
         if (f->type == F_ENUM) {
-            if (!in_list(n->str, f->values)) {
+            if (!field_allows(f, n->str)) {
                 snprintf(msg, sizeof msg, "%s has an unsupported value", f->name);
                 return fail(req, "outOfRange", f->name, msg);
             }
@@ -516,18 +564,6 @@ int nnh_param_bool(const nnh_request *req, const char *name, int dflt)
     return v < 0 ? dflt : node(req->doc, v)->bool_val;
 }
 
-int nnh_direction_key(const char *name, int allow_extra)
-{
-    static const struct { const char *name; int key; } keys[] = {
-        { "north", 'k' }, { "south", 'j' }, { "east", 'l' }, { "west", 'h' },
-        { "northeast", 'u' }, { "northwest", 'y' }, { "southeast", 'n' }, { "southwest", 'b' },
-        { "self", '.' }, { "up", '<' }, { "down", '>' } };
-    int i;
-    for (i = 0; i < (int) (sizeof keys / sizeof keys[0]); i++)
-        if (!strcmp(keys[i].name, name)) return (i < 8 || allow_extra) ? keys[i].key : 0;
-    return 0;
-}
-
 static const char *type_name(enum field_type t)
 {
     switch (t) {
@@ -564,11 +600,11 @@ static void write_params(nnh_buf *b, const struct nnh_field *fields)
             nnh_buf_int(b, f->max);
         }
         if (f->values) {
-            const char *const *v;
+            int v, n = value_count(f);
             nnh_buf_cstr(b, ",\"values\":[");
-            for (v = f->values; *v; v++) {
-                if (v != f->values) nnh_buf_char(b, ',');
-                nnh_buf_jstr(b, *v);
+            for (v = 0; v < n; v++) {
+                if (v) nnh_buf_char(b, ',');
+                nnh_buf_jstr(b, f->values[v]);
             }
             nnh_buf_char(b, ']');
         }

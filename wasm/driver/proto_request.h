@@ -7,6 +7,7 @@
 #define PROTO_REQUEST_H
 
 #include "json_read.h"
+#include "json_write.h"
 
 enum nnh_method_class {
     NNH_LIFECYCLE = 0, /* describe, create, observe, close */
@@ -14,11 +15,17 @@ enum nnh_method_class {
     NNH_CONTINUATION   /* decision.answer / decision.cancel */
 };
 
+/* A control key, as NetHack reads it (^D kicks). */
+#define NNH_CTRL(c) (0x1f & (c))
+
 typedef struct {
     const char *name;
     enum nnh_method_class klass;
     const struct nnh_field *fields;
     const char *summary;
+    int key;                    /* NetHack command key, or 0 */
+    int accessory_key;          /* equip/remove: the accessory's key (P/R) */
+    const char *extended;       /* typed after '#' (#pray), or NULL */
 } nnh_method;
 
 typedef struct {
@@ -45,8 +52,5 @@ int nnh_param_node(const nnh_request *req, const char *name);
 const nnh_method *nnh_methods(int *count);
 void nnh_describe_write(nnh_buf *b);
 
-/* Compass direction name -> NetHack key (vi keys), or 0. Also "self",
- * "up", "down" when allow_extra. */
-int nnh_direction_key(const char *name, int allow_extra);
 
 #endif

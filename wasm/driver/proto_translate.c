@@ -9,13 +9,12 @@
 #include "hack.h"
 #include "func_tab.h"
 #include "nnh_state.h"
+#include "item_ids.h"
 #include "proto_request.h"
 #include "proto_translate.h"
 #include "item_verbs.h"
 #include "nnh_knowledge.h"
 #include <ctype.h>
-
-#define NNH_CTRL(c) (0x1f & (c))
 
 /* Record why a request is refused; nothing has been queued. Returns -1. */
 static int refuse(nnh_rejection *why, const char *code, const char *field, const char *message)
@@ -34,6 +33,19 @@ static struct obj *item_by_id(const char *id)
     for (o = invent; o; o = o->nobj)
         if (o->o_id == o_id) return o;
     return NULL;
+}
+
+/* debug.wizard's commands and their wizard-mode keys. */
+static int wizard_command_key(const char *command)
+{
+    static const struct { const char *name; int key; } commands[] = {
+        { "wish", NNH_CTRL('w') }, { "teleport", NNH_CTRL('t') }, { "map", NNH_CTRL('f') },
+        { "identify", NNH_CTRL('i') }, { "levelTeleport", NNH_CTRL('v') },
+        { "createMonster", NNH_CTRL('g') } };
+    int i;
+    for (i = 0; i < (int) SIZE(commands); i++)
+        if (!strcmp(commands[i].name, command)) return commands[i].key;
+    return 0; /* not reached: validation allows only these */
 }
 
 static void push_count(long n)
@@ -90,7 +102,7 @@ static int equipment_command(const nnh_request *req, int wearing, struct obj *ob
         if (!wearing && !(target_item = nnh_slot_occupant(slot)))
             return refuse(why, "outOfRange", "slot", "nothing is worn in that slot");
     }
-    nnh_keys_push(wearing ? (armor ? 'W' : 'P') : (armor ? 'T' : 'R'), NNH_FOR_ANY);
+    nnh_keys_push(armor ? req->method->key : req->method->accessory_key, NNH_FOR_ANY);
     if (target_item) nnh_keys_push(target_item->invlet, NNH_FOR_ITEM);
     if (wearing && (slot_name && (!strcmp(slot_name, "leftRing") || !strcmp(slot_name, "rightRing"))))
         nnh_keys_push(slot_name[0] == 'l' ? 'l' : 'r', NNH_FOR_HAND);
@@ -106,8 +118,7 @@ static int aimed_item_command(const nnh_request *req, const char *m, struct obj 
     if (hands && obj) return refuse(why, "outOfRange", "hands", "give itemId or hands, not both");
     if (aim && obj && !strcmp(m, "zap") && nnh_known_nodir_wand(obj))
         return refuse(why, "outOfRange", "direction", "this wand is known to need no direction");
-    nnh_keys_push(!strcmp(m, "drink") ? 'q' : !strcmp(m, "wield") ? 'w' : !strcmp(m, "quiver") ? 'Q'
-                  : !strcmp(m, "zap") ? 'z' : !strcmp(m, "throw") ? 't' : 'f', NNH_FOR_ANY);
+    nnh_keys_push(req->method->key, NNH_FOR_ANY);
     if (obj || hands) nnh_keys_push(obj ? obj->invlet : '-', NNH_FOR_ITEM);
     if (aim) nnh_keys_push(aim, NNH_FOR_DIRECTION);
     return 0;
@@ -159,24 +170,17 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
             nnh_keys_push(!strcmp(mode, "untilInteresting") ? 'g' : 'G', NNH_FOR_ANY);
             nnh_keys_push(key, NNH_FOR_ANY);
         }
-    } else if (!strcmp(m, "moveWithoutAttack")) {
-        nnh_keys_push('m', NNH_FOR_ANY);
+    } else if (!strcmp(m, "moveWithoutAttack") || !strcmp(m, "attack")) {
+        /* parse() reads m's and F's direction itself, as part of the command */
+        nnh_keys_push(req->method->key, NNH_FOR_ANY);
         nnh_keys_push(key, NNH_FOR_ANY);
-    } else if (!strcmp(m, "attack")) {
-        /* parse() reads F's direction itself, as part of the command */
-        nnh_keys_push('F', NNH_FOR_ANY);
-        nnh_keys_push(key, NNH_FOR_ANY);
-    } else if (!strcmp(m, "wait")) {
-        nnh_keys_push('.', NNH_FOR_ANY);
     } else if (!strcmp(m, "search") || !strcmp(m, "rest")) {
         long turns = (long) nnh_param_int(req, "turns", 1);
         nnh.op_requested_turns = (int) turns;
         push_count(turns);
-        nnh_keys_push(m[0] == 's' ? 's' : '.', NNH_FOR_ANY);
+        nnh_keys_push(req->method->key, NNH_FOR_ANY);
     } else if (!strcmp(m, "climb")) {
         nnh_keys_push(key, NNH_FOR_ANY);
-    } else if (!strcmp(m, "pickup")) {
-        nnh_keys_push(',', NNH_FOR_ANY);
     } else if (!strcmp(m, "drop") || !strcmp(m, "eat") || !strcmp(m, "apply")
                || !strcmp(m, "read")) {
         long qty = (long) nnh_param_int(req, "quantity", 0);
@@ -184,7 +188,7 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
             return refuse(why, "outOfRange", "quantity", "more than the carried stack");
         if (qty && !obj)
             return refuse(why, "missingField", "itemId", "a quantity needs an itemId");
-        nnh_keys_push(m[0] == 'd' ? 'd' : m[0] == 'e' ? 'e' : m[0] == 'a' ? 'a' : 'r', NNH_FOR_ANY);
+        nnh_keys_push(req->method->key, NNH_FOR_ANY);
         if (obj) {
             if (qty && qty < obj->quan) {
                 /* getobj takes the first digit at its item prompt, then
@@ -199,28 +203,23 @@ int nnh_translate_command(const nnh_request *req, nnh_rejection *why)
             }
         }
     } else if (!strcmp(m, "equip") || !strcmp(m, "remove")) {
-        return equipment_command(req, m[0] == 'e', obj, why);
+        return equipment_command(req, !strcmp(m, "equip"), obj, why);
     } else if (!strcmp(m, "drink") || !strcmp(m, "wield") || !strcmp(m, "quiver")
                || !strcmp(m, "zap") || !strcmp(m, "throw") || !strcmp(m, "fire")) {
         return aimed_item_command(req, m, obj, key, why);
-    } else if (!strcmp(m, "swap")) {
-        nnh_keys_push('x', NNH_FOR_ANY);
-    } else if (!strcmp(m, "twoWeapon")) {
-        nnh.pending.ext_command = nnh_ext_command_index("twoweapon");
-        nnh_keys_push('#', NNH_FOR_ANY);
     } else if (!strcmp(m, "open") || !strcmp(m, "close") || !strcmp(m, "kick")) {
-        nnh_keys_push(m[0] == 'o' ? 'o' : m[0] == 'c' ? 'c' : NNH_CTRL('d'), NNH_FOR_ANY);
+        nnh_keys_push(req->method->key, NNH_FOR_ANY);
         if (key) nnh_keys_push(key, NNH_FOR_DIRECTION);
-    } else if (!strcmp(m, "pray") || !strcmp(m, "quit")) {
-        nnh.pending.ext_command = nnh_ext_command_index(m);
+    } else if (req->method->extended) { /* twoWeapon, pray, quit */
+        nnh.pending.ext_command = nnh_ext_command_index(req->method->extended);
         nnh_keys_push('#', NNH_FOR_ANY);
+    } else if (req->method->key) { /* a command key alone: wait, pickup, swap */
+        nnh_keys_push(req->method->key, NNH_FOR_ANY);
     } else if (!strcmp(req->method->name, "debug.wizard")) {
         const char *c = nnh_param_str(req, "command");
         if (!wizard)
             return refuse(why, "notWizard", "command", "only wizard-mode fixture sessions accept debug commands");
-        nnh_keys_push(!strcmp(c, "wish") ? NNH_CTRL('w') : !strcmp(c, "teleport") ? NNH_CTRL('t')
-                      : !strcmp(c, "map") ? NNH_CTRL('f') : !strcmp(c, "identify") ? NNH_CTRL('i')
-                      : !strcmp(c, "levelTeleport") ? NNH_CTRL('v') : NNH_CTRL('g'), NNH_FOR_ANY);
+        nnh_keys_push(wizard_command_key(c), NNH_FOR_ANY);
     }
     return 0;
 }
@@ -242,9 +241,7 @@ int nnh_translate_answer(const nnh_request *req, nnh_rejection *why)
     int a = nnh_param_node(req, "answer");
     const char *kind = nnh_json_node_at(doc, nnh_json_member(doc, a, "kind"))->str;
     nnh_decision *d = &nnh.decision;
-    static const char *const kind_names[] = { "command", "confirmation", "choice", "text",
-                                              "direction", "item", "position" };
-    if (strcmp(kind, kind_names[d->kind]))
+    if (nnh_decision_kind_named(kind) != (int) d->kind)
         return refuse(why, "wrongAnswerKind", "answer", "the answer kind does not match the standing decision");
     switch (d->kind) {
     case NNH_AT_CONFIRMATION:
