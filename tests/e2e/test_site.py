@@ -48,7 +48,6 @@ def test_second_tab_sees_the_same_state_and_changes_nothing(site: Site) -> None:
     site.call("travel", {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step",
                          "target": {"direction": walkable_direction(created)}})
     observed = settle(site, game)
-    site.page.wait_for_timeout(400)  # the games list writes on a 120 ms timer: let the observe land first
     stored = site.page.evaluate(STORED_GAME, game)
 
     second = site.context.new_page()
