@@ -32,6 +32,21 @@ LAYOUT = """() => {
 }"""
 
 
+ACCESSIBILITY = """() => {
+  const rgb = (text) => text.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+  const luminance = ([r, g, b]) => { const c = [r, g, b].map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+  const ruler = document.querySelector('pre.map .ruler');
+  const [fore, back] = [luminance(rgb(getComputedStyle(ruler).color)),
+                        luminance(rgb(getComputedStyle(document.querySelector('pre.map')).backgroundColor))];
+  const stat = document.querySelector('.status .stat');
+  return {mapLabel: document.querySelector('pre.map').getAttribute('aria-label'),
+          live: document.querySelector('[data-field=map-summary]').getAttribute('aria-live'),
+          rulerContrast: (Math.max(fore, back) + 0.05) / (Math.min(fore, back) + 0.05),
+          statText: stat.textContent, statLabel: stat.querySelector('.label').textContent};
+}"""
+
+
 def shot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"watch-{name}.png"), full_page=True)
@@ -90,6 +105,15 @@ def test_a_game_started_from_the_page_is_playable_and_fits_every_screen(ctx: Bro
     position = moved["scene"]["self"]["position"]
     assert f"column {position['x']}, row {position['y']}" in summary
     assert page.evaluate("() => document.querySelector('[data-field=name]').textContent") == HOSTILE_NAME
+    # accessible: a labelled map with a live summary, contrasting rulers, labels apart from values, a skip link
+    a11y = page.evaluate(ACCESSIBILITY)
+    assert a11y["mapLabel"] and a11y["live"] == "polite" and a11y["rulerContrast"] >= 4.5, a11y
+    assert a11y["statText"].startswith(f"{a11y['statLabel']}: "), a11y
+    hash_before = page.evaluate("() => location.hash")
+    page.evaluate("() => document.querySelector('.skip-link').focus()")
+    assert page.evaluate("() => document.querySelector('.skip-link').getBoundingClientRect().top >= 0"), "shown on focus"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => [document.activeElement.id, location.hash]") == ["main", hash_before]
 
     for screen, (width, height) in SCREENS.items():
         page.set_viewport_size({"width": width, "height": height})

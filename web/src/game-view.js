@@ -95,7 +95,8 @@ function messagesPanel(observation, events) {
 }
 
 /** The recent tool calls that submitted input, newest first, and the
- *  autopilot's own notes when it plays this game in this tab. */
+ *  autopilot's own notes when it plays this game in this tab. (Only the
+ *  page's worker keeps the calls: a snapshot without `activity` has no feed.) */
 function activityPanel(activity, notes) {
   const panel = h('section', { className: 'activity panel', dataset: { panel: 'activity' } },
     h('h3', { text: 'Activity' }));
@@ -213,7 +214,7 @@ export function renderGame(root, { gameId, record, snapshot, controls = null, ho
           h('div', { className: 'side' }, status(observation),
             ended ? null : decisionPanel(snapshot.decision),
             messagesPanel(observation, snapshot.events),
-            activityPanel(snapshot.activity, notes),
+            Array.isArray(snapshot.activity) ? activityPanel(snapshot.activity, notes) : null,
             inventoryPanel(observation, snapshot)))
       : h('p', { className: 'muted', text: missing }));
 }
