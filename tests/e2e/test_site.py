@@ -126,12 +126,14 @@ def test_a_completed_game_is_listed_in_the_records(site: Site) -> None:
 
     site.show_home(site.page)
     cells = wait_until(site.page, "(id) => { const row = document.querySelector(`table.records tr[data-game-id=\"${id}\"]`); "
-                                  "return row && [...row.cells].map((cell) => cell.textContent); }", 10, game)
-    name, started, ended, reason, deepest, final, score, harness, model = cells
-    assert name == created["scene"]["self"]["name"]
-    assert started != "—" and ended != "—"
-    assert (reason, deepest, final, score) == ("quit", str(end["deepest"]), str(end["depth"]), str(end["score"]))
-    assert (harness, model) == ("e2e records", "scripted")
+                                  "return row && Object.fromEntries([...row.cells].map((cell) => [cell.dataset.col, cell.textContent])); }",
+                       10, game)
+    assert cells["character"] == created["scene"]["self"]["name"]
+    assert cells["role"].lower() == created["scene"]["self"]["role"].lower()
+    assert cells["started"] != "—" and cells["ended"] != "—"
+    assert (cells["end-reason"], cells["turns"], cells["deepest"], cells["depth"], cells["score"]) == \
+        ("quit", str(end["turn"]), str(end["deepest"]), str(end["depth"]), str(end["score"]))
+    assert (cells["harness"], cells["model"]) == ("e2e records", "scripted")
 
     site.show_game(site.page, game)
     wait_until(site.page, "() => document.querySelector('[data-field=end-reason]')", 10)

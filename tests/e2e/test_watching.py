@@ -41,7 +41,9 @@ ACCESSIBILITY = """() => {
                         luminance(rgb(getComputedStyle(document.querySelector('pre.map')).backgroundColor))];
   const stat = document.querySelector('.status .stat');
   return {mapLabel: document.querySelector('pre.map').getAttribute('aria-label'),
-          live: document.querySelector('[data-field=map-summary]').getAttribute('aria-live'),
+          live: document.getElementById('live-summary').getAttribute('aria-live'),
+          announced: document.getElementById('live-summary').textContent ===
+                     document.querySelector('[data-field=map-summary]').textContent,
           rulerContrast: (Math.max(fore, back) + 0.05) / (Math.min(fore, back) + 0.05),
           statText: stat.textContent, statLabel: stat.querySelector('.label').textContent};
 }"""
@@ -107,7 +109,7 @@ def test_a_game_started_from_the_page_is_playable_and_fits_every_screen(ctx: Bro
     assert page.evaluate("() => document.querySelector('[data-field=name]').textContent") == HOSTILE_NAME
     # accessible: a labelled map with a live summary, contrasting rulers, labels apart from values, a skip link
     a11y = page.evaluate(ACCESSIBILITY)
-    assert a11y["mapLabel"] and a11y["live"] == "polite" and a11y["rulerContrast"] >= 4.5, a11y
+    assert a11y["mapLabel"] and a11y["live"] == "polite" and a11y["announced"] and a11y["rulerContrast"] >= 4.5, a11y
     assert a11y["statText"].startswith(f"{a11y['statLabel']}: "), a11y
     hash_before = page.evaluate("() => location.hash")
     page.evaluate("() => document.querySelector('.skip-link').focus()")
@@ -147,6 +149,20 @@ def test_a_game_started_from_the_page_is_playable_and_fits_every_screen(ctx: Bro
     assert page.evaluate(f"() => document.querySelectorAll('{MARKUP}').length") == 0
     assert page.evaluate("() => document.querySelector('[data-field=harness]').textContent") == "<b>person</b>"
     page.locator("[data-control=map-ascii]").click()
+
+    # a game started with "let the autopilot play it" is played by the autopilot through the tools
+    show(page, "#/")
+    page.locator("[data-control=start-autopilot]").check()
+    handed = start_from_form(page, name="Cy", seed="77")
+    try:
+        state = wait_until(page, "(id) => { const s = window.nethackSite.autopilot;"
+                                 " return s.gameId === id && (s.unhandled || s.actions >= 3) && {...s}; }", 60, handed)
+        assert state["unhandled"] is None and state["actions"] >= 3, state
+    finally:
+        page.evaluate("() => { location.hash = '#/'; }")
+        if page.evaluate("() => window.nethackSite.autopilot.running"):
+            page.locator("[data-control=autopilot]").click()
+    assert agent.ok("observe", {"sessionId": handed})["basis"]["revision"] >= 3
 
 
 def answer_to_the_end(agent: Agent, frame: dict[str, Any], yes: str) -> dict[str, Any]:

@@ -170,7 +170,15 @@ function summary(record) {
     stat('Ended', 'ended', when(record.endedAt)));
 }
 
-/** The map drawn the chosen way, with a label and a live text summary. */
+/** Announce `text` in the page's persistent live region (index.html), when
+ *  it changed: the map panel is redrawn on every revision, and a live region
+ *  that is replaced rather than changed is not reliably announced. */
+function announce(text) {
+  const live = document.getElementById('live-summary');
+  if (live && live.textContent !== text) live.textContent = text;
+}
+
+/** The map drawn the chosen way, with a label and a text summary (also announced). */
 function mapPanel(snapshot, observation, mapMode, onMapMode) {
   const hero = observation.position;
   const ascii = mapMode !== 'tiles';
@@ -180,11 +188,12 @@ function mapPanel(snapshot, observation, mapMode, onMapMode) {
       onclick: () => onMapMode && onMapMode(mode) })));
   const drawn = ascii ? renderMap(snapshot.map.rows, hero)
     : renderTiles(snapshot.map.rows, hero, snapshot.session || {}, snapshot.creatures || []);
+  const summary = mapSummary(snapshot.map.rows, hero, observation.recentMessages || []);
+  announce(summary);
   return h('section', { className: 'map-panel panel', 'aria-label': 'Map' },
     onMapMode ? toggle : null,
     h('div', { className: 'map-box', dataset: { mode: ascii ? 'ascii' : 'tiles' } }, drawn),
-    h('p', { className: 'sr-only', 'aria-live': 'polite', dataset: { field: 'map-summary' },
-      text: mapSummary(snapshot.map.rows, hero, observation.recentMessages || []) }));
+    h('p', { className: 'sr-only', dataset: { field: 'map-summary' }, text: summary }));
 }
 
 /** Draw a game into `root`: `controls` (an element or null) sits under the

@@ -39,10 +39,10 @@ export function recordsTable(records, href) {
  *  update, turn, deepest / current floor, harness, model. */
 export function progressCells(game) {
   return [
-    h('td', { text: when(game.startedAt) }),
-    h('td', { text: ago(game.updatedAt) }),
-    h('td', { text: String(game.turn ?? '—') }),
-    h('td', { text: `${game.deepest ?? '?'} / ${game.depth ?? '?'}` }),
+    h('td', { dataset: { col: 'started' }, text: when(game.startedAt) }),
+    h('td', { dataset: { col: 'updated' }, text: ago(game.updatedAt) }),
+    h('td', { dataset: { col: 'turn' }, text: String(game.turn ?? '—') }),
+    h('td', { dataset: { col: 'depths' }, text: `${game.deepest ?? '?'} / ${game.depth ?? '?'}` }),
     h('td', { className: 'harness', text: game.harness || '—' }),
     h('td', { className: 'model', text: game.model || '—' }),
   ];

@@ -191,5 +191,7 @@ export class SpectatorView {
   dispose() {
     clearInterval(this.timer);
     this.channel.close();
+    const live = document.getElementById('live-summary');
+    if (live) live.textContent = ''; // no game on show: nothing to announce
   }
 }
