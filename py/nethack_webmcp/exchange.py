@@ -34,15 +34,17 @@ EngineFactory = Callable[[], Awaitable[Engine]]
 
 
 async def _replayed(info: SessionInfo, journal: Sequence[JournalEntry],
-                    engine_factory: EngineFactory) -> tuple[int, str, int]:
-    """(revision, state hash, replayed entries) of a journal on a fresh engine."""
+                    engine_factory: EngineFactory) -> tuple[int, str, int, int | None]:
+    """(revision, state hash, replayed entries, game turn) of a journal on a fresh engine."""
     try:
         engine = await engine_factory()
     except EngineError as exc:
         raise SessionError("engineUnavailable", f"no engine could be started: {exc}") from exc
     try:
         result = await replay(engine, info, journal)
-        return int(result.observed["revision"]), state_hash(result.observed), result.replayed
+        turn = (result.observed.get("observation") or {}).get("turn")
+        return (int(result.observed["revision"]), state_hash(result.observed), result.replayed,
+                turn if isinstance(turn, int) else None)
     finally:
         await engine.close()
 
@@ -62,7 +64,7 @@ async def export_game(store: Store, session_id: str, *, engine_factory: EngineFa
     document: dict[str, Any] = {"format": FORMAT, "version": VERSION, "exportedAt": time.time(),
                                 "session": info, "journal": journal, "receipts": receipts, "record": record}
     if engine_factory is not None:
-        revision, digest, _ = await _replayed(info, journal, engine_factory)
+        revision, digest, _, _ = await _replayed(info, journal, engine_factory)
         document.update(revision=revision, stateHash=digest)
     return document
 
@@ -70,7 +72,7 @@ async def export_game(store: Store, session_id: str, *, engine_factory: EngineFa
 async def import_game(store: Store, document: dict[str, Any], *, engine_factory: EngineFactory,
                       identity: str | None) -> dict[str, Any]:
     """Verify a document by replay, then store it. Returns {sessionId,
-    revision, stateHash, replayed}. Raises SessionError saying why not."""
+    revision, stateHash, replayed, turn, verified}. Raises SessionError saying why not."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SessionError("invalidDocument", f"not a {FORMAT} document")
     if document.get("version") != VERSION:
@@ -94,8 +96,8 @@ async def import_game(store: Store, document: dict[str, Any], *, engine_factory:
     except StoreError as exc:
         raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
     # the document's objects are checked by the replay itself: it must reproduce them
-    revision, digest, replayed = await _replayed(cast(SessionInfo, info), cast(list[JournalEntry], journal),
-                                                 engine_factory)
+    revision, digest, replayed, turn = await _replayed(cast(SessionInfo, info), cast(list[JournalEntry], journal),
+                                                       engine_factory)
     expected = document.get("stateHash")
     if expected is not None and digest != expected:
         raise SessionError("stateMismatch",
@@ -108,4 +110,4 @@ async def import_game(store: Store, document: dict[str, Any], *, engine_factory:
     except StoreError as exc:
         raise SessionError("storageFailed", f"the game could not be stored: {exc}") from exc
     return {"sessionId": session_id, "revision": revision, "stateHash": digest, "replayed": replayed,
-            "verified": expected is not None}
+            "turn": turn, "verified": expected is not None}

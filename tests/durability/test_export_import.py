@@ -69,7 +69,7 @@ async def test_export_then_import_elsewhere_reaches_the_same_state(tmp_path: Pat
     assert imported.returncode == 0, imported.stderr
     report = json.loads(imported.stdout)
     assert report == {"sessionId": sid, "revision": document["revision"], "stateHash": document["stateHash"],
-                      "replayed": len(document["journal"]), "verified": True}
+                      "replayed": len(document["journal"]), "turn": observed["basis"]["turn"], "verified": True}
     again = cli(elsewhere, "import", str(path))
     assert again.returncode == 1 and json.loads(again.stderr)["error"]["code"] == "sessionExists"
 

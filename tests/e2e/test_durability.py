@@ -363,6 +363,8 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
         row = wait_until(other, "(id) => document.querySelector(`tr[data-game-id=\"${id}\"] [data-control=resume]`)"
                                 " !== null", 10, game)
         assert row
+        turn = other.evaluate("(id) => document.querySelector(`tr[data-game-id=\"${id}\"] [data-col=turn]`).textContent", game)
+        assert turn == str(observed["basis"]["turn"]), "an imported game lists the turn its replay reached"
         imported = Agent(other).ok("observe", {"sessionId": game})
         assert imported["result"]["stateHash"] == observed["result"]["stateHash"]
         assert comparable(imported) == comparable(observed)

@@ -48,7 +48,6 @@ def test_second_tab_sees_the_same_state_and_changes_nothing(site: Site) -> None:
     site.call("travel", {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step",
                          "target": {"direction": walkable_direction(created)}})
     observed = settle(site, game)
-    site.page.wait_for_timeout(400)  # the games list writes on a 120 ms timer: let the observe land first
     stored = site.page.evaluate(STORED_GAME, game)
 
     second = site.context.new_page()
@@ -129,14 +128,15 @@ def test_a_completed_game_is_listed_in_the_records(site: Site) -> None:
     assert end["how"] == "quit"
 
     site.show_home(site.page)
-    cells = wait_until(site.page, "(id) => { const row = document.querySelector("
-                                  "`table.records tr[data-game-id=\"${id}\"]`); "
-                                  "return row && [...row.cells].map((cell) => cell.textContent); }", 10, game)
-    name, started, ended, reason, deepest, final, score, harness, model = cells
-    assert name == created["scene"]["self"]["name"]
-    assert started != "—" and ended != "—"
-    assert (reason, deepest, final, score) == ("quit", str(end["deepest"]), str(end["depth"]), str(end["score"]))
-    assert (harness, model) == ("e2e records", "scripted")
+    cells = wait_until(site.page, "(id) => { const row = document.querySelector(`table.records tr[data-game-id=\"${id}\"]`); "
+                                  "return row && Object.fromEntries([...row.cells].map((cell) => [cell.dataset.col, cell.textContent])); }",
+                       10, game)
+    assert cells["character"] == created["scene"]["self"]["name"]
+    assert cells["role"].lower() == created["scene"]["self"]["role"].lower()
+    assert cells["started"] != "—" and cells["ended"] != "—"
+    assert (cells["end-reason"], cells["turns"], cells["deepest"], cells["depth"], cells["score"]) == \
+        ("quit", str(end["turn"]), str(end["deepest"]), str(end["depth"]), str(end["score"]))
+    assert (cells["harness"], cells["model"]) == ("e2e records", "scripted")
 
     site.show_game(site.page, game)
     wait_until(site.page, "() => document.querySelector('[data-field=end-reason]')", 10)

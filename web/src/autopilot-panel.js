@@ -18,7 +18,9 @@ export class AutopilotPanel {
       h('h2', { text: 'Autopilot' }),
       h('p', { className: 'muted', text: `A reference agent that plays only through the WebMCP tools this page registers; `
         + `its games carry the harness label “${HARNESS}”.` }),
-      this.button, h('label', {}, this.keepPlaying, ' start a new game after each end'),
+      h('div', { className: 'buttons' }, this.button,
+        h('a', { href: '#/watch', dataset: { control: 'autopilot-watch' }, text: 'Watch it play (follows each new game)' })),
+      h('label', {}, this.keepPlaying, ' start a new game after each end'),
       this.status, this.summary, this.log);
     ready.then(() => this.button.removeAttribute('disabled'), () => {});
     this.update();

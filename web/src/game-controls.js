@@ -10,6 +10,7 @@
 // Nothing here sends game input: resuming and taking over replay the
 // journal, exporting reads it.
 import { h, replace } from './dom.js';
+import { badgeState, stateLabel } from './states.js';
 
 export const SESSION_LOCK = (gameId) => `nethack:session:${gameId}`;
 
@@ -36,7 +37,7 @@ const MESSAGES = {
   lost: 'Another tab took this game over: this tab is read-only for it now and writes nothing more.',
   stored: 'Not open in any tab: it is stored in this browser and resumes by replaying its journal.',
   opening: 'Resuming: replaying its journal on a fresh engine…',
-  ended: 'This game has ended.',
+  ended: 'This game has ended: nobody can advance it any more. Its record and journal remain.',
 };
 
 export class GameControls {
@@ -55,12 +56,13 @@ export class GameControls {
 
   /** The game's ownership from this tab's point of view. */
   async ownership() {
+    if (this.ended) return 'ended'; // nobody can advance it, whoever holds it
     const mine = this.bridge.games[this.gameId];
     if (mine && mine.owner) return 'owner';
     const held = (await heldLocks()).has(SESSION_LOCK(this.gameId));
     if (this.site.lost.includes(this.gameId) && held) return 'lost';
     if (held) return 'observer';
-    return this.ended ? 'ended' : 'stored';
+    return 'stored';
   }
 
   /** Load the game on show into this tab when nobody has it loaded here yet. */
@@ -110,10 +112,29 @@ export class GameControls {
     });
   }
 
-  /** Redraw from the latest snapshot (diagnostics) and ownership. */
-  async update(snapshot = this.snapshot) {
+  /** Redraw from the latest snapshot (diagnostics) and ownership. Redraws
+   *  run one at a time, and one asked for while another runs runs after it:
+   *  two overlapping ones could otherwise finish out of order and leave the
+   *  older answer on show (an "observer" drawn after the "owner" it became). */
+  update(snapshot = this.snapshot) {
     this.snapshot = snapshot;
-    const state = this.busy === 'opening' ? 'opening' : await this.ownership();
+    if (this.updating) {
+      this.updateAgain = true;
+      return this.updating;
+    }
+    this.updating = (async () => {
+      do {
+        this.updateAgain = false;
+        await this.draw();
+      } while (this.updateAgain);
+    })().finally(() => { this.updating = null; });
+    return this.updating;
+  }
+
+  async draw() {
+    const snapshot = this.snapshot;
+    const owned = await this.ownership();
+    const state = this.busy === 'opening' ? 'opening' : owned; // busy as it is now, after the wait
     this.state = state;
     this.element.dataset.ownership = state;
     const buttons = [];
@@ -141,7 +162,7 @@ export class GameControls {
     this.drawn = key;
     replace(this.element,
       h('h3', { text: 'Ownership' }),
-      h('p', {}, h('span', { className: `badge ${state}`, dataset: { field: 'ownership-state' }, text: state }), ' ',
+      h('p', {}, h('span', { className: `badge ${badgeState(state)}`, dataset: { field: 'ownership-state' }, text: stateLabel(state) }), ' ',
         h('span', { dataset: { field: 'ownership' }, text: MESSAGES[state] || state })),
       buttons.length ? h('div', { className: 'buttons' }, buttons) : null,
       this.note ? h('p', { className: 'muted', dataset: { field: 'controls-note' }, text: this.note }) : null,

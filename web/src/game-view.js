@@ -1,5 +1,6 @@
-// game-view.js - the rendering of one game: header, map, status, standing
-// decision, messages, inventory and, once it ended, its record summary.
+// game-view.js - the rendering of one game: header, game-over banner, map
+// (ASCII or tiles), a text summary for screen readers, status, standing
+// decision, activity, messages, inventory and, once it ended, its record.
 //
 // Shared by both spectators: the page's (spectator.js: snapshots from
 // IndexedDB) and the native MCP server's (server/spectator.js: snapshots
@@ -8,16 +9,21 @@
 // All text goes through dom.js (textContent): game text is never markup.
 import { ago, h, replace, when } from './dom.js';
 import { renderMap } from './map.js';
+import { mapSummary } from './map-summary.js';
+import { renderTiles } from './tiles.js';
+import { badgeState, stateLabel } from './states.js';
 
 function field(name, value, className = 'value') {
   return h('span', { className, dataset: { field: name }, text: value ?? '—' });
 }
 
+/** A label and its value, separated for screen readers by a visually hidden colon. */
 function stat(label, name, value) {
-  return h('div', { className: 'stat' }, h('span', { className: 'label', text: label }), field(name, value));
+  return h('div', { className: 'stat' }, h('span', { className: 'label', text: label }),
+    h('span', { className: 'sr-only', text: ': ' }), field(name, value));
 }
 
-function header(snapshot, record) {
+function header(snapshot, record, lifecycle) {
   const session = snapshot?.session || {};
   const identity = [session.role || record.role, session.race || record.race, session.gender || record.gender,
                     session.alignment || record.alignment].filter(Boolean).join(' ');
@@ -28,7 +34,7 @@ function header(snapshot, record) {
       h('span', { className: 'label', text: 'harness' }), field('harness', record.harness || '—'),
       h('span', { className: 'label', text: 'model' }), field('model', record.model || '—')),
     h('div', { className: 'lifecycle' },
-      field('lifecycle', record.lifecycle, `badge ${record.lifecycle.split(' ')[0]}`),
+      field('lifecycle', stateLabel(lifecycle), `badge ${badgeState(lifecycle)}`),
       h('span', { className: 'label', text: 'last update' }), field('updated', ago(record.updatedAt)),
       h('span', { className: 'label', text: 'revision' }), field('revision', String(record.revision ?? '—'))));
 }
@@ -36,7 +42,7 @@ function header(snapshot, record) {
 function status(observation) {
   const v = observation.vitals || {};
   const conditions = (v.condition || []).join(', ');
-  return h('section', { className: 'status panel' }, h('h3', { text: 'Status' }),
+  return h('section', { className: 'status panel', 'aria-label': 'Status' }, h('h3', { text: 'Status' }),
     stat('HP', 'hp', `${v.hp}/${v.hpMax}`),
     stat('Pw', 'pw', `${v.energy}/${v.energyMax}`),
     stat('AC', 'ac', String(v.ac)),
@@ -51,7 +57,8 @@ function status(observation) {
 }
 
 function decisionPanel(decision) {
-  const panel = h('section', { className: 'decision panel' }, h('h3', { text: 'Standing decision' }));
+  const panel = h('section', { className: 'decision panel', dataset: { panel: 'decision' } },
+    h('h3', { text: 'Standing decision' }));
   if (!decision) {
     panel.append(field('decision-prompt', 'none: the game waits for an action', 'muted'));
     return panel;
@@ -70,16 +77,41 @@ function decisionPanel(decision) {
   return panel;
 }
 
+// "Count: 14" is the tty's running count of a repeated command, not news.
+const NOISE = /^Count: \d+$/;
+
 function messagesPanel(observation, events) {
   const panel = h('section', { className: 'messages panel' }, h('h3', { text: 'Recent messages' }));
-  const messages = observation.recentMessages || [];
+  const messages = (observation.recentMessages || []).filter((text) => !NOISE.test(text));
   panel.append(messages.length
     ? h('ol', { className: 'log', dataset: { field: 'messages' } }, messages.map((text) => h('li', { text })))
-    : h('p', { className: 'muted', text: 'none yet' }));
+    : h('p', { className: 'muted', dataset: { field: 'messages' }, text: 'none yet' }));
   const passages = (events || []).filter((event) => event.type === 'passage').slice(-2);
   for (const passage of passages) {
     panel.append(h('h4', { text: `Text shown at turn ${passage.turn}` }),
       h('pre', { className: 'passage', text: (passage.lines || []).join('\n') }));
+  }
+  return panel;
+}
+
+/** The recent tool calls that submitted input, newest first, and the
+ *  autopilot's own notes when it plays this game in this tab. (Only the
+ *  page's worker keeps the calls: a snapshot without `activity` has no feed.) */
+function activityPanel(activity, notes) {
+  const panel = h('section', { className: 'activity panel', dataset: { panel: 'activity' } },
+    h('h3', { text: 'Activity' }));
+  const calls = (activity || []).slice().reverse();
+  panel.append(calls.length
+    ? h('ol', { className: 'log feed', dataset: { field: 'activity' } }, calls.map((call) => h('li', { dataset: { tool: call.tool } },
+        h('code', { className: 'tool', text: call.tool }), ' ',
+        h('code', { className: 'args', text: call.arguments || '{}' }),
+        h('span', { className: 'muted', text: ` → ${call.error ? `${call.error} ` : ''}${call.submission || '—'}`
+          + `${call.status ? `, ${call.status}` : ''} · turn ${call.turn ?? '—'}, revision ${call.revision ?? '—'}` }))))
+    : h('p', { className: 'muted', dataset: { field: 'activity' }, text: 'No input has been sent yet.' }));
+  if (notes && notes.length) {
+    panel.append(h('h4', { text: 'Autopilot notes' }),
+      h('ol', { className: 'log notes', dataset: { field: 'autopilot-notes' } },
+        notes.slice().reverse().map((line) => h('li', { text: line }))));
   }
   return panel;
 }
@@ -107,36 +139,92 @@ function inventoryPanel(observation, snapshot) {
   return panel;
 }
 
+function endReasonText(reason) {
+  return reason === 'ascended' ? 'ascended (won)' : reason;
+}
+
+/** The game-over banner: how it ended, where, when and the score. */
+function banner(record, snapshot) {
+  const end = snapshot?.end || {};
+  if (!record.endedAt && !snapshot?.end) return null;
+  const how = record.death || end.death || endReasonText(record.endReason) || end.how || 'ended';
+  const depth = record.depth ?? end.depth;
+  const turns = record.turn ?? end.turn;
+  const score = record.score ?? end.score;
+  return h('section', { className: 'game-over', role: 'status', dataset: { panel: 'game-over' } },
+    h('h3', { text: 'Game over' }),
+    h('p', {}, field('game-over-how', how, 'how'),
+      ` · Dlvl ${depth ?? '?'} · turn ${turns ?? '?'} · score ${score ?? '?'}`));
+}
+
 function summary(record) {
   if (!record.endedAt) return null;
-  return h('section', { className: 'summary panel' }, h('h3', { text: 'Game over' }),
-    stat('End reason', 'end-reason', record.endReason === 'ascended' ? 'ascended (won)' : record.endReason),
+  return h('section', { className: 'summary panel' }, h('h3', { text: 'Record' }),
+    stat('End reason', 'end-reason', endReasonText(record.endReason)),
     record.death ? stat('Cause', 'death', record.death) : null,
     stat('Score', 'score', String(record.score)),
+    stat('Turns', 'turns', String(record.turn ?? '—')),
     stat('Deepest floor', 'deepest', String(record.deepest ?? 'unknown')),
     stat('Final floor', 'final-depth', String(record.depth ?? 'unknown')),
     stat('Started', 'started', when(record.startedAt)),
     stat('Ended', 'ended', when(record.endedAt)));
 }
 
+/** Announce `text` in the page's persistent live region (index.html), when
+ *  it changed: the map panel is redrawn on every revision, and a live region
+ *  that is replaced rather than changed is not reliably announced. */
+function announce(text) {
+  const live = document.getElementById('live-summary');
+  if (live && live.textContent !== text) live.textContent = text;
+}
+
+/** The map drawn the chosen way, with a label and a text summary (also announced). */
+function mapPanel(snapshot, observation, mapMode, onMapMode) {
+  const hero = observation.position;
+  const ascii = mapMode !== 'tiles';
+  const toggle = h('div', { className: 'map-mode', role: 'group', 'aria-label': 'Map display' },
+    ['ascii', 'tiles'].map((mode) => h('button', { type: 'button', dataset: { control: `map-${mode}` },
+      'aria-pressed': String(mode === (ascii ? 'ascii' : 'tiles')), text: mode === 'ascii' ? 'ASCII' : 'Tiles',
+      onclick: () => onMapMode && onMapMode(mode) })));
+  const drawn = ascii ? renderMap(snapshot.map.rows, hero)
+    : renderTiles(snapshot.map.rows, hero, snapshot.session || {}, snapshot.creatures || []);
+  const summary = mapSummary(snapshot.map.rows, hero, observation.recentMessages || []);
+  announce(summary);
+  return h('section', { className: 'map-panel panel', 'aria-label': 'Map' },
+    onMapMode ? toggle : null,
+    h('div', { className: 'map-box', dataset: { mode: ascii ? 'ascii' : 'tiles' } }, drawn),
+    h('p', { className: 'sr-only', dataset: { field: 'map-summary' }, text: summary }));
+}
+
 /** Draw a game into `root`: `controls` (an element or null) sits under the
  *  header; `home` is the href of the link back to the games list; `missing`
- *  says why there is no snapshot. */
+ *  says why there is no snapshot; `lifecycle` the state to show (default
+ *  the record's); `notice` a line above everything (follow mode);
+ *  `mapMode` 'ascii' | 'tiles' and `onMapMode(mode)` the map toggle;
+ *  `notes` the autopilot's notes for this game. */
 export function renderGame(root, { gameId, record, snapshot, controls = null, home = '#/',
-                                   missing = 'No snapshot of this game was kept.' }) {
+                                   missing = 'No snapshot of this game was kept.', lifecycle = null,
+                                   notice = null, mapMode = 'ascii', onMapMode = null, notes = null }) {
   const observation = snapshot?.observation || {};
+  const ended = Boolean(record.endedAt || snapshot?.end);
   root.dataset.revision = String(snapshot?.revision ?? '');
   root.dataset.gameId = gameId;
+  root.dataset.ended = String(ended);
   replace(root,
     h('a', { className: 'back', href: home, text: '← all games' }),
-    header(snapshot, record),
+    notice,
+    header(snapshot, record, lifecycle || (ended ? 'ended' : record.lifecycle)),
+    banner(record, snapshot),
     controls,
     summary(record),
     snapshot
       ? h('div', { className: 'game-body' },
-          h('section', { className: 'map-panel panel' }, renderMap(snapshot.map.rows, observation.position)),
-          h('div', { className: 'side' }, status(observation), decisionPanel(snapshot.decision),
-            messagesPanel(observation, snapshot.events), inventoryPanel(observation, snapshot)))
+          mapPanel(snapshot, observation, mapMode, onMapMode),
+          h('div', { className: 'side' }, status(observation),
+            ended ? null : decisionPanel(snapshot.decision),
+            messagesPanel(observation, snapshot.events),
+            Array.isArray(snapshot.activity) ? activityPanel(snapshot.activity, notes) : null,
+            inventoryPanel(observation, snapshot)))
       : h('p', { className: 'muted', text: missing }));
 }
 

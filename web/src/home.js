@@ -4,7 +4,10 @@
 import { h, replace } from './dom.js';
 import { SESSION_LOCK } from './game-controls.js';
 import { gameLink, progressCells, recordsTable } from './records.js';
-import { CHANNEL, listGames, recentRecords } from './store.js';
+import { CHANNEL, listGames } from './store.js';
+import { recentDurableRecords } from './durable-records.js';
+import { startForm } from './start-form.js';
+import { badgeState, stateLabel } from './states.js';
 
 const pageOf = (gameId) => `#/g/${encodeURIComponent(gameId)}`;
 const link = (game) => gameLink(game, pageOf);
@@ -14,30 +17,31 @@ function resumable(game, heldLocks) {
   return game.lifecycle !== 'ended' && !heldLocks.has(SESSION_LOCK(game.gameId));
 }
 
-/** What a game's lifecycle means from this tab. */
+/** What a game's lifecycle means from this tab (states.js). */
 function lifecycle(game, heldLocks) {
-  if (resumable(game, heldLocks)) return 'stored (not open in any tab)';
+  if (resumable(game, heldLocks)) return 'stored';
   return game.lifecycle === 'closed' ? 'live' : game.lifecycle;
 }
 
 function gamesTable(games, heldLocks, onResume) {
   if (!games.length) return h('p', { className: 'muted', text: 'No games yet. Start the autopilot, or let an agent call the session tool.' });
-  return h('table', { className: 'games', dataset: { list: 'games' } },
+  return h('div', { className: 'table-scroll' }, h('table', { className: 'games', dataset: { list: 'games' } },
     h('thead', {}, h('tr', {}, ['Character', 'State', 'Started', 'Last update', 'Turn', 'Deepest / now', 'Harness', 'Model', '']
-      .map((title) => h('th', { text: title })))),
+      .map((title) => h('th', { scope: 'col', text: title })))),
     h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
       h('td', {}, link(game)),
-      h('td', {}, h('span', { className: `badge ${game.lifecycle}`, text: lifecycle(game, heldLocks) })),
+      h('td', {}, h('span', { className: `badge ${badgeState(lifecycle(game, heldLocks))}`,
+                              text: stateLabel(lifecycle(game, heldLocks)) })),
       progressCells(game),
       h('td', {}, resumable(game, heldLocks)
         ? h('button', { type: 'button', dataset: { control: 'resume', gameId: game.gameId }, text: 'Resume',
             title: 'Load this game in this tab: its journal is replayed on a fresh engine.',
             onclick: () => onResume(game.gameId) })
-        : null)))));
+        : null))))));
 }
 
 export class HomeView {
-  constructor(root, { webmcpKind, autopilotPanel, bridge }) {
+  constructor(root, { webmcpKind, autopilotPanel, bridge, create, playWithAutopilot }) {
     this.root = root;
     this.bridge = bridge;
     this.gamesBox = h('div', { className: 'games-box' });
@@ -48,14 +52,22 @@ export class HomeView {
       onchange: () => this.importFile(chooser) });
     replace(root,
       h('section', { className: 'intro panel' },
-        h('h2', { text: 'Real NetHack 3.6.7 for software agents' }),
-        h('p', { text: 'This page runs NetHack in WebAssembly and the agent tools in Python (Pyodide), all inside this tab. '
-          + 'It registers eleven WebMCP tools (session, observe, interact, use, travel, equipment, inventory, plan, lookup, respond, help): '
-          + 'an agent in this browser can list and call them. Start with help, then session {"action":"create"}.' }),
-        h('p', {}, 'WebMCP: ', h('strong', { dataset: { field: 'webmcp' }, text: webmcpKind === 'native'
-          ? 'the browser\'s native document.modelContext' : 'the @mcp-b/webmcp-polyfill (this browser has no native WebMCP)' }),
-          '. Desktop MCP clients can use the same tools over stdio: see the README.'),
-        h('p', { className: 'muted', text: 'Everything you see here is read-only: watching a game never changes it.' })),
+        h('h2', { text: 'Watch software agents play NetHack' }),
+        h('p', { text: 'This page runs the real game NetHack 3.6.7 inside your browser tab. Programs (AI agents) play it '
+          + 'through a set of tools this page offers; you can watch any game here, follow the newest one, '
+          + 'or start one yourself below. Watching never changes a game.' }),
+        h('p', {}, h('a', { href: '#/watch', dataset: { control: 'watch' }, text: 'Watch the newest live game →' })),
+        h('details', { className: 'developer' }, h('summary', { text: 'For developers: how agents connect' }),
+          h('p', { text: 'NetHack runs in WebAssembly and the agent tools in Python (Pyodide), all inside this tab. '
+            + 'The page registers eleven WebMCP tools (session, observe, interact, use, travel, equipment, inventory, plan, lookup, respond, help): '
+            + 'an agent in this browser can list and call them. Start with help, then session {"action":"create"}.' }),
+          h('p', {}, 'WebMCP: ', h('strong', { dataset: { field: 'webmcp' }, text: webmcpKind === 'native'
+            ? 'the browser\'s native document.modelContext' : 'the @mcp-b/webmcp-polyfill (this browser has no native WebMCP)' }),
+            '. Desktop MCP clients can use the same tools over stdio: see the README.'))),
+      h('section', { className: 'panel start' }, h('h2', { text: 'Start a game' }),
+        h('p', { className: 'muted', text: 'Leave a choice on random to let the game pick. The new game is played by '
+          + 'an agent (through the tools) or by the autopilot; this page sends no moves itself.' }),
+        startForm({ create, playWithAutopilot })),
       autopilotPanel,
       h('section', { className: 'panel' }, h('h2', { text: 'Games in this browser' }), this.gamesBox),
       h('section', { className: 'panel import' }, h('h2', { text: 'Import a game' }),
@@ -73,7 +85,7 @@ export class HomeView {
   }
 
   async refresh() {
-    const [games, records, locks] = await Promise.all([listGames(), recentRecords(10),
+    const [games, records, locks] = await Promise.all([listGames(), recentDurableRecords(10),
       navigator.locks ? navigator.locks.query() : Promise.resolve({ held: [] })]);
     const held = new Set((locks.held || []).map((lock) => lock.name));
     const key = JSON.stringify([games, records, [...held].sort()]);

@@ -25,8 +25,11 @@ import { BootStatus } from './boot-status.js';
 import { WorkerBridge } from './bridge.js';
 import { HomeView } from './home.js';
 import { SpectatorView } from './spectator.js';
+import { configureTiles } from './tiles.js';
 
 const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
+const WATCH_ROUTE = '#/watch'; // follow mode: the newest live game
+if (config.tiles) configureTiles(config.tiles);
 
 const site = { status: 'booting', stage: null, error: null, webmcp: null, tabId: crypto.randomUUID(),
                timings: null, autopilot: null, registered: false, identity: null, engine: null, games: {},
@@ -109,17 +112,39 @@ const autopilot = new Autopilot(new ToolClient(context), () => panel.update());
 site.autopilot = autopilot.state;
 const panel = new AutopilotPanel(autopilot, bridge.ready);
 
+/** The autopilot's notes while it plays `gameId` in this tab (the activity feed shows them). */
+const autopilotNotes = (gameId) => (autopilot.state.gameId === gameId ? autopilot.state.log.slice() : null);
+
+/** The start form's game: created through the session tool, as an agent creates one. */
+async function createFromForm(args) {
+  return execute('session', args);
+}
+
+/** Hand a game to the autopilot (it carries on from the game's current state). */
+function playWithAutopilot(gameId) {
+  if (autopilot.state.running) autopilot.stop();
+  autopilot.state.gameId = gameId;
+  autopilot.start();
+}
+
 const main = document.getElementById('main');
 let view = null;
 function route() {
   if (view) view.dispose();
   const match = GAME_ROUTE.exec(location.hash);
-  if (match) {
-    view = new SpectatorView(main, match[1], { bridge, site });
+  const watching = location.hash === WATCH_ROUTE;
+  if (match || watching) {
+    view = new SpectatorView(main, watching ? null : match[1], { bridge, site, notes: autopilotNotes });
   } else {
-    view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element, bridge, site });
+    view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element, bridge, site,
+                                create: createFromForm, playWithAutopilot });
   }
-  main.dataset.view = match ? 'game' : 'home';
+  main.dataset.view = match || watching ? 'game' : 'home';
 }
+// The skip link moves focus to the content without touching the route (#main is no route).
+document.querySelector('.skip-link')?.addEventListener('click', (event) => {
+  event.preventDefault();
+  main.focus();
+});
 window.addEventListener('hashchange', route);
 route();

@@ -11,32 +11,38 @@ export function gameLink(game, href) {
     h('span', { className: 'name', text: game.name || '(unnamed)' }));
 }
 
-/** The completed games: character, times, end reason, floors, score, labels. */
+/** The completed games: character, role, times, end reason, cause, turns,
+ *  floors, score, labels. `records` are the Python layer's GameRecords in
+ *  the page's shape (durable-records.js, watch/board.py record_view). */
 export function recordsTable(records, href) {
   if (!records.length) return h('p', { className: 'muted', text: 'No completed games yet.' });
-  return h('table', { className: 'records', dataset: { list: 'records' } },
-    h('thead', {}, h('tr', {}, ['Character', 'Started', 'Ended', 'End reason', 'Deepest floor', 'Final floor', 'Score', 'Harness', 'Model']
-      .map((title) => h('th', { text: title })))),
+  const columns = ['Character', 'Role', 'Started', 'Ended', 'End reason', 'Cause', 'Turns', 'Deepest floor',
+                   'Final floor', 'Score', 'Harness', 'Model'];
+  return h('div', { className: 'table-scroll' }, h('table', { className: 'records', dataset: { list: 'records' } },
+    h('thead', {}, h('tr', {}, columns.map((title) => h('th', { scope: 'col', text: title })))),
     h('tbody', {}, records.map((game) => h('tr', { dataset: { gameId: game.gameId } },
-      h('td', {}, gameLink(game, href)),
-      h('td', { text: when(game.startedAt) }),
-      h('td', { text: when(game.endedAt) }),
-      h('td', { text: game.endReason === 'ascended' ? 'ascended (won)' : game.endReason }),
-      h('td', { text: String(game.deepest ?? 'unknown') }),
-      h('td', { text: String(game.depth ?? 'unknown') }),
-      h('td', { text: String(game.score ?? '—') }),
-      h('td', { className: 'harness', text: game.harness || '—' }),
-      h('td', { className: 'model', text: game.model || '—' })))));
+      h('td', { dataset: { col: 'character' } }, gameLink(game, href)),
+      h('td', { dataset: { col: 'role' }, text: game.role || '—' }),
+      h('td', { dataset: { col: 'started' }, text: when(game.startedAt) }),
+      h('td', { dataset: { col: 'ended' }, text: when(game.endedAt) }),
+      h('td', { dataset: { col: 'end-reason' }, text: game.endReason === 'ascended' ? 'ascended (won)' : game.endReason }),
+      h('td', { dataset: { col: 'cause' }, text: game.death || '—' }),
+      h('td', { dataset: { col: 'turns' }, text: String(game.turn ?? '—') }),
+      h('td', { dataset: { col: 'deepest' }, text: String(game.deepest ?? 'unknown') }),
+      h('td', { dataset: { col: 'depth' }, text: String(game.depth ?? 'unknown') }),
+      h('td', { dataset: { col: 'score' }, text: String(game.score ?? '—') }),
+      h('td', { className: 'harness', dataset: { col: 'harness' }, text: game.harness || '—' }),
+      h('td', { className: 'model', dataset: { col: 'model' }, text: game.model || '—' }))))));
 }
 
 /** The cells of a game in play after its name and state: started, last
  *  update, turn, deepest / current floor, harness, model. */
 export function progressCells(game) {
   return [
-    h('td', { text: when(game.startedAt) }),
-    h('td', { text: ago(game.updatedAt) }),
-    h('td', { text: String(game.turn ?? '—') }),
-    h('td', { text: `${game.deepest ?? '?'} / ${game.depth ?? '?'}` }),
+    h('td', { dataset: { col: 'started' }, text: when(game.startedAt) }),
+    h('td', { dataset: { col: 'updated' }, text: ago(game.updatedAt) }),
+    h('td', { dataset: { col: 'turn' }, text: String(game.turn ?? '—') }),
+    h('td', { dataset: { col: 'depths' }, text: `${game.deepest ?? '?'} / ${game.depth ?? '?'}` }),
     h('td', { className: 'harness', text: game.harness || '—' }),
     h('td', { className: 'model', text: game.model || '—' }),
   ];

@@ -24,10 +24,13 @@ def owner(session: Session) -> bool:
 
 
 def spectator_snapshot(session: Session) -> dict[str, Any]:
-    """Identity, revision, gate, observation, map (marks and colours),
+    """Identity, revision, gate, observation, map (marks, colours, kinds and
+    remembered features: what the window port was shown, which the tiles
+    view draws from), the creatures shown (their displayed appearance),
     standing decision, end, ownership and storage diagnostics."""
     observation = session.observation
-    rows = world(session.level())["rows"]
+    level = session.level()
+    rows = world(level)["rows"]
     return {
         "sessionId": session.session_id,
         "revision": session.revision,
@@ -35,7 +38,9 @@ def spectator_snapshot(session: Session) -> dict[str, Any]:
         "gate": session.gate,
         "session": session.metadata,
         "observation": {key: observation[key] for key in OBSERVATION_FIELDS if key in observation},
-        "map": {"rows": [{"y": row["y"], "marks": row["marks"], "colors": row["colors"]} for row in rows]},
+        "map": {"rows": [{key: row[key] for key in ("y", "marks", "colors", "kinds", "features")} for row in rows]},
+        "creatures": [{"x": x, "y": y, "appearance": entity.get("appearance")}
+                      for (x, y), entity in sorted(level.entities.items()) if entity.get("appearance")],
         "decision": decision_view.project(session.decision, session.session_id, observation.get("inventory"))
         if session.gate == "decision" else None,
         "end": session.state.end,

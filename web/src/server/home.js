@@ -3,6 +3,7 @@
 // most recently completed games (GET /api/recent, in seed 002's order).
 import { h, replace } from '../dom.js';
 import { gameLink, progressCells, recordsTable } from '../records.js';
+import { badgeState } from '../states.js';
 import { Poller } from './poller.js';
 
 const RECENT_MS = 2000;
@@ -18,7 +19,7 @@ function liveTable(games) {
       .map((title) => h('th', { text: title })))),
     h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
       h('td', {}, gameLink(game, pageOf)),
-      h('td', {}, h('span', { className: `badge ${game.lifecycle}`, text: game.lifecycle === 'ended' ? 'ended' : game.gate || game.lifecycle })),
+      h('td', {}, h('span', { className: `badge ${badgeState(game.lifecycle)}`, text: game.lifecycle === 'ended' ? 'ended' : game.gate || game.lifecycle })),
       progressCells(game)))));
 }
 

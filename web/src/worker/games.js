@@ -7,20 +7,16 @@
 // tab that observes a game (another tab owns it) leaves its record and
 // snapshot to the owner. A game this worker resumed, took over or imported
 // is adopted: its record (or, for an import, one made from the stored
-// game) now names this tab as the owner.
+// game) now names this tab as the owner. These records list the games in
+// play; a completed game's record is Python's GameRecord (durable-records.js).
 
 import { CHANNEL, getGame, getSnapshot, putGame, putSnapshot } from '../store.js';
 
 const FLUSH_MS = 120;
 const EVENT_LIMIT = 40;
+const ACTIVITY_LIMIT = 30;
+const ARGUMENT_CHARS = 300;
 const channel = new BroadcastChannel(CHANNEL);
-
-/** NetHack's own `how` → the record's end reason (seed 002 §5). */
-export function endReason(how) {
-  if (how === 'ascended' || how === 'escaped' || how === 'quit') return how;
-  if (how === 'panicked' || how === 'trickery') return 'failed';
-  return 'died';
-}
 
 /** The character and label fields of a games record, from a game's
  *  concrete creation values (session metadata). */
@@ -52,6 +48,32 @@ function recordFrom(info) {
   };
 }
 
+/** One line of the activity feed: a call that submitted (or tried to
+ *  submit) input, with its arguments (trimmed JSON text), outcome, the
+ *  reason a walk stopped, and the turn and revision it left the game at. */
+function activityOf(toolName, argumentsText, frame) {
+  const outcome = frame.outcome || {};
+  let args = '';
+  try {
+    const parsed = JSON.parse(argumentsText || '{}');
+    delete parsed.sessionId;
+    delete parsed.viewId;
+    args = JSON.stringify(parsed);
+  } catch {
+    args = String(argumentsText || '');
+  }
+  return {
+    at: Date.now(),
+    tool: toolName,
+    arguments: args.length > ARGUMENT_CHARS ? `${args.slice(0, ARGUMENT_CHARS)}…` : args,
+    submission: outcome.submission || null,
+    status: outcome.status || null, // what happened: why a walk or a count stopped
+    error: frame.error ? frame.error.code : null,
+    turn: frame.basis.turn,
+    revision: frame.basis.revision,
+  };
+}
+
 export class GameBook {
   constructor({ spectate, stored, tabId }) {
     this.spectate = spectate; // (gameId) => snapshot object or null
@@ -77,7 +99,7 @@ export class GameBook {
       }
       record = { ...record, ownerTab: this.tabId, lifecycle: record.endedAt ? 'ended' : 'live' };
       delete record.closedAt;
-      const entry = { record, events: (snapshot && snapshot.events) || [],
+      const entry = { record, events: (snapshot && snapshot.events) || [], activity: (snapshot && snapshot.activity) || [],
                       inventory: (snapshot && snapshot.lastInventory) || null, timer: null, urgent: true };
       if (!this.games.has(gameId)) this.games.set(gameId, entry);
       return this.games.get(gameId);
@@ -86,18 +108,21 @@ export class GameBook {
     return adopting;
   }
 
-  /** A game imported into this browser: list it (it is stored, not loaded). */
-  async imported(gameId) {
+  /** A game imported into this browser: list it (it is stored, not loaded)
+   *  at the revision and turn its verifying replay reached. */
+  async imported(gameId, { revision = null, turn = null } = {}) {
     if (await getGame(gameId)) return;
     const info = await this.stored(gameId);
     if (!info) return;
-    const record = { ...recordFrom(info), lifecycle: info.status === 'ended' ? 'ended' : 'closed', imported: true };
+    const record = { ...recordFrom(info), revision, turn, lifecycle: info.status === 'ended' ? 'ended' : 'closed',
+                     imported: true };
     await putGame(record);
     channel.postMessage({ type: 'game', gameId, revision: record.revision });
   }
 
-  /** Account for one tool call's frame. */
-  observe(toolName, frame) {
+  /** Account for one tool call's frame; `argumentsText` is the call's
+   *  arguments as JSON text (shown in the activity feed, never parsed as markup). */
+  observe(toolName, frame, argumentsText = null) {
     const result = frame.result || {};
     if (toolName === 'session' && result.kind === 'session' && result.action === 'closed') {
       this.closed(result.sessionId);
@@ -108,11 +133,11 @@ export class GameBook {
     let entry = this.games.get(basis.sessionId);
     if (toolName === 'session' && result.action === 'created') entry = this.created(basis.sessionId, result.session);
     if (!entry) {
-      this.adopt(basis.sessionId).then((adopted) => { if (adopted) this.update(adopted, frame); },
+      this.adopt(basis.sessionId).then((adopted) => { if (adopted) this.update(adopted, frame, toolName, argumentsText); },
         (error) => console.error('nethack: could not adopt game', basis.sessionId, error));
       return;
     }
-    this.update(entry, frame);
+    this.update(entry, frame, toolName, argumentsText);
   }
 
   created(gameId, session) {
@@ -129,15 +154,23 @@ export class GameBook {
       depth: null,
       deepest: null,
     };
-    const entry = { record, events: [], inventory: null, timer: null, urgent: true };
+    const entry = { record, events: [], activity: [], inventory: null, timer: null, urgent: true };
     this.games.set(gameId, entry);
     return entry;
   }
 
-  update(entry, frame) {
+  update(entry, frame, toolName = null, argumentsText = null) {
     const { record } = entry;
     const basis = frame.basis;
     const scene = frame.scene;
+    const gate = frame.control && frame.control.gate;
+    const diagnostics = frame.diagnostics && Object.keys(frame.diagnostics).length ? frame.diagnostics : null;
+    const acted = Boolean(frame.outcome && frame.outcome.submission);
+    // A call that changed nothing (an observe, a lookup, a second tab's
+    // open) writes nothing: watching a game must not touch its stored state.
+    const changed = entry.urgent || basis.revision !== record.revision || (gate && gate !== record.gate) || diagnostics
+      || (frame.events && frame.events.length) || acted || (scene && scene.end && !record.endedAt);
+    if (!changed) return;
     const before = `${record.lifecycle}/${record.depth}`;
     record.revision = basis.revision;
     record.turn = basis.turn;
@@ -147,13 +180,14 @@ export class GameBook {
       record.depth = depth;
       record.deepest = Math.max(record.deepest || 0, depth);
     }
-    const gate = frame.control && frame.control.gate;
     if (gate) record.gate = gate;
     if (scene && scene.end && !record.endedAt) this.ended(record, scene.end);
     for (const event of frame.events || []) {
       entry.events.push({ revision: basis.revision, turn: basis.turn, ...event });
     }
     if (entry.events.length > EVENT_LIMIT) entry.events.splice(0, entry.events.length - EVENT_LIMIT);
+    if (acted && toolName) entry.activity.push(activityOf(toolName, argumentsText, frame));
+    if (entry.activity.length > ACTIVITY_LIMIT) entry.activity.splice(0, entry.activity.length - ACTIVITY_LIMIT);
     if (scene && scene.perception && scene.perception.inventory === 'current' && scene.inventory) {
       entry.inventory = { items: scene.inventory, revision: basis.revision, turn: basis.turn };
     }
@@ -165,7 +199,8 @@ export class GameBook {
     record.lifecycle = 'ended';
     record.endedAt = Date.now();
     record.how = end.how;
-    record.endReason = endReason(end.how);
+    // the end reason, and the record as a whole, is the Python layer's
+    // GameRecord (session.make_record): pages read it from the durable store
     record.score = end.score;
     record.turn = end.turn;
     record.death = end.death || '';
@@ -203,7 +238,8 @@ export class GameBook {
     const writes = [putGame(record)];
     const extra = { gameId, lifecycle: record.lifecycle, updatedAt: record.updatedAt, record };
     if (live) {
-      writes.push(putSnapshot({ ...live, ...extra, events: entry.events.slice(), lastInventory: entry.inventory }));
+      writes.push(putSnapshot({ ...live, ...extra, events: entry.events.slice(), activity: entry.activity.slice(),
+                                lastInventory: entry.inventory }));
     } else {
       // The engine is retired (closed game): keep its last snapshot, relabelled.
       writes.push(getSnapshot(gameId).then((last) => last && putSnapshot({ ...last, ...extra })));

@@ -117,7 +117,7 @@ async function answer(id, work, bookkeeping) {
   announceGames();
 }
 
-const observed = (name) => (text) => book.observe(name, JSON.parse(text));
+const observed = (name, argumentsText = null) => (text) => book.observe(name, JSON.parse(text), argumentsText);
 
 async function test(message) {
   if (message.action === 'python') {
@@ -134,7 +134,7 @@ function handle(message) {
   const { id } = message;
   switch (message.op) {
     case 'call':
-      return answer(id, () => python.call(message.name, message.arguments), observed(message.name));
+      return answer(id, () => python.call(message.name, message.arguments), observed(message.name, message.arguments));
     case 'open':
       return answer(id, () => python.open_game(message.gameId), observed('observe'));
     case 'takeOver':
@@ -144,7 +144,7 @@ function handle(message) {
     case 'import':
       return answer(id, () => python.import_game(message.text), (text) => {
         const result = JSON.parse(text);
-        if (result.sessionId) book.imported(result.sessionId);
+        if (result.sessionId) book.imported(result.sessionId, result);
       });
     case 'test':
       if (!testHooks) {
