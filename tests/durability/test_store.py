@@ -40,6 +40,11 @@ async def test_contract(store: Store, check: Callable[[Store], Awaitable[None]])
     await check(store)
 
 
+@pytest.mark.parametrize("check", store_contract.SERVICE_CHECKS, ids=lambda check: check.__name__.removeprefix("check_"))
+async def test_service_contract(store: Store, check: Callable[[Store], Awaitable[None]]) -> None:
+    await check(store)
+
+
 async def test_sqlite_schema_version_and_migrations(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     first = SqliteStore(path)
@@ -97,8 +102,8 @@ async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_pa
     raw.execute("PRAGMA user_version=1")
     raw.commit()
     raw.close()
-    store = SqliteStore(path)  # schema 1 -> 2
-    assert store.schema_version == SCHEMA_VERSION == 2
+    store = SqliteStore(path)  # schema 1 -> the current one
+    assert store.schema_version == SCHEMA_VERSION
     await store.create_session(info())  # written without a seed choice, as before schema 2
     assert "seedChoice" not in (await store.get_session("g1"))
     await store.put_record(record())  # a record written the old way: no seed fields

@@ -118,6 +118,39 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE game_records ADD COLUMN seed INTEGER",
         "ALTER TABLE game_records ADD COLUMN seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))",
     ],
+    # 2 -> 3: control-token hashes (the HTTP service), and the service limits' end
+    # reasons; SQLite cannot alter a CHECK, so game_records is rebuilt
+    [
+        """CREATE TABLE control_tokens (
+            session_id TEXT PRIMARY KEY REFERENCES sessions (session_id),
+            token_hash TEXT NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE game_records_3 (
+            game_id TEXT PRIMARY KEY,
+            character_name TEXT NOT NULL,
+            harness_name TEXT NOT NULL,
+            model_name TEXT NOT NULL,
+            started_at_s INTEGER NOT NULL,
+            ended_at_s INTEGER NOT NULL,
+            end_time_kind TEXT NOT NULL CHECK (end_time_kind IN ('observed', 'recovery')),
+            end_reason TEXT NOT NULL CHECK (end_reason IN ('ascended', 'escaped', 'died', 'quit', 'failed',
+                                                           'idle_timeout', 'time_limit')),
+            how TEXT,
+            death TEXT,
+            score INTEGER,
+            turns INTEGER,
+            last_depth INTEGER,
+            deepest_depth INTEGER,
+            seed INTEGER,
+            seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))
+        )""",
+        "INSERT INTO game_records_3 SELECT game_id, character_name, harness_name, model_name, started_at_s, "
+        "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
+        "seed_choice FROM game_records",
+        "DROP TABLE game_records",
+        "ALTER TABLE game_records_3 RENAME TO game_records",
+        "CREATE INDEX game_records_recent_idx ON game_records (ended_at_s DESC, game_id DESC)",
+    ],
 ]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -415,6 +448,18 @@ class SqliteStore(Store):
                             _dumps(receipt["frame"]), receipt["createdAt"]))
             if record is not None:
                 self._insert_record(db, record)
+
+    # ---- control tokens (hashes only) ------------------------------------------------------
+
+    async def put_control_hash(self, session_id: str, token_hash: str) -> None:
+        with self._errors("record control token"), self._tx() as db:
+            db.execute("INSERT INTO control_tokens (session_id, token_hash) VALUES (?, ?)", (session_id, token_hash))
+
+    async def get_control_hash(self, session_id: str) -> str | None:
+        with self._errors("read control token"):
+            row = self._db.execute("SELECT token_hash FROM control_tokens WHERE session_id = ?",
+                                   (session_id,)).fetchone()
+        return row["token_hash"] if row else None
 
     async def close(self) -> None:
         if not self._closed:
