@@ -38,7 +38,7 @@ from .engine.native import NativeEngine, native_build_identity, native_identity
 from .projection.render import text
 from .session import GameRegistry
 from .tools import BY_NAME, TOOLS, ToolContext
-from .service.control import Control
+from .service.control import TOKEN_FIELD, TOKEN_SCHEMA, Control
 from .service.edge import client_address
 from .service.options import add_service_options, service_config
 from .watch.board import Board
@@ -48,12 +48,17 @@ INSTRUCTIONS = ("Real NetHack 3.6.7. Call help first if unsure. Start with sessi
                 "act with the current basis.viewId; answer questions with respond using decision.reply.")
 
 
-def tool_list() -> list[types.Tool]:
+def tool_list(http: bool = False) -> list[types.Tool]:
+    """The declarations, verbatim; over HTTP each game tool's schema also
+    declares the transport's `controlToken` (taken off before the tool runs)."""
     listed = []
     for tool in TOOLS:
         declared = tool.declaration()
+        schema = declared["inputSchema"]
+        if http and tool.name != "help":
+            schema = {**schema, "properties": {**schema["properties"], TOKEN_FIELD: TOKEN_SCHEMA}}
         listed.append(types.Tool(name=declared["name"], title=declared["title"],
-                                 description=declared["description"], inputSchema=declared["inputSchema"],
+                                 description=declared["description"], inputSchema=schema,
                                  annotations=types.ToolAnnotations(**declared["annotations"])))
     return listed
 
@@ -85,7 +90,7 @@ def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | 
     server: Server = Server(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS)
 
     async def list_tools(_: types.ListToolsRequest) -> types.ServerResult:
-        return types.ServerResult(types.ListToolsResult(tools=tool_list()))
+        return types.ServerResult(types.ListToolsResult(tools=tool_list(http=control is not None)))
 
     async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
         tool = BY_NAME.get(request.params.name)

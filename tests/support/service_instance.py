@@ -23,7 +23,8 @@ from types import TracebackType
 from typing import Any
 
 from mcp import ClientSession
-from mcp.client.streamable_http import streamablehttp_client
+import httpx
+from mcp.client.streamable_http import streamable_http_client
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 ANNOUNCED = re.compile(r"MCP over HTTP at (http://\S+)/mcp")
@@ -110,7 +111,8 @@ class Agent:
         self.session: ClientSession | None = None
 
     async def __aenter__(self) -> Agent:
-        read, write, _ = await self._stack.enter_async_context(streamablehttp_client(self.url, headers=self.headers))
+        client = await self._stack.enter_async_context(httpx.AsyncClient(headers=self.headers, timeout=120))
+        read, write, _ = await self._stack.enter_async_context(streamable_http_client(self.url, http_client=client))
         self.session = await self._stack.enter_async_context(ClientSession(read, write))
         await self.session.initialize()
         return self

@@ -43,6 +43,8 @@ from . import tokens
 from .config import ServiceConfig
 
 TOKEN_FIELD = "controlToken"
+#: declared on the game tools' schemas over HTTP only (stdio and WebMCP need no token)
+TOKEN_SCHEMA = {"type": "string", "description": "HTTP: session create's controlToken (acting calls)"}
 
 
 def refusal(tool: Tool, code: str, message: str) -> dict[str, Any]:
