@@ -96,9 +96,35 @@ class Instance:
         self._reader.join(5)
 
     def cpu_seconds(self) -> float:
-        """User + system CPU time of the process so far (Linux /proc)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """User + system CPU time so far of the instance and its engines (Linux /proc): the
+        server process, its reaped children, and its live descendants."""
+        def stat(pid: int | str) -> list[str]:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+        own = stat(self.pid)
+        ticks = sum(int(own[index]) for index in (11, 12, 13, 14))  # utime stime cutime cstime
+        parents: dict[int, int] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    parents[int(entry.name)] = int(stat(entry.name)[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+        family = {self.pid}
+        changed = True
+        while changed:
+            changed = False
+            for pid, parent in parents.items():
+                if parent in family and pid not in family:
+                    family.add(pid)
+                    changed = True
+        for pid in family - {self.pid}:
+            try:
+                fields = stat(pid)
+                ticks += int(fields[11]) + int(fields[12])
+            except (OSError, IndexError, ValueError):
+                continue
+        return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class Agent:
