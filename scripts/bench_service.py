@@ -23,7 +23,6 @@ import asyncio
 import os
 import platform
 import resource
-import statistics
 import sys
 import tempfile
 import time
@@ -33,13 +32,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from support.postgres_server import PostgresServer  # noqa: E402
-from support.service_instance import Agent, Instance  # noqa: E402
+from support.postgres_server import PostgresServer
+from support.service_instance import Agent, Instance
 
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 async def play(url: str, seed: int, moves: int, calls: list[float], creates: list[float]) -> None:

@@ -36,11 +36,11 @@ from mcp.shared.exceptions import McpError
 from . import __version__
 from .engine.native import NativeEngine, native_build_identity, native_identity
 from .projection.render import text
-from .session import GameRegistry
-from .tools import BY_NAME, TOOLS, ToolContext
 from .service.control import TOKEN_FIELD, TOKEN_SCHEMA, Control
 from .service.edge import client_address
 from .service.options import add_service_options, service_config
+from .session import GameRegistry
+from .tools import BY_NAME, TOOLS, ToolContext
 from .watch.board import Board
 
 SERVER_NAME = "nethack-webmcp"
@@ -242,10 +242,9 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .watch.listener import ListenError
-
     from .service.config import ConfigError
     from .store import StoreError
+    from .watch.listener import ListenError
 
     opts = options(argv)
     try:

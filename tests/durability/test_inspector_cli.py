@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from durable_support import ROOT
-from support.inspector import inspector, node_bin  # noqa: F401  (a fixture)
+from support.inspector import node_bin
 
 
 def cli(inspector: Path, home: Path, state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:

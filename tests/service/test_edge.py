@@ -3,7 +3,6 @@ names, a forged forwarded host, "null"), oversized bodies; /mcp is never cacheab
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import httpx
 import pytest

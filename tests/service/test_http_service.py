@@ -7,8 +7,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from support.service_instance import Agent, Instance
 from nethack_webmcp.tools import TOOLS
+from support.service_instance import Agent, Instance
 
 pytestmark = pytest.mark.asyncio
 

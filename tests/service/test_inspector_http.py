@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from support.inspector import ROOT, inspector, node_bin  # noqa: F401  (a fixture)
+from support.inspector import ROOT, node_bin
 from support.service_instance import Instance
 
 

@@ -43,9 +43,8 @@ async def test_the_instance_limit_is_typed(database: str, tmp_path: Path) -> Non
 async def test_invalid_limits_are_refused_at_start(tmp_path: Path) -> None:
     for flag, value in (("--max-games", "0"), ("--idle-timeout", "-1"), ("--max-lifetime", "0"),
                         ("--max-body-bytes", "0")):
-        with pytest.raises(RuntimeError, match="must be a positive"):
-            with Instance.start(None, tmp_path, flag, value):
-                pass
+        with pytest.raises(RuntimeError, match="must be a positive"), Instance.start(None, tmp_path, flag, value):
+            pass
 
 
 async def record_of(database: str, session_id: str) -> tuple[str, str] | None:
@@ -72,7 +71,8 @@ async def test_idle_games_end_with_a_record_saying_so(database: str, tmp_path: P
             after = await agent.call("interact", {"sessionId": game, "viewId": created["basis"]["viewId"],
                                                   "action": "search", "controlToken": token})
             assert after["isError"] and after["error"]["code"] == "gameEnded"
-            page = httpx.get(f"{instance.url}/api/games/{game}/state", timeout=30)
+            async with httpx.AsyncClient(timeout=30) as http:
+                page = await http.get(f"{instance.url}/api/games/{game}/state")
             assert page.status_code == 410 and page.json()["record"]["endReason"] == "idle_timeout"
 
 
@@ -122,8 +122,9 @@ async def test_tokens_appear_nowhere_but_in_the_creators_result(database: str, t
                     arguments = dict(reply["arguments"])
                 quit_ = await agent.call(reply["tool"], {**arguments, "controlToken": token})
             assert quit_["control"]["gate"] == "ended", (quit_.get("error"), quit_.get("decision"))
-            pages = [httpx.get(f"{instance.url}{path}", timeout=30).text
-                     for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent")]
+            async with httpx.AsyncClient(timeout=30) as http:
+                pages = [(await http.get(f"{instance.url}{path}")).text
+                         for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent")]
         async with await psycopg.AsyncConnection.connect(database) as db:
             dumped = []
             for table in ("sessions", "journal", "receipts", "game_records", "control_tokens"):

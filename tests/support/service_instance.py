@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
-from mcp import ClientSession
 import httpx
+from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -136,7 +136,7 @@ class Agent:
         self._stack = AsyncExitStack()
         self.session: ClientSession | None = None
 
-    async def __aenter__(self) -> Agent:
+    async def __aenter__(self) -> Self:
         client = await self._stack.enter_async_context(httpx.AsyncClient(headers=self.headers, timeout=120))
         read, write, _ = await self._stack.enter_async_context(streamable_http_client(self.url, http_client=client))
         self.session = await self._stack.enter_async_context(ClientSession(read, write))

@@ -144,9 +144,9 @@ MIGRATIONS: list[list[str]] = [
             seed INTEGER,
             seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))
         )""",
-        "INSERT INTO game_records_3 SELECT game_id, character_name, harness_name, model_name, started_at_s, "
-        "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
-        "seed_choice FROM game_records",
+        ("INSERT INTO game_records_3 SELECT game_id, character_name, harness_name, model_name, started_at_s, "
+         "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
+         "seed_choice FROM game_records"),
         "DROP TABLE game_records",
         "ALTER TABLE game_records_3 RENAME TO game_records",
         "CREATE INDEX game_records_recent_idx ON game_records (ended_at_s DESC, game_id DESC)",
