@@ -114,3 +114,27 @@ async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_pa
     await store.put_record({**record("g2"), "seed": 7, "seedChoice": "sealed"})
     assert (await store.get_record("g2"))["seed"] == 7
     await store.close()
+
+
+async def test_a_schema_2_database_keeps_its_records_through_the_rebuild(tmp_path: Path) -> None:
+    """Schema 3 rebuilds game_records (SQLite cannot widen a CHECK): every row survives."""
+    path = tmp_path / "games.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA journal_mode=WAL")
+    for statement in MIGRATIONS[0] + MIGRATIONS[1]:
+        raw.execute(statement)
+    old = {**record("a"), "seed": 3, "seedChoice": "chosen"}
+    raw.execute("INSERT INTO game_records (game_id, character_name, harness_name, model_name, started_at_s, "
+                "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
+                "seed_choice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", tuple(old.values()))
+    with pytest.raises(sqlite3.IntegrityError):  # schema 2 knows no limit end reasons
+        raw.execute("UPDATE game_records SET end_reason = 'idle_timeout'")
+    raw.execute("PRAGMA user_version=2")
+    raw.commit()
+    raw.close()
+    store = SqliteStore(path)  # schema 2 -> 3
+    assert store.schema_version == SCHEMA_VERSION
+    assert await store.get_record("a") == old
+    assert await store.put_record({**record("b"), "endReason": "idle_timeout"}) is True  # type: ignore[typeddict-item]
+    assert [r["sessionId"] for r in await store.recent_records()] == ["b", "a"]  # same end time: by ID
+    await store.close()

@@ -190,7 +190,3 @@ class Control:
         while True:
             await asyncio.sleep(self.config.sweep_s)
             await self.sweep()
-
-    def forget(self, session_id: str) -> None:
-        self.creators.pop(session_id, None)
-        self.activity.pop(session_id, None)
