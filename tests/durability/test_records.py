@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from durable_support import CREATED_AT, Client, FaultyStore, bound, registry
-from nethack_webmcp.session.session import end_reason
+from nethack_webmcp.session.records import end_reason
 from nethack_webmcp.store.sqlite import SqliteStore
 
 

@@ -4,15 +4,18 @@ An engine hosts exactly one game (one driver process or one WebAssembly
 instance). The driver handles one request at a time and answers each with
 exactly one response, so the host serialises requests with a lock: two
 concurrent callers can never interleave lines or read each other's reply.
+Every host speaks the same JSON text (`codec`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from typing import Any
 
 JsonObject = dict[str, Any]
+Check = Callable[[int, JsonObject], None]
 
 
 class EngineError(Exception):
@@ -47,6 +50,21 @@ class Engine(ABC):
             if self._closed:
                 raise EngineClosed("the engine is closed")
             return await self._exchange(message)
+
+    async def pipeline(self, messages: Sequence[JsonObject], check: Check, *, window: int = 1) -> None:
+        """Send many requests known in advance (a replay), calling
+        `check(index, response)` for each response in order.
+
+        Hosts that can keep up to `window` requests in flight override this;
+        here they go one at a time. If `check` raises, the exception
+        propagates (a host with requests in flight retires the engine first:
+        their replies would be read as answers to later requests). Raises
+        EngineClosed / EngineError like `request`."""
+        async with self._lock:
+            for index, message in enumerate(messages):
+                if self._closed:
+                    raise EngineClosed("the engine is closed")
+                check(index, await self._exchange(message))
 
     async def close(self) -> None:
         """Retire the engine. Idempotent; does not quit the game."""

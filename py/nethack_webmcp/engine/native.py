@@ -20,10 +20,11 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from .base import Engine, EngineClosed, EngineError, JsonObject
+from .base import Check, Engine, EngineClosed, EngineError, JsonObject
+from .codec import decode, encode
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 DEFAULT_DRIVER = REPOSITORY / "build" / "native" / "nhdriver"
@@ -125,9 +126,8 @@ class NativeEngine(Engine):
         if self._process.returncode is not None:
             await self._retire()
             raise EngineClosed("the driver has exited" + self._diagnostics())
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
         try:
-            stdin.write(data + b"\n")
+            stdin.write(encode(message).encode("utf-8") + b"\n")
             await stdin.drain()
             line = await asyncio.wait_for(stdout.readline(), self._timeout)
         except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
@@ -135,28 +135,19 @@ class NativeEngine(Engine):
             # the engine is unusable from here on.
             await self._retire()
             raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
-        if not line:
-            await self._retire()
-            raise EngineError("driver closed its output" + self._diagnostics())
         try:
-            response = json.loads(line)
-        except json.JSONDecodeError as exc:
+            if not line:
+                raise EngineError("driver closed its output" + self._diagnostics())
+            return decode(line)
+        except EngineError:
             await self._retire()
-            raise EngineError(f"driver reply is not JSON: {line[:200]!r}") from exc
-        if not isinstance(response, dict):
-            await self._retire()
-            raise EngineError(f"driver reply is not an object: {line[:200]!r}")
-        return response
+            raise
 
-    async def pipeline(self, messages: Sequence[JsonObject], check: Callable[[int, JsonObject], None], *,
-                       window: int = 64) -> None:
-        """Send many requests with up to `window` in flight, calling
-        `check(index, response)` for each response in order (a replay knows
-        all its requests in advance, so it need not wait for each answer).
-
-        If `check` raises, the engine is retired (in-flight replies would be
-        read as answers to later requests) and the exception propagates.
-        Raises EngineClosed / EngineError like `request`."""
+    async def pipeline(self, messages: Sequence[JsonObject], check: Check, *, window: int = 1) -> None:
+        """`Engine.pipeline` with up to `window` requests in flight (a replay
+        knows all its requests in advance, so it need not wait for each
+        answer). If `check` raises, the engine is retired (in-flight replies
+        would be read as answers to later requests)."""
         async with self._lock:
             if self._closed:
                 raise EngineClosed("the engine is closed")
@@ -165,8 +156,7 @@ class NativeEngine(Engine):
                 raise EngineClosed("the driver has exited" + self._diagnostics())
             stdin, stdout = self._process.stdin, self._process.stdout
             assert stdin is not None and stdout is not None
-            lines = [json.dumps(m, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
-                     for m in messages]
+            lines = [encode(m).encode("utf-8") + b"\n" for m in messages]
             sent = received = 0
             try:
                 while received < len(lines):
@@ -178,13 +168,7 @@ class NativeEngine(Engine):
                     line = await asyncio.wait_for(stdout.readline(), self._timeout)
                     if not line:
                         raise EngineError("driver closed its output" + self._diagnostics())
-                    try:
-                        response = json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise EngineError(f"driver reply is not JSON: {line[:200]!r}") from exc
-                    if not isinstance(response, dict):
-                        raise EngineError(f"driver reply is not an object: {line[:200]!r}")
-                    check(received, response)
+                    check(received, decode(line))
                     received += 1
             except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
                 await self._retire()

@@ -22,11 +22,11 @@ module can still be imported (not used) under CPython.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
-from .base import Engine, EngineClosed, EngineError, JsonObject
+from .base import Check, Engine, EngineClosed, EngineError, JsonObject
+from .codec import decode, encode, encode_lines
 
 HOST_GLOBAL = "nethackEngineHost"
 PIPELINE_BATCH = 1024  # requests per crossing into JavaScript during a replay
@@ -66,32 +66,21 @@ class WasmEngine(Engine):
     async def _exchange(self, message: JsonObject) -> JsonObject:
         from pyodide.ffi import JsException
 
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
         try:
-            text = await self._instance.request(data)
+            text = await self._instance.request(encode(message))
         except JsException as exc:
             # The instance trapped or exited mid-request: the effect of the
             # request is unknown and the instance is unusable from here on.
-            self._closed = True
-            self._release()
+            self._retire()
             raise EngineError(f"engine failed: {exc}") from exc
         try:
-            response = json.loads(str(text))
-        except json.JSONDecodeError as exc:
-            self._closed = True
-            self._release()
-            raise EngineError(f"engine reply is not JSON: {str(text)[:200]!r}") from exc
-        if not isinstance(response, dict):
-            self._closed = True
-            self._release()
-            raise EngineError(f"engine reply is not an object: {str(text)[:200]!r}")
-        return response
+            return decode(str(text))
+        except EngineError:
+            self._retire()
+            raise
 
-    async def pipeline(self, requests: list[JsonObject], check: Callable[[int, JsonObject], None], *,
-                       window: int = 64) -> None:
-        """Send many requests, checking each response in order (replays).
-
-        The requests cross to JavaScript in batches of up to PIPELINE_BATCH
+    async def pipeline(self, messages: Sequence[JsonObject], check: Check, *, window: int = 1) -> None:
+        """`Engine.pipeline` in batches: the requests cross to JavaScript in batches of up to PIPELINE_BATCH
         (window <= 1: one at a time), one JSON text per line; the instance
         runs each batch back to back and returns the response lines. If a
         check raises, the engine is retired (it has run the rest of its
@@ -100,14 +89,12 @@ class WasmEngine(Engine):
 
         batch = 1 if window <= 1 else PIPELINE_BATCH
         async with self._lock:
-            for start in range(0, len(requests), batch):
+            for start in range(0, len(messages), batch):
                 if self._closed or self._instance is None:
                     raise EngineClosed("the engine is closed")
-                chunk = requests[start:start + batch]
-                text = "\n".join(json.dumps(request, separators=(",", ":"), ensure_ascii=False)
-                                 for request in chunk)
+                chunk = messages[start:start + batch]
                 try:
-                    replies = str(await self._instance.requestMany(text))
+                    replies = str(await self._instance.requestMany(encode_lines(chunk)))
                 except JsException as exc:
                     self._retire()
                     raise EngineError(f"engine failed: {exc}") from exc
@@ -117,10 +104,7 @@ class WasmEngine(Engine):
                     raise EngineError(f"engine answered {len(lines)} of {len(chunk)} pipelined requests")
                 for offset, line in enumerate(lines):
                     try:
-                        check(start + offset, json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        self._retire()
-                        raise EngineError(f"engine reply is not JSON: {line[:200]!r}") from exc
+                        check(start + offset, decode(line))
                     except BaseException:
                         self._retire()
                         raise

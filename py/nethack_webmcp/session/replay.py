@@ -74,15 +74,9 @@ def _diverged(entry: JournalEntry | None, expected: Any, got: Any, what: str) ->
 
 async def _send_all(engine: Engine, requests: Sequence[dict[str, Any]],
                     check: Callable[[int, dict[str, Any]], None]) -> None:
-    """Send every request, checking each response in order. Engines that can
-    pipeline (`pipeline(requests, check, window=)`, natively) keep several
-    requests in flight; others go one request at a time."""
-    pipeline = getattr(engine, "pipeline", None)
-    if pipeline is not None:
-        await pipeline(requests, check, window=PIPELINE_WINDOW)
-        return
-    for index, request in enumerate(requests):
-        check(index, await engine.request(request))
+    """Send every request, checking each response in order; hosts that can
+    pipeline keep several requests in flight (`Engine.pipeline`)."""
+    await engine.pipeline(requests, check, window=PIPELINE_WINDOW)
 
 
 def plan(entries: Sequence[JournalEntry], *, after_seq: int = 0) -> tuple[list[JournalEntry], int, int,

@@ -1,6 +1,9 @@
 """session.py - one game: its engine, revision, view binding, gate, journal and receipts.
 
-The session is the only writer of a game's engine. It keeps the latest
+The session is the only writer of a game's engine, and the coordinator of
+its parts: `durability.Journal` writes the journal, receipts and record (and
+retries failed writes), `recovery` verifies a blocked game, `records` builds
+what the store keeps. It keeps the latest
 observation (with the world rows merged by the navigation WorldTracker,
 because gameplay responses carry only changed rows), the standing decision
 and the end, and it checks everything that can be checked locally before
@@ -14,7 +17,8 @@ is stored *after*. A failed store write blocks the gate (`recoveryRequired`
 with a `storage` diagnostic) until `verify` makes it durable; an engine
 failure between reservation and receipt blocks it until `verify` has
 replayed the completed journal on a fresh engine and marked the dangling
-reservation as not applied. Input is never sent again on anyone's behalf.
+reservation as not applied (`recovery`). Input is never sent again on
+anyone's behalf.
 
 `lock` serialises whole operations (a navigation leg is many inputs): tool
 handlers hold it from admission to the recorded receipt.
@@ -33,39 +37,20 @@ from typing import Any, Literal
 
 from ..engine import Engine, EngineClosed, EngineError
 from ..navigation.level import LevelView, WorldTracker
-from ..store import (
-    GameRecord,
-    JournalEntry,
-    Lease,
-    MemoryStore,
-    SessionInfo,
-    Store,
-    StoreConflict,
-    StoreError,
-    Summary,
-    ToolReceipt,
-    canonical,
-    payload_hash,
-)
+from ..store import JournalEntry, Lease, MemoryStore, SessionInfo, Store, StoreError, Summary, canonical
+from . import recovery
+from .durability import Journal, brief
 from .errors import SessionError
 from .gate import Gate, gate_of, require_open
-from .replay import apply_entries, replay, summary_of
+from .records import end_reason, make_record, new_info, progress, track_depth
+from .replay import replay, summary_of
+
+__all__ = ["Session", "SessionState", "Snapshot", "StepResult", "end_reason", "make_record", "state_hash"]
 
 LOW_VERSION = 1
 HISTORY_LIMIT = 200  # operation frames kept in memory for observe(operationId); older ones come from the store
 Submission = Literal["accepted", "rejected", "uncertain"]
 EngineFactory = Callable[[], Awaitable[Engine]]
-END_REASONS = {"ascended": "ascended", "escaped": "escaped", "quit": "quit", "panicked": "failed"}
-NOT_APPLIED = ("the engine that received this input is gone and the input died with it; "
-               "the replay of the completed journal does not include it")
-
-
-def end_reason(how: str | None) -> str:
-    """seed 002's end_reason from NetHack's `how`: every death kind is `died`,
-    a panic is `failed`."""
-    return END_REASONS.get(how or "", "died" if how else "failed")
-
-
 def state_hash(observe_response: dict[str, Any]) -> str:
     """sha256 of a full `session.observe` response (canonical JSON)."""
     return hashlib.sha256(canonical(observe_response).encode("utf-8")).hexdigest()
@@ -121,30 +106,6 @@ class SessionState:
     tracker: WorldTracker = field(default_factory=WorldTracker)
 
 
-def creation_params(created: dict[str, Any]) -> dict[str, Any]:
-    """The concrete low session.create params that re-create this game."""
-    meta = created["session"]
-    return {"sessionId": created["sessionId"], "seed": int(meta["seed"]), "name": meta["name"],
-            "role": str(meta["role"]).lower(), "race": str(meta["race"]).lower(),
-            "gender": str(meta["gender"]).lower(), "alignment": str(meta["alignment"]).lower(),
-            "createdAt": int(meta["createdAt"]), "harness_name": meta.get("harness_name", ""),
-            "model_name": meta.get("model_name", ""), "wizard": bool(meta.get("wizard"))}
-
-
-def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) -> GameRecord:
-    end = end or {}
-    meta = info["metadata"]
-    deepest = [d for d in (end.get("deepest"), info["deepestDepth"]) if isinstance(d, int)]
-    last = end.get("depth") if isinstance(end.get("depth"), int) else info["lastDepth"]
-    return GameRecord(sessionId=info["sessionId"], characterName=str(meta.get("name", "")),
-                      harnessName=str(meta.get("harness_name", "")), modelName=str(meta.get("model_name", "")),
-                      startedAt=int(info["startedAt"]), endedAt=int(ended_at), endTimeKind="observed",
-                      endReason=end_reason(end.get("how")), how=end.get("how"), death=end.get("death"),
-                      score=end.get("score"), turns=end.get("turn"), lastDepth=last,
-                      deepestDepth=max(deepest) if deepest else None,  # type: ignore[typeddict-item]
-                      seed=info["create"].get("seed"), seedChoice=info.get("seedChoice", "chosen"))
-
-
 class Session:
     """One live game. Create with `await Session.create(engine, params)` or
     resume with `await Session.restore(engine, info, journal, store=...)`."""
@@ -163,36 +124,23 @@ class Session:
         self.recovery_required = False
         self.lost_ownership = False
         self.closed = False
-        self.storage_fault: dict[str, Any] | None = None
         # a reservation without a receipt found by a resume: the input died with
         # the previous host's engine; observe records it as not applied
         self.unverified: JournalEntry | None = None
-        self._pending: list[Callable[[], Awaitable[None]]] = []
-        self._unsaved: dict[str, ToolReceipt] = {}
         self.notes: dict[str, Any] = {}  # one-shot diagnostics for the next frame
+        self.journal = Journal(self.store, self.session_id, self.notes)
         self.last_state_hash: str | None = None
         self.holder: dict[str, Any] | None = None  # what is known about the owner, for an observer
         self._operations = 0
         self._op_nonce = secrets.token_hex(3)
-        self._seq = 0  # the last journal entry this session has settled
-        self._replayed = 0  # entries the resume that loaded this session replayed
-        self.info: SessionInfo = info if info is not None else self._new_info(created, identity)
+        self.replayed = 0  # entries the resume that loaded this session replayed
+        self.info: SessionInfo = info if info is not None else new_info(created, identity)
         # The view nonce makes view IDs opaque and unguessable across games;
         # it is stored, so a resumed game keeps its viewIds.
         self._nonce = self.info["viewNonce"]
         self.state = SessionState(revision=0, observation={}, decision=None, ended=False, end=None)
         self._apply(created)
         self.created_events: list[dict[str, Any]] = list(created.get("events") or ())
-
-    @staticmethod
-    def _new_info(created: dict[str, Any], identity: str | None) -> SessionInfo:
-        now = time.time()
-        return SessionInfo(sessionId=created["sessionId"], create=creation_params(created),
-                           metadata=dict(created.get("session") or {}), createdSummary=summary_of(created),
-                           profile=int((created.get("session") or {}).get("profile", 0)),
-                           engineIdentity=identity, viewNonce=secrets.token_hex(3), startedAt=now,
-                           updatedAt=now, endedAt=None, status="ended" if created.get("ended") else "active",
-                           lastDepth=None, deepestDepth=None)
 
     # ---- lifecycle -------------------------------------------------------------
 
@@ -254,20 +202,21 @@ class Session:
         session.lost_ownership = not owner
         session._apply(result.observed)
         session.last_state_hash = state_hash(result.observed)
-        session._seq = result.last_seq
-        session._replayed = result.replayed
+        session.journal.seq = result.last_seq
+        session.replayed = result.replayed
         report: dict[str, Any] = {"replayed": result.replayed, "skipped": result.skipped,
                                   "revision": session.revision, "seconds": round(result.seconds, 3),
                                   "engineIdentity": info["engineIdentity"]}
         if build is not None:
             report["engineBuild"] = build  # which binary replayed it: diagnostics
         if result.dangling is not None:
-            report["unverified"] = [_brief(result.dangling)]
+            report["unverified"] = [brief(result.dangling)]
             if owner:
                 session.unverified = result.dangling  # recoveryRequired until observe verifies
         session.notes["resume"] = report
         if owner and session.state.ended:
-            await session._ensure_record(entries)
+            await session.journal.ensure_record(session.info, session.state.observation.get("depth"),
+                                                session.state.end, entries)
         return session
 
     async def close(self) -> None:
@@ -302,7 +251,7 @@ class Session:
         return gate_of(lost_ownership=self.lost_ownership,
                        recovery_required=self.recovery_required or self.unverified is not None,
                        ended=self.state.ended, decision_standing=self.state.decision is not None,
-                       storage_failed=self.storage_fault is not None)
+                       storage_failed=self.journal.fault is not None)
 
     @property
     def sealed(self) -> bool:
@@ -361,8 +310,8 @@ class Session:
         found: dict[str, Any] = dict(self.notes)
         if consume:
             self.notes.clear()
-        if self.storage_fault is not None:
-            found["storage"] = dict(self.storage_fault)
+        if self.journal.fault is not None:
+            found["storage"] = dict(self.journal.fault)
         if self.lost_ownership:
             found["ownership"] = {"status": "observer", "holder": self.holder,
                                   "message": "another process owns this game; this view follows its journal "
@@ -372,7 +321,7 @@ class Session:
             found["recovery"] = {"status": "required", "message": "the engine failed during an input; observe "
                                  "verifies what happened by replaying the journal"}
         elif self.unverified is not None:
-            found["recovery"] = {"status": "required", "unverified": [_brief(self.unverified)],
+            found["recovery"] = {"status": "required", "unverified": [brief(self.unverified)],
                                  "message": "the previous host stopped between journaling an input and its "
                                             "result; observe verifies what happened"}
         return found
@@ -396,7 +345,7 @@ class Session:
                                f"expectedRevision {expected_revision} is not the current revision "
                                f"{self.state.revision}", field="expectedRevision",
                                currentRevision=self.state.revision)
-        require_open(self.gate, continuation=continuation, storage_failed=self.storage_fault is not None)
+        require_open(self.gate, continuation=continuation, storage_failed=self.journal.fault is not None)
         if continuation:
             standing = self.state.decision
             assert standing is not None  # require_open checked the gate
@@ -409,65 +358,21 @@ class Session:
     # ---- tool receipts ------------------------------------------------------------
 
     async def recorded(self, request_id: str, payload: Any) -> dict[str, Any] | None:
-        """The original frame of an exact retry, or None for a new requestId.
-
-        Raises `requestIdReused` for a different payload, `receiptMissing`
-        when the operation reached the engine but its frame was never stored
-        (a crash in between: observe, then use a new requestId)."""
-        digest = payload_hash(payload)
-        receipt = self._unsaved.get(request_id)
-        if receipt is None:
-            try:
-                receipt = await self.store.get_receipt(self.session_id, request_id)
-                entries = [] if receipt is not None else \
-                    await self.store.operation_entries(self.session_id, request_id)
-            except StoreError as exc:
-                raise SessionError("storageFailed", f"the receipts cannot be read: {exc}") from exc
-        if receipt is not None:
-            if receipt["payloadHash"] != digest:
-                raise SessionError("requestIdReused",
-                                   f"requestId {request_id!r} was already used for a different request; "
-                                   "use a new requestId for a new operation", field="requestId")
-            return receipt["frame"]
-        if any(entry["state"] == "completed" for entry in entries):
-            raise SessionError("receiptMissing",
-                               f"requestId {request_id!r} reached the engine but its result was not recorded "
-                               "(the server stopped in between); observe the game to see what happened and "
-                               "use a new requestId", field="requestId")
-        if any(entry["state"] == "reserved" for entry in entries):
-            raise SessionError("recoveryRequired", f"requestId {request_id!r} is still unverified; observe the "
-                               "game first", field="requestId")
-        return None
+        """The original frame of an exact retry, or None for a new requestId
+        (see `Journal.recorded` for the refusals)."""
+        return await self.journal.recorded(request_id, payload)
 
     async def record(self, operation_id: str, payload: Any | None, frame: dict[str, Any]) -> None:
         """Store an operation's frame (the receipt an exact retry returns)."""
         self.remember(operation_id, frame)
-        receipt = ToolReceipt(sessionId=self.session_id, requestId=operation_id,
-                              payloadHash=None if payload is None else payload_hash(payload), frame=frame,
-                              createdAt=time.time())
-
-        async def write() -> None:
-            await self.store.put_receipt(receipt)
-            self._unsaved.pop(operation_id, None)
-
-        try:
-            await write()
-        except StoreError as exc:
-            self._unsaved[operation_id] = receipt
-            self._fail_storage("toolReceipt", exc, write, requestId=operation_id)
+        await self.journal.put_receipt(operation_id, payload, frame)
 
     async def historical(self, operation_id: str) -> dict[str, Any] | None:
         """An earlier operation's frame: memory first, then the store."""
         frame = self.history.get(operation_id)
         if frame is not None:
             return frame
-        receipt = self._unsaved.get(operation_id)
-        if receipt is None:
-            try:
-                receipt = await self.store.get_receipt(self.session_id, operation_id)
-            except StoreError:
-                return None
-        return receipt["frame"] if receipt else None
+        return await self.journal.stored_frame(operation_id)
 
     # ---- engine input -----------------------------------------------------------
 
@@ -485,19 +390,17 @@ class Session:
         body = {"sessionId": self.session_id, "requestId": request_id,
                 "expectedRevision": self.state.revision, **(params or {})}
         message = {"version": LOW_VERSION, "method": method, "params": body}
-        seq = self._seq + 1
+        seq = self.journal.seq + 1
         entry = JournalEntry(sessionId=self.session_id, seq=seq,
                              operationId=operation_id or request_id.rsplit(".", 1)[0], requestId=request_id,
                              method=method, request=message, reservedAt=time.time(), state="reserved",
                              receipt=None, completedAt=None)
         try:
-            await self.store.reserve(entry)
+            await self.journal.reserve(entry)
         except StoreError as exc:
-            self._fail_storage("reserve", exc, lambda: self._verify_reservation(seq), seq=seq, requestId=request_id)
             return StepResult("rejected", method, request_id, before, before,
                               error={"code": "storageFailed", "message": f"the input was not sent: its journal "
                                      f"entry could not be written ({exc})"})
-        self._seq = seq
         try:
             response = await self.engine.request(message)
         except EngineClosed as exc:
@@ -510,13 +413,14 @@ class Session:
                               error={"code": "engineFailed", "message": str(exc)})
         now = time.time()
         if "error" in response:
-            await self._complete(seq, "rejected", {"error": response["error"]}, now)
+            await self.journal.complete(seq, "rejected", {"error": response["error"]}, now)
             if response.get("revision", self.state.revision) != self.state.revision:
                 await self.observe()  # our bookkeeping drifted: resynchronise
             return StepResult("rejected", method, request_id, before, before, error=response["error"])
         self._apply(response)
-        fields, record = self._progress(now)
-        await self._complete(seq, "completed", dict(summary_of(response)), now, fields, record)
+        fields, record = progress(self.info, self.state.observation.get("depth"), self.state.ended,
+                                  self.state.end, now)
+        await self.journal.complete(seq, "completed", dict(summary_of(response)), now, fields, record)
         return StepResult("accepted", method, request_id, before, self.snapshot(), response=response)
 
     async def observe(self) -> dict[str, Any]:
@@ -567,178 +471,23 @@ class Session:
         self.state.ended = bool(response.get("ended"))
         self.state.end = response.get("end")
 
+    async def replace_engine(self, engine: Engine, observed: dict[str, Any]) -> None:
+        """Continue on a fresh engine that a replay brought to `observed` (recovery)."""
+        old, self.engine = self.engine, engine
+        await old.close()
+        self._apply(observed)
+        self.last_state_hash = state_hash(observed)
+
     # ---- durability ---------------------------------------------------------------
 
-    def _track_depth(self) -> dict[str, Any]:
-        depth = self.state.observation.get("depth")
-        if not isinstance(depth, int) or depth == self.info["lastDepth"]:
-            return {}
-        deepest = max(depth, self.info["deepestDepth"] or depth)
-        self.info.update(lastDepth=depth, deepestDepth=deepest)
-        return {"lastDepth": depth, "deepestDepth": deepest}
-
-    def _progress(self, now: float) -> tuple[dict[str, Any], GameRecord | None]:
-        """Session fields (and the record, once) to store with a receipt."""
-        fields: dict[str, Any] = {"updatedAt": now, **self._track_depth()}
-        record = None
-        if self.state.ended and self.info["status"] != "ended":
-            fields.update(status="ended", endedAt=now)
-            self.info.update(status="ended", endedAt=now)
-            record = make_record(self.info, self.state.end, now)
-        self.info["updatedAt"] = now
-        return fields, record
-
-    async def _complete(self, seq: int, state: str, receipt: dict[str, Any], now: float,
-                        fields: dict[str, Any] | None = None, record: GameRecord | None = None) -> None:
-        async def write() -> None:
-            try:
-                await self.store.complete(self.session_id, seq, state=state, receipt=receipt,  # type: ignore[arg-type]
-                                          completed_at=now, session_fields=fields, record=record)
-            except StoreConflict:
-                # an earlier attempt may have been written after all: verify
-                entries = await self.store.journal(self.session_id, after_seq=seq - 1)
-                if not entries or entries[0]["state"] != state or entries[0]["receipt"] != receipt:
-                    raise
-        try:
-            await write()
-        except StoreError as exc:
-            self._fail_storage("receipt", exc, write, seq=seq)
-
-    async def _verify_reservation(self, seq: int) -> None:
-        """After a failed reserve: the entry may exist after all. It was never
-        sent, so it is settled as not applied."""
-        entries = await self.store.journal(self.session_id, after_seq=seq - 1)
-        if not entries:
-            self._seq = seq - 1  # nothing was written
-            return
-        if entries[0]["state"] == "reserved":
-            await self.store.complete(self.session_id, seq, state="notApplied",
-                                      receipt={"reason": "the journal write failed, so it was never sent"},
-                                      completed_at=time.time())
-        self._seq = seq
-
-    async def _settle_dangling(self, entry: JournalEntry) -> None:
-        async def write() -> None:
-            try:
-                await self.store.complete(self.session_id, entry["seq"], state="notApplied",
-                                          receipt={"reason": NOT_APPLIED}, completed_at=time.time())
-            except StoreConflict:
-                current = await self.store.journal(self.session_id, after_seq=entry["seq"] - 1)
-                if not current or current[0]["state"] != "notApplied":
-                    raise
-            self._seq = entry["seq"]
-        try:
-            await write()
-        except StoreError as exc:
-            self._fail_storage("notApplied", exc, write, seq=entry["seq"])
-
-    async def _ensure_record(self, entries: Sequence[JournalEntry]) -> None:
-        """A resumed ended game whose record was not written yet gets it now
-        (the end time is the ending entry's receipt time)."""
-        try:
-            if await self.store.get_record(self.session_id) is not None:
-                return
-            completed = [e for e in entries if e["state"] == "completed"]
-            ended_at = (completed[-1]["completedAt"] if completed else None) or self.info["startedAt"]
-            self._track_depth()
-            self.info.update(status="ended", endedAt=self.info["endedAt"] or ended_at)
-            await self.store.update_session(self.session_id, {"status": "ended", "endedAt": self.info["endedAt"],
-                                                              "lastDepth": self.info["lastDepth"],
-                                                              "deepestDepth": self.info["deepestDepth"]})
-            await self.store.put_record(make_record(self.info, self.state.end, ended_at))
-        except StoreError as exc:
-            self.notes["storage"] = {"status": "degraded", "operation": "record", "message": str(exc)}
-
-    def _fail_storage(self, operation: str, exc: Exception, retry: Callable[[], Awaitable[None]],
-                      **facts: Any) -> None:
-        self._pending.append(retry)
-        self.storage_fault = {"status": "failed", "code": "storageFailed", "operation": operation,
-                              "message": f"a {operation} write failed: {exc}; input is blocked until observe "
-                                         "makes it durable", "durability": self.store.durability,
-                              "pendingWrites": len(self._pending), **facts}
+    def _track_depth(self) -> None:
+        track_depth(self.info, self.state.observation.get("depth"))
 
     async def flush_storage(self) -> bool:
         """Retry the failed writes in order; reopen the gate when all succeed."""
-        while self._pending:
-            try:
-                await self._pending[0]()
-            except StoreError as exc:
-                assert self.storage_fault is not None
-                self.storage_fault.update(message=f"the {self.storage_fault['operation']} write still fails: "
-                                                  f"{exc}", pendingWrites=len(self._pending))
-                return False
-            self._pending.pop(0)
-        if self.storage_fault is not None:
-            self.notes["storage"] = {"status": "recovered", "operation": self.storage_fault["operation"],
-                                     "message": "the failed writes are now durable; the gate is open"}
-        self.storage_fault = None
-        return True
+        return await self.journal.flush()
 
     async def verify(self) -> None:
-        """What observe does before looking: make failed writes durable, replay
-        after an engine failure, or (read-only) follow the owner's journal.
+        """What observe does before looking (see `recovery.verify`).
         Raises SessionError when the game cannot be verified (input stays blocked)."""
-        if self.lost_ownership:
-            await self._follow()
-            return
-        if self.recovery_required:
-            await self._recover_engine()
-        elif self.unverified is not None:
-            # the resume already replayed the completed journal on a fresh engine
-            # and reached its recorded boundary; the dangling input is not in it
-            entry, self.unverified = self.unverified, None
-            self.notes["recovery"] = {"status": "verified", "replayed": self._replayed,
-                                      "revision": self.revision, "notApplied": [_brief(entry)]}
-            await self._settle_dangling(entry)
-        if self._pending:
-            await self.flush_storage()
-
-    async def _recover_engine(self) -> None:
-        if self.engine_factory is None:
-            raise SessionError("recoveryRequired", "the engine failed and this host cannot start another one; "
-                               "resume the game in a new session host")
-        try:
-            entries = await self.store.journal(self.session_id)
-        except StoreError as exc:
-            raise SessionError("storageFailed", f"the journal cannot be read for recovery: {exc}") from exc
-        try:
-            engine = await self.engine_factory()
-        except EngineError as exc:
-            raise SessionError("engineUnavailable", f"no engine could be started for recovery: {exc}") from exc
-        try:
-            result = await replay(engine, self.info, entries)
-        except BaseException:
-            await engine.close()
-            raise
-        old, self.engine = self.engine, engine
-        await old.close()
-        self._apply(result.observed)
-        self.last_state_hash = state_hash(result.observed)
-        self._seq = result.last_seq
-        self.recovery_required = False
-        report: dict[str, Any] = {"status": "verified", "replayed": result.replayed,
-                                  "revision": self.revision, "seconds": round(result.seconds, 3),
-                                  "notApplied": []}
-        if result.dangling is not None:
-            report["notApplied"].append(_brief(result.dangling))
-            await self._settle_dangling(result.dangling)
-        self.notes["recovery"] = report
-
-    async def _follow(self) -> None:
-        """An observer catches up with the owner's completed entries."""
-        try:
-            entries = await self.store.journal(self.session_id, after_seq=self._seq)
-        except StoreError as exc:
-            raise SessionError("storageFailed", f"the journal cannot be read: {exc}") from exc
-        if not entries:
-            return
-        _, replayed, last_seq, _ = await apply_entries(self.engine, entries, after_seq=self._seq,
-                                                       start_summary=self.summary())
-        self._seq = last_seq
-        if replayed:
-            self.notes["ownership"] = {"followed": replayed}
-
-
-def _brief(entry: JournalEntry) -> dict[str, Any]:
-    return {"seq": entry["seq"], "requestId": entry["requestId"], "operationId": entry["operationId"],
-            "method": entry["method"], "reason": NOT_APPLIED}
+        await recovery.verify(self)

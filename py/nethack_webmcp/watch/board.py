@@ -10,7 +10,7 @@ nothing to the store, so no number of spectators can change a game.
 
 Records use the page's shape (web/src/spectator.js, home.js): camelCase,
 times in milliseconds. A completed game's fields come from the store's
-GameRecord (session.make_record computed it); a live game's from its
+GameRecord (session.records.make_record computed it); a live game's from its
 session. Nothing else computes a record.
 """
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..session import GameRegistry, Session
-from ..session.session import make_record
+from ..session.records import make_record
 from ..store import GameRecord, StoreError
 from .snapshot import spectator_snapshot
 

@@ -1,7 +1,10 @@
-// idb-store.js - the durable game store (IndexedDB) and game ownership
-// (Web Locks) of the core worker, for py/nethack_webmcp/store/indexeddb.py.
+// idb-store.js - the durable game store (IndexedDB) of the core worker, for
+// py/nethack_webmcp/store/indexeddb.py: the connection and its schema, one
+// transaction per call, the Store methods. Game ownership (Web Locks) is
+// game-locks.js, test fault injection store-faults.js, the error envelope
+// codes store-failure.js; storage.js puts them together.
 //
-// Published as globalThis.nethackStorage by worker/main.js:
+// Published as globalThis.nethackStorage by worker/main.js (storage.js):
 //
 //   nethackStorage.store                     the store of database DATABASE
 //   nethackStorage.openStore(name, extra)    another database (tests; `extra`
@@ -25,13 +28,13 @@
 // connection that a newer tab wants to upgrade is closed at once (its next
 // call reports that the page must be reloaded).
 //
-// Ownership: the worker that owns a game holds the Web Lock
-// nethack:session:<id> for as long as the game is loaded. Acquiring writes
-// an `owners` row {sessionId, token, holder}; every write about that game
-// checks, in the same transaction, that the row still carries this worker's
-// token (a fence: a stolen game's old owner can never write, even if its
-// write raced the takeover). A steal makes the old holder's lock request
-// reject with AbortError: its lease turns `lost` and onLost(id) is called.
+// Ownership fence: taking a game (game-locks.js) writes an `owners` row
+// {sessionId, token, holder}; every write about that game checks, in the
+// same transaction, that the row still carries this worker's token (a stolen
+// game's old owner can never write, even if its write raced the takeover).
+
+import { StoreFaults } from './store-faults.js';
+import { fail, translate } from './store-failure.js';
 
 export const DATABASE = 'nethack-webmcp-journal';
 
@@ -52,38 +55,8 @@ export const MIGRATIONS = [
   () => {},
 ];
 
-const SESSION_LOCK = (id) => `nethack:session:${id}`;
-const TAB_LOCK = (tabId) => `nethack:tab:${tabId}`;
-// How long a resume waits for a game whose owning tab is already gone (a
-// reload: the old document's worker may still be letting go of the lock).
-const DEPARTED_OWNER_WAIT_MS = 5000;
 // How long a call waits for a blocked upgrade to go through before it reports it again.
 const BLOCKED_GRACE_MS = 500;
-
-class StoreFailure extends Error {
-  constructor(code, message) {
-    super(message);
-    this.code = code;
-  }
-}
-
-const fail = (code, message) => new StoreFailure(code, message);
-
-/** A DOMException (or anything) from IndexedDB → a StoreFailure. */
-function translate(error, what) {
-  if (error instanceof StoreFailure) return error;
-  const name = error && error.name;
-  const detail = error && error.message ? `${name}: ${error.message}` : String(name || error);
-  if (name === 'ConstraintError') return fail('conflict', `${what}: ${detail}`);
-  if (name === 'QuotaExceededError') {
-    return fail('quota', `${what}: the browser's storage quota for this site is exhausted (${detail}); `
-      + 'free disk space or delete old games, then observe the game to retry');
-  }
-  if (name === 'VersionError') return fail('newer', `${what}: ${detail}`);
-  if (name === 'InvalidStateError') return fail('closed', `${what}: the game database connection is closed (${detail})`);
-  if (name === 'AbortError') return fail('aborted', `${what}: the IndexedDB transaction was aborted (${detail})`);
-  return fail('failed', `${what}: ${detail}`);
-}
 
 function promised(request) {
   return new Promise((resolve, reject) => {
@@ -103,12 +76,10 @@ export class IdbStore {
     this.blocked = null;         // {failure, done} while an upgrade waits for another tab
     this.closed = false;
     this.closedReason = null;    // set when another tab's upgrade closed our connection
-    this.tokens = new Map();     // sessionId -> this worker's owner token (GameLocks)
+    this.tokens = new Map();     // sessionId -> this worker's owner token (game-locks.js)
     this.onLost = () => {};      // (sessionId) => …, when a fence finds the game taken over
     this.lastDurability = null;  // what the last readwrite transaction reports (tests)
-    this.writes = 0;             // write transactions attempted (the fault hook counts them)
-    this.faults = null;          // test hook: see setFaults()
-    this.onHang = () => {};      // test hook: a write was frozen
+    this.faults = new StoreFaults(); // test-only fault injection (inert unless a test sets a plan)
   }
 
   get version() {
@@ -216,12 +187,8 @@ export class IdbStore {
   async run(names, mode, what, body) {
     const db = await this.open();
     const write = mode === 'readwrite';
-    let fault = null;
-    if (write) {
-      this.writes += 1;
-      fault = this.fault(what);
-      if (fault && fault.hang === 'before') return this.hang(what);
-    }
+    const fault = write ? this.faults.next(what) : null;
+    if (fault && fault.hang === 'before') return this.faults.hang(what);
     let tx;
     try {
       tx = write ? db.transaction(names, mode, { durability: 'strict' }) : db.transaction(names, mode);
@@ -248,49 +215,11 @@ export class IdbStore {
     try {
       await done;
     } catch (error) {
-      if (fault && fault.abort) {
-        throw fault.kind === 'quota'
-          ? fail('quota', `${what}: QuotaExceededError (injected by the test hook): the browser's storage `
-            + 'quota for this site is exhausted; free disk space or delete old games, then observe the game to retry')
-          : fail('aborted', `${what}: the IndexedDB transaction was aborted (injected by the test hook)`);
-      }
+      if (fault && fault.abort) throw this.faults.failure(fault, what);
       throw translate(error || { name: 'AbortError', message: 'the transaction was aborted' }, what);
     }
-    if (fault && fault.hang === 'after') return this.hang(what);
+    if (fault && fault.hang === 'after') return this.faults.hang(what);
     return result;
-  }
-
-  /** Test hook: which fault, if any, this write gets. */
-  fault(what) {
-    const faults = this.faults;
-    if (!faults) return null;
-    if (faults.hang && faults.hang.op === what) {
-      faults.hang.nth -= 1;
-      if (faults.hang.nth <= 0) {
-        const hang = faults.hang.when;
-        faults.hang = null;
-        return { hang };
-      }
-    }
-    if (faults.every) return { abort: true, kind: faults.kind };
-    if (faults.abortAt && this.writes - faults.base === faults.abortAt) {
-      return { abort: true, kind: faults.kind };
-    }
-    return null;
-  }
-
-  hang(what) {
-    this.onHang(what);
-    return new Promise(() => {}); // the worker is about to be terminated by the test
-  }
-
-  /** Test hook. {abortAt: n} aborts the n-th write transaction from now;
-   *  {every: true} aborts every write; kind: 'quota' reports it as
-   *  QuotaExceededError; {hang: {op, when: 'before'|'after', nth}} freezes
-   *  the nth write of `op` (before it starts or after it committed);
-   *  null clears everything. */
-  setFaults(faults) {
-    this.faults = faults ? { ...faults, base: this.writes } : null;
   }
 
   /** Fence: inside a write about `sessionId`, refuse unless this worker still owns it. */
@@ -489,117 +418,3 @@ const STORE_METHODS = {
     });
   },
 };
-
-// ---- ownership: one Web Lock per game ----------------------------------------------------
-
-export class GameLocks {
-  constructor(store, tabId, onLost) {
-    this.store = store;
-    this.tabId = tabId;
-    this.onLost = onLost;
-    store.onLost = (sessionId) => this.lost(sessionId);
-    this.leases = new Map(); // sessionId -> the lease this worker holds
-  }
-
-  lost(sessionId) {
-    const lease = this.leases.get(sessionId);
-    if (lease && !lease.lost) {
-      lease.lost = true;
-      this.onLost(sessionId);
-    }
-  }
-
-  /** Take game `sessionId`: its lease, or undefined when another tab holds it.
-   *  steal: take it from a live owner (whose lease turns lost). */
-  async acquire(sessionId, steal = false) {
-    let lease = await this.request(sessionId, steal ? { steal: true } : { ifAvailable: true });
-    if (lease === null && !steal && await this.ownerDeparted(sessionId)) {
-      lease = await this.request(sessionId, { signal: AbortSignal.timeout(DEPARTED_OWNER_WAIT_MS) });
-    }
-    return lease === null ? undefined : lease; // undefined is None in Python
-  }
-
-  /** The recorded owner's tab no longer holds its tab lock: it is being unloaded. */
-  async ownerDeparted(sessionId) {
-    let owner;
-    try {
-      owner = await this.store.owner(sessionId);
-    } catch {
-      return false;
-    }
-    if (!owner || !owner.holder || !owner.holder.tabId) return false;
-    const { held } = await navigator.locks.query();
-    return !held.some((lock) => lock.name === TAB_LOCK(owner.holder.tabId));
-  }
-
-  request(sessionId, options) {
-    return new Promise((resolve, reject) => {
-      let release;
-      const held = new Promise((resolveHeld) => { release = resolveHeld; });
-      const lease = {
-        sessionId,
-        lost: false,
-        released: false,
-        token: null,
-        release: () => {
-          if (lease.released) return;
-          lease.released = true;
-          if (this.leases.get(sessionId) === lease) {
-            this.leases.delete(sessionId);
-            if (this.store.tokens.get(sessionId) === lease.token) this.store.tokens.delete(sessionId);
-          }
-          release();
-        },
-      };
-      navigator.locks.request(SESSION_LOCK(sessionId), options, async (lock) => {
-        if (!lock) {
-          resolve(null);
-          return;
-        }
-        const token = crypto.randomUUID();
-        try {
-          await this.store.claim(sessionId, token, { tabId: this.tabId, since: Date.now() / 1000 });
-        } catch (error) {
-          reject(translate(error, 'claim the game'));
-          return; // the lock is released
-        }
-        lease.token = token;
-        this.store.tokens.set(sessionId, token);
-        this.leases.set(sessionId, lease);
-        resolve(lease);
-        await held;
-      }).catch((error) => {
-        if (lease.token !== null) {
-          if (error && error.name === 'AbortError') this.lost(sessionId); // stolen by another tab
-          return;
-        }
-        if (error && (error.name === 'TimeoutError' || error.name === 'AbortError')) resolve(null);
-        else reject(translate(error, 'take the game\'s Web Lock'));
-      });
-    });
-  }
-
-  async holder(sessionId) {
-    try {
-      const owner = await this.store.owner(sessionId);
-      return JSON.stringify(owner ? { ...owner.holder, lock: SESSION_LOCK(sessionId) } : null);
-    } catch {
-      return 'null';
-    }
-  }
-}
-
-/** The worker's storage: one durable store and its locks. */
-export function createStorage(tabId, onLost) {
-  const store = new IdbStore();
-  const locks = new GameLocks(store, tabId, onLost);
-  return {
-    store,
-    locks,
-    openStore(name, extraMigrations = 0) {
-      const migrations = [...MIGRATIONS];
-      for (let i = 0; i < extraMigrations; i += 1) migrations.push(() => {});
-      return new IdbStore(name, migrations);
-    },
-  };
-}

@@ -21,7 +21,7 @@
 import { loadPyodide } from 'pyodide';
 import { engineHost, prepareEngine } from './engine-host.js';
 import { GameBook } from './games.js';
-import { createStorage } from './idb-store.js';
+import { createStorage } from './storage.js';
 
 let pyodide = null;
 let python = null; // the nethack_webmcp.worker module (a PyProxy)
@@ -61,7 +61,7 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
   self.nethackStorage = storage;
   storage.store.open().catch(() => {}); // opened early; a failure is reported by the first call that needs it
   if (testHooks) {
-    storage.store.onHang = (op) => self.postMessage({ type: 'test', event: 'hung', op });
+    storage.store.faults.onHang = (op) => self.postMessage({ type: 'test', event: 'hung', op });
   }
   let stage = 'pyodide';
   try {
@@ -124,8 +124,8 @@ async function test(message) {
     return String(await pyodide.runPythonAsync(message.code));
   }
   if (message.action === 'faults') {
-    storage.store.setFaults(message.faults || null);
-    return JSON.stringify({ writes: storage.store.writes });
+    storage.store.faults.set(message.faults || null);
+    return JSON.stringify({ writes: storage.store.faults.writes });
   }
   throw new Error(`no test hook ${message.action}`);
 }

@@ -1,0 +1,222 @@
+"""durability.py - one game's durable writes, with retry when the store fails.
+
+Journal before effect: a gameplay/decision request is reserved here before
+the engine sees it and completed (its receipt) after. Tool receipts (the
+frames exact retries return) and the game record are written here too. A
+write that fails is kept, in order, as a retry: while any is pending the
+session's gate is `storageFailed` (`fault` is the `storage` diagnostic),
+until `flush` makes them all durable. A failed write may or may not have
+happened, so every retry first verifies by reading back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from ..store import (
+    GameRecord,
+    JournalEntry,
+    SessionInfo,
+    Store,
+    StoreConflict,
+    StoreError,
+    ToolReceipt,
+    payload_hash,
+)
+from ..store.base import EntryState
+from .errors import SessionError
+from .records import make_record, track_depth
+
+NOT_APPLIED = ("the engine that received this input is gone and the input died with it; "
+               "the replay of the completed journal does not include it")
+
+Write = Callable[[], Awaitable[None]]
+
+
+def brief(entry: JournalEntry) -> dict[str, Any]:
+    """A dangling reservation as diagnostics show it."""
+    return {"seq": entry["seq"], "requestId": entry["requestId"], "operationId": entry["operationId"],
+            "method": entry["method"], "reason": NOT_APPLIED}
+
+
+class Journal:
+    """The durable writes of one game. `notes` is the session's one-shot
+    diagnostics (shared): recovered storage and degraded records go there."""
+
+    def __init__(self, store: Store, session_id: str, notes: dict[str, Any]) -> None:
+        self.store = store
+        self.session_id = session_id
+        self.notes = notes
+        self.seq = 0  # the last journal entry this session has settled
+        self.fault: dict[str, Any] | None = None  # the `storage` diagnostic while writes are pending
+        self._pending: list[Write] = []
+        self._unsaved: dict[str, ToolReceipt] = {}  # tool receipts whose write failed (still answer retries)
+
+    # ---- the engine journal ---------------------------------------------------------
+
+    async def reserve(self, entry: JournalEntry) -> None:
+        """Reserve the next entry before its input is sent. Raises StoreError
+        (the failure is recorded for retry) when it could not be written."""
+        seq = entry["seq"]
+        try:
+            await self.store.reserve(entry)
+        except StoreError as exc:
+            self._fail("reserve", exc, lambda: self._verify_reservation(seq), seq=seq, requestId=entry["requestId"])
+            raise
+        self.seq = seq
+
+    async def complete(self, seq: int, state: EntryState, receipt: dict[str, Any], now: float,
+                       fields: dict[str, Any] | None = None, record: GameRecord | None = None) -> None:
+        """Store the boundary an entry reached (and session progress with it)."""
+        async def write() -> None:
+            try:
+                await self.store.complete(self.session_id, seq, state=state, receipt=receipt,
+                                          completed_at=now, session_fields=fields, record=record)
+            except StoreConflict:
+                # an earlier attempt may have been written after all: verify
+                entries = await self.store.journal(self.session_id, after_seq=seq - 1)
+                if not entries or entries[0]["state"] != state or entries[0]["receipt"] != receipt:
+                    raise
+        try:
+            await write()
+        except StoreError as exc:
+            self._fail("receipt", exc, write, seq=seq)
+
+    async def _verify_reservation(self, seq: int) -> None:
+        """After a failed reserve: the entry may exist after all. It was never
+        sent, so it is settled as not applied."""
+        entries = await self.store.journal(self.session_id, after_seq=seq - 1)
+        if not entries:
+            self.seq = seq - 1  # nothing was written
+            return
+        if entries[0]["state"] == "reserved":
+            await self.store.complete(self.session_id, seq, state="notApplied",
+                                      receipt={"reason": "the journal write failed, so it was never sent"},
+                                      completed_at=time.time())
+        self.seq = seq
+
+    async def settle_dangling(self, entry: JournalEntry) -> None:
+        """Mark a reservation whose engine died as not applied."""
+        async def write() -> None:
+            try:
+                await self.store.complete(self.session_id, entry["seq"], state="notApplied",
+                                          receipt={"reason": NOT_APPLIED}, completed_at=time.time())
+            except StoreConflict:
+                current = await self.store.journal(self.session_id, after_seq=entry["seq"] - 1)
+                if not current or current[0]["state"] != "notApplied":
+                    raise
+            self.seq = entry["seq"]
+        try:
+            await write()
+        except StoreError as exc:
+            self._fail("notApplied", exc, write, seq=entry["seq"])
+
+    async def ensure_record(self, info: SessionInfo, depth: Any, end: dict[str, Any] | None,
+                            entries: Sequence[JournalEntry]) -> None:
+        """A resumed ended game whose record was not written yet gets it now
+        (the end time is the ending entry's receipt time)."""
+        try:
+            if await self.store.get_record(self.session_id) is not None:
+                return
+            completed = [e for e in entries if e["state"] == "completed"]
+            ended_at = (completed[-1]["completedAt"] if completed else None) or info["startedAt"]
+            track_depth(info, depth)
+            info.update(status="ended", endedAt=info["endedAt"] or ended_at)
+            await self.store.update_session(self.session_id, {"status": "ended", "endedAt": info["endedAt"],
+                                                              "lastDepth": info["lastDepth"],
+                                                              "deepestDepth": info["deepestDepth"]})
+            await self.store.put_record(make_record(info, end, ended_at))
+        except StoreError as exc:
+            self.notes["storage"] = {"status": "degraded", "operation": "record", "message": str(exc)}
+
+    # ---- tool receipts ----------------------------------------------------------------
+
+    async def recorded(self, request_id: str, payload: Any) -> dict[str, Any] | None:
+        """The original frame of an exact retry, or None for a new requestId.
+
+        Raises `requestIdReused` for a different payload, `receiptMissing`
+        when the operation reached the engine but its frame was never stored
+        (a crash in between: observe, then use a new requestId)."""
+        digest = payload_hash(payload)
+        receipt = self._unsaved.get(request_id)
+        entries: list[JournalEntry] = []
+        if receipt is None:
+            try:
+                receipt = await self.store.get_receipt(self.session_id, request_id)
+                if receipt is None:
+                    entries = await self.store.operation_entries(self.session_id, request_id)
+            except StoreError as exc:
+                raise SessionError("storageFailed", f"the receipts cannot be read: {exc}") from exc
+        if receipt is not None:
+            if receipt["payloadHash"] != digest:
+                raise SessionError("requestIdReused",
+                                   f"requestId {request_id!r} was already used for a different request; "
+                                   "use a new requestId for a new operation", field="requestId")
+            return receipt["frame"]
+        if any(entry["state"] == "completed" for entry in entries):
+            raise SessionError("receiptMissing",
+                               f"requestId {request_id!r} reached the engine but its result was not recorded "
+                               "(the server stopped in between); observe the game to see what happened and "
+                               "use a new requestId", field="requestId")
+        if any(entry["state"] == "reserved" for entry in entries):
+            raise SessionError("recoveryRequired", f"requestId {request_id!r} is still unverified; observe the "
+                               "game first", field="requestId")
+        return None
+
+    async def put_receipt(self, operation_id: str, payload: Any | None, frame: dict[str, Any]) -> None:
+        """Store an operation's frame (the receipt an exact retry returns)."""
+        receipt = ToolReceipt(sessionId=self.session_id, requestId=operation_id,
+                              payloadHash=None if payload is None else payload_hash(payload), frame=frame,
+                              createdAt=time.time())
+
+        async def write() -> None:
+            await self.store.put_receipt(receipt)
+            self._unsaved.pop(operation_id, None)
+
+        try:
+            await write()
+        except StoreError as exc:
+            self._unsaved[operation_id] = receipt
+            self._fail("toolReceipt", exc, write, requestId=operation_id)
+
+    async def stored_frame(self, operation_id: str) -> dict[str, Any] | None:
+        """An earlier operation's stored frame (None when unknown or unreadable)."""
+        receipt = self._unsaved.get(operation_id)
+        if receipt is None:
+            try:
+                receipt = await self.store.get_receipt(self.session_id, operation_id)
+            except StoreError:
+                return None
+        return receipt["frame"] if receipt else None
+
+    # ---- failed writes ----------------------------------------------------------------
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._pending)
+
+    def _fail(self, operation: str, exc: Exception, retry: Write, **facts: Any) -> None:
+        self._pending.append(retry)
+        self.fault = {"status": "failed", "code": "storageFailed", "operation": operation,
+                      "message": f"a {operation} write failed: {exc}; input is blocked until observe "
+                                 "makes it durable", "durability": self.store.durability,
+                      "pendingWrites": len(self._pending), **facts}
+
+    async def flush(self) -> bool:
+        """Retry the failed writes in order; clear the fault when all succeed."""
+        while self._pending:
+            try:
+                await self._pending[0]()
+            except StoreError as exc:
+                assert self.fault is not None
+                self.fault.update(message=f"the {self.fault['operation']} write still fails: {exc}",
+                                  pendingWrites=len(self._pending))
+                return False
+            self._pending.pop(0)
+        if self.fault is not None:
+            self.notes["storage"] = {"status": "recovered", "operation": self.fault["operation"],
+                                     "message": "the failed writes are now durable; the gate is open"}
+        self.fault = None
+        return True
