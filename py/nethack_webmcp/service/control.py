@@ -35,9 +35,9 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import GameRegistry, SessionError
+from ..session.records import make_record
 from ..session.registry import LIMIT_ENDS
-from ..session.session import make_record
-from ..store import StoreError
+from ..store import SessionInfo, StoreError
 from ..tools.base import Tool
 from . import tokens
 from .config import ServiceConfig
@@ -82,7 +82,8 @@ class Control:
             return None, arguments  # the tool's own validation refuses it
         try:
             kept = await self.games.store.get_control_hash(session_id)
-            ended = await self.ended_by_limit(session_id)
+            info = await self.games.store.get_session(session_id)
+            ended = await self.ended_by_limit(info)
         except StoreError as exc:
             return refusal(tool, "storageFailed", f"the game store cannot be read: {exc}"), arguments
         if token is None:
@@ -94,8 +95,10 @@ class Control:
                                "returned for it (reading tools work without one, as a spectator)"), arguments
         elif not isinstance(token, str) or not tokens.matches(token, kept):
             return refusal(tool, "forbidden", "that controlToken does not control this game"), arguments
-        if ended is None:
-            ended = await self.check_deadlines(session_id)
+        if ended is None and info is not None and info["status"] == "active":
+            ended = self._due(info, time.time())
+            if ended is not None:
+                await self.end(session_id, ended)
         if ended is not None:
             return refusal(tool, "gameEnded", f"this game ended by the service's limits ({ended}); "
                                               "its record stays readable on the spectator page"), arguments
@@ -130,15 +133,14 @@ class Control:
 
     # ---- limits: idle time and lifetime --------------------------------------------------
 
-    async def ended_by_limit(self, session_id: str) -> str | None:
+    async def ended_by_limit(self, info: SessionInfo | None) -> str | None:
         """The limit that ended this game (idle_timeout | time_limit), or None."""
-        info = await self.games.store.get_session(session_id)
         if info is None or info["status"] != "ended":
             return None
-        record = await self.games.store.get_record(session_id)
+        record = await self.games.store.get_record(info["sessionId"])
         return record["endReason"] if record is not None and record["endReason"] in LIMIT_ENDS else None
 
-    def _due(self, info: Any, now: float) -> str | None:
+    def _due(self, info: SessionInfo, now: float) -> str | None:
         if now >= info["startedAt"] + self.config.max_lifetime_s:
             return "time_limit"  # the absolute deadline wins when both have passed
         last = max(self.activity.get(info["sessionId"], 0.0), info["updatedAt"])

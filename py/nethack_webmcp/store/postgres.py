@@ -11,9 +11,10 @@ closing the game, or dying (even by SIGKILL: the kernel closes its socket) -
 so a crashed instance never blocks another from resuming its games.
 
 Each write is one transaction (PostgreSQL commits durably with its default
-`synchronous_commit=on`). One connection per store serves the process; an
-asyncio lock keeps one transaction on it at a time (psycopg serializes
-single statements, not transactions). Schema versions are rows of
+`synchronous_commit=on`). A store holds a few connections (POOL_SIZE); each
+transaction borrows one for its duration (psycopg serializes statements on
+a connection, not transactions), so the games of one process commit side by
+side rather than queueing behind one another's fsync. Schema versions are rows of
 `schema_migrations`, applied under a transaction-level advisory lock so
 instances starting together migrate once. Native only: never imported in
 the browser.
@@ -48,6 +49,7 @@ from .sqlite import OPTIONAL_RECORD_FIELDS, RECORD_COLUMNS, SESSION_FIELDS
 
 # the transaction-level advisory lock that serializes migrations (an arbitrary constant)
 MIGRATION_LOCK = 0x4E4E_4D49_4752
+POOL_SIZE = 4  # connections per store: concurrent transactions of one process
 END_REASONS = "('ascended', 'escaped', 'died', 'quit', 'failed', 'idle_timeout', 'time_limit')"
 
 MIGRATIONS: list[list[str]] = [
@@ -157,25 +159,29 @@ def advisory_key(session_id: str) -> str:
 class PostgresStore(Store):
     durability = "postgresql-commit"
 
-    def __init__(self, conninfo: str, connection: psycopg.AsyncConnection[dict[str, Any]]) -> None:
+    def __init__(self, conninfo: str, connections: list[psycopg.AsyncConnection[dict[str, Any]]]) -> None:
         self.conninfo = conninfo
-        self._db = connection
-        self._lock = asyncio.Lock()
+        self._connections = connections
+        self._free: asyncio.Queue[psycopg.AsyncConnection[dict[str, Any]]] = asyncio.Queue()
+        for connection in connections:
+            self._free.put_nowait(connection)
         self._closed = False
 
     @classmethod
-    async def connect(cls, conninfo: str) -> PostgresStore:
+    async def connect(cls, conninfo: str, pool_size: int = POOL_SIZE) -> PostgresStore:
         """Open the database and migrate it. Raises StoreError."""
+        connections: list[psycopg.AsyncConnection[dict[str, Any]]] = []
         try:
-            connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True, row_factory=dict_row,
-                                                               application_name="nethack-webmcp")
-        except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to the game database: {exc}") from exc
-        store = cls(conninfo, connection)
-        try:
+            for _ in range(pool_size):
+                connections.append(await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True, row_factory=dict_row, application_name="nethack-webmcp"))
+            store = cls(conninfo, connections)
             await store._migrate()
-        except BaseException:
-            await connection.close()
+        except BaseException as exc:
+            for connection in connections:
+                await connection.close()
+            if isinstance(exc, psycopg.Error):
+                raise StoreError(f"cannot connect to the game database: {exc}") from exc
             raise
         return store
 
@@ -183,19 +189,21 @@ class PostgresStore(Store):
 
     @contextlib.asynccontextmanager
     async def _tx(self, what: str) -> AsyncIterator[psycopg.AsyncConnection[dict[str, Any]]]:
-        """One transaction on the store's connection, errors typed like SQLite's."""
+        """One transaction on a borrowed connection, errors typed like SQLite's."""
         if self._closed:
             raise StoreError(f"{what}: the store is closed")
-        async with self._lock:
-            try:
-                async with self._db.transaction():
-                    yield self._db
-            except StoreError:
-                raise
-            except psycopg.errors.IntegrityError as exc:
-                raise StoreConflict(f"{what}: {exc}") from exc
-            except psycopg.Error as exc:
-                raise StoreError(f"{what}: {exc}") from exc
+        db = await self._free.get()
+        try:
+            async with db.transaction():
+                yield db
+        except StoreError:
+            raise
+        except psycopg.errors.IntegrityError as exc:
+            raise StoreConflict(f"{what}: {exc}") from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"{what}: {exc}") from exc
+        finally:
+            self._free.put_nowait(db)
 
     async def _migrate(self) -> None:
         async with self._tx("migrate") as db:
@@ -438,7 +446,8 @@ class PostgresStore(Store):
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            await self._db.close()
+            for connection in self._connections:
+                await connection.close()
 
 
 # ---- ownership: one advisory lock per game, on one connection per process ---------------
