@@ -14,13 +14,17 @@ import pytest
 import pytest_asyncio
 import store_contract
 from nethack_webmcp.store import (
-    SCHEMA_VERSION,
     MemoryOwnership,
     MemoryStore,
     Store,
     StoreError,
 )
-from nethack_webmcp.store.sqlite import MIGRATIONS, FileOwnership, SqliteStore
+from nethack_webmcp.store.sqlite import (
+    MIGRATIONS,
+    NATIVE_SCHEMA_VERSION,
+    FileOwnership,
+    SqliteStore,
+)
 from store_contract import info, record
 
 pytestmark = pytest.mark.asyncio
@@ -48,15 +52,15 @@ async def test_service_contract(store: Store, check: Callable[[Store], Awaitable
 async def test_sqlite_schema_version_and_migrations(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     first = SqliteStore(path)
-    assert first.schema_version == SCHEMA_VERSION
+    assert first.schema_version == NATIVE_SCHEMA_VERSION
     await first.create_session(info())
     await first.close()
     again = SqliteStore(path)  # reopening migrates nothing and keeps the data
-    assert again.schema_version == SCHEMA_VERSION and await again.get_session("g1") is not None
+    assert again.schema_version == NATIVE_SCHEMA_VERSION and await again.get_session("g1") is not None
     await again.close()
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    raw.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    raw.execute(f"PRAGMA user_version={NATIVE_SCHEMA_VERSION + 1}")
     raw.close()
     with pytest.raises(StoreError, match="newer"):
         SqliteStore(path)
@@ -103,7 +107,7 @@ async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_pa
     raw.commit()
     raw.close()
     store = SqliteStore(path)  # schema 1 -> the current one
-    assert store.schema_version == SCHEMA_VERSION
+    assert store.schema_version == NATIVE_SCHEMA_VERSION
     await store.create_session(info())  # written without a seed choice, as before schema 2
     assert "seedChoice" not in (await store.get_session("g1"))
     await store.put_record(record())  # a record written the old way: no seed fields
@@ -133,7 +137,7 @@ async def test_a_schema_2_database_keeps_its_records_through_the_rebuild(tmp_pat
     raw.commit()
     raw.close()
     store = SqliteStore(path)  # schema 2 -> 3
-    assert store.schema_version == SCHEMA_VERSION
+    assert store.schema_version == NATIVE_SCHEMA_VERSION
     assert await store.get_record("a") == old
     assert await store.put_record({**record("b"), "endReason": "idle_timeout"}) is True  # type: ignore[typeddict-item]
     assert [r["sessionId"] for r in await store.recent_records()] == ["b", "a"]  # same end time: by ID

@@ -11,8 +11,9 @@ from pathlib import Path
 import psycopg
 import pytest
 import pytest_asyncio
-from nethack_webmcp.store import SCHEMA_VERSION, Store, StoreError
+from nethack_webmcp.store import Store, StoreError
 from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresStore
+from nethack_webmcp.store.sqlite import NATIVE_SCHEMA_VERSION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "durability"))
 import store_contract
@@ -40,11 +41,11 @@ async def test_schema_is_migrated_once_and_a_newer_one_refused(database: str) ->
     first = await PostgresStore.connect(database)
     await first.create_session(info())
     second = await PostgresStore.connect(database)  # a second instance migrates nothing, keeps the data
-    assert await second.schema_version() == SCHEMA_VERSION
+    assert await second.schema_version() == NATIVE_SCHEMA_VERSION
     assert await second.get_session("g1") is not None
     await second.close()
     async with await psycopg.AsyncConnection.connect(database, autocommit=True) as raw:
-        await raw.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (SCHEMA_VERSION + 1,))
+        await raw.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (NATIVE_SCHEMA_VERSION + 1,))
     with pytest.raises(StoreError, match="newer"):
         await PostgresStore.connect(database)
     await first.close()

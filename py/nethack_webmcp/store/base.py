@@ -36,7 +36,7 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, Literal, NotRequired, TypedDict
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 2  # the browser store's (IndexedDB); the native stores' is sqlite.NATIVE_SCHEMA_VERSION
 
 EntryState = Literal["reserved", "completed", "rejected", "notApplied"]
 SessionStatus = Literal["active", "ended"]

@@ -33,7 +33,6 @@ import psycopg
 from psycopg.rows import dict_row
 
 from .base import (
-    SCHEMA_VERSION,
     EntryState,
     GameRecord,
     JournalEntry,
@@ -45,7 +44,12 @@ from .base import (
     StoreError,
     ToolReceipt,
 )
-from .sqlite import OPTIONAL_RECORD_FIELDS, RECORD_COLUMNS, SESSION_FIELDS
+from .sqlite import (
+    NATIVE_SCHEMA_VERSION,
+    OPTIONAL_RECORD_FIELDS,
+    RECORD_COLUMNS,
+    SESSION_FIELDS,
+)
 
 # the transaction-level advisory lock that serializes migrations (an arbitrary constant)
 MIGRATION_LOCK = 0x4E4E_4D49_4752
@@ -135,7 +139,7 @@ MIGRATIONS: list[list[str]] = [
         )""",
     ],
 ]
-assert len(MIGRATIONS) == SCHEMA_VERSION
+assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 
 
 def _dumps(value: Any) -> str:
@@ -211,10 +215,10 @@ class PostgresStore(Store):
             await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
             row = await (await db.execute("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")).fetchone()
             version = int(row["v"]) if row else 0
-            if version > SCHEMA_VERSION:
+            if version > NATIVE_SCHEMA_VERSION:
                 raise StoreError(f"the game database has schema version {version}, newer than this program's "
-                                 f"{SCHEMA_VERSION}; use a newer nethack-webmcp")
-            for number in range(version, SCHEMA_VERSION):
+                                 f"{NATIVE_SCHEMA_VERSION}; use a newer nethack-webmcp")
+            for number in range(version, NATIVE_SCHEMA_VERSION):
                 for statement in MIGRATIONS[number]:
                     await db.execute(statement)  # type: ignore[arg-type]  # constant DDL
                 await db.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (number + 1,))

@@ -43,6 +43,9 @@ DATABASE_NAME = "games.sqlite3"
 LOCKS_DIR = "locks"
 BUSY_TIMEOUT_MS = 5000
 
+#: the native stores' schema (SQLite and PostgreSQL): the shared one (base.SCHEMA_VERSION)
+#: plus schema 3, the HTTP service's control-token hashes and limit end reasons
+NATIVE_SCHEMA_VERSION = SCHEMA_VERSION + 1
 MIGRATIONS: list[list[str]] = [
     # 0 -> 1: sessions, journal, tool receipts, game records
     [
@@ -152,7 +155,7 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX game_records_recent_idx ON game_records (ended_at_s DESC, game_id DESC)",
     ],
 ]
-assert len(MIGRATIONS) == SCHEMA_VERSION
+assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 
 SESSION_FIELDS = {"updatedAt": "updated_at_s", "endedAt": "ended_at_s", "status": "status",
                   "lastDepth": "last_depth", "deepestDepth": "deepest_depth"}
@@ -209,14 +212,14 @@ class SqliteStore(Store):
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
+        if version > NATIVE_SCHEMA_VERSION:
             raise StoreError(f"{self.path} has schema version {version}, newer than this program's "
-                             f"{SCHEMA_VERSION}; use a newer nethack-webmcp")
-        while version < SCHEMA_VERSION:
+                             f"{NATIVE_SCHEMA_VERSION}; use a newer nethack-webmcp")
+        while version < NATIVE_SCHEMA_VERSION:
             with self._tx():
                 # re-read under the write lock: another process may have migrated
                 version = self._db.execute("PRAGMA user_version").fetchone()[0]
-                if version >= SCHEMA_VERSION:
+                if version >= NATIVE_SCHEMA_VERSION:
                     break
                 for statement in MIGRATIONS[version]:
                     self._db.execute(statement)
