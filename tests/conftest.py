@@ -7,3 +7,6 @@ from __future__ import annotations
 import os
 
 os.environ["NNH_SPECTATOR_PORT"] = "0"
+
+# the MCP Inspector CLI fixture, for the stdio (tests/durability) and HTTP (tests/service) tests
+pytest_plugins = ["support.inspector"]

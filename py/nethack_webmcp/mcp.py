@@ -36,6 +36,9 @@ from mcp.shared.exceptions import McpError
 from . import __version__
 from .engine.native import NativeEngine, native_build_identity, native_identity
 from .projection.render import text
+from .service.control import TOKEN_FIELD, TOKEN_SCHEMA, Control
+from .service.edge import client_address
+from .service.options import add_service_options, service_config
 from .session import GameRegistry
 from .tools import BY_NAME, TOOLS, ToolContext
 from .watch.board import Board
@@ -45,12 +48,17 @@ INSTRUCTIONS = ("Real NetHack 3.6.7. Call help first if unsure. Start with sessi
                 "act with the current basis.viewId; answer questions with respond using decision.reply.")
 
 
-def tool_list() -> list[types.Tool]:
+def tool_list(http: bool = False) -> list[types.Tool]:
+    """The declarations, verbatim; over HTTP each game tool's schema also
+    declares the transport's `controlToken` (taken off before the tool runs)."""
     listed = []
     for tool in TOOLS:
         declared = tool.declaration()
+        schema = declared["inputSchema"]
+        if http and tool.name != "help":
+            schema = {**schema, "properties": {**schema["properties"], TOKEN_FIELD: TOKEN_SCHEMA}}
         listed.append(types.Tool(name=declared["name"], title=declared["title"],
-                                 description=declared["description"], inputSchema=declared["inputSchema"],
+                                 description=declared["description"], inputSchema=schema,
                                  annotations=types.ToolAnnotations(**declared["annotations"])))
     return listed
 
@@ -74,13 +82,15 @@ def watch_url(frame: dict[str, Any], tool: str, base: str | None) -> str | None:
     return f"{base}/" if tool == "help" else None
 
 
-def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | None = None) -> Server:
+def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | None = None,
+                 control: Control | None = None) -> Server:
     """The MCP server over `ctx`; `board` hears every frame (spectators),
-    `spectator` is the listener's base URL reported to the agent."""
+    `spectator` is the listener's base URL reported to the agent; `control`
+    (the HTTP service) admits each call: tokens, limits, deadlines."""
     server: Server = Server(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS)
 
     async def list_tools(_: types.ListToolsRequest) -> types.ServerResult:
-        return types.ServerResult(types.ListToolsResult(tools=tool_list()))
+        return types.ServerResult(types.ListToolsResult(tools=tool_list(http=control is not None)))
 
     async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
         tool = BY_NAME.get(request.params.name)
@@ -88,7 +98,17 @@ def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | 
             raise McpError(types.ErrorData(code=types.INVALID_PARAMS,
                                            message=f"unknown tool {request.params.name!r}; "
                                                    f"tools: {', '.join(BY_NAME)}"))
-        frame = await tool.call(ctx, request.params.arguments or {})
+        arguments = request.params.arguments or {}
+        client = ""
+        if control is not None:
+            client = client_address(server.request_context.request.scope if server.request_context.request
+                                    else {}, control.config.trusted_proxies)
+            refused, arguments = await control.admit(tool, arguments, client)
+            if refused is not None:
+                return types.ServerResult(types.CallToolResult(
+                    content=[types.TextContent(type="text", text=text(refused))],
+                    structuredContent=refused, isError=True))
+        frame = await tool.call(ctx, arguments)
         rendered = text(frame)
         if board is not None:
             board.observe(frame)
@@ -96,6 +116,15 @@ def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | 
         if url is not None:
             frame["result"]["watchUrl"] = url
             rendered += f"\nwatch it (read-only, for a person): {url}"
+        if control is not None and tool.name == "session" and "error" not in frame \
+                and frame["result"].get("action") == "created":
+            # the token goes to the creator only: into a copy, after the board saw the frame
+            frame = await control.issue(frame, client)
+            if "error" in frame:
+                rendered = text(frame)
+            else:
+                rendered += ("\ncontrolToken (pass it as controlToken in every call that acts on this game; "
+                             f"keep it secret): {frame['result']['controlToken']}")
         return types.ServerResult(types.CallToolResult(
             content=[types.TextContent(type="text", text=rendered)],
             structuredContent=frame, isError=is_error(frame)))
@@ -107,14 +136,23 @@ def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | 
     return server
 
 
-def native_registry(directory: str | None = None) -> GameRegistry:
+def native_registry(directory: str | None = None, max_games: int = 16) -> GameRegistry:
     """The native games of this process: SQLite store, flock ownership, the rules' identity."""
     from .store.sqlite import FileOwnership, SqliteStore, state_dir
 
     root = directory or state_dir()
-    return GameRegistry(NativeEngine.start, store=SqliteStore.in_state_dir(root),
+    return GameRegistry(NativeEngine.start, max_games, store=SqliteStore.in_state_dir(root),
                         ownership=FileOwnership.in_state_dir(root), identity=native_identity(),
                         build=native_build_identity())
+
+
+async def postgres_registry(url: str, max_games: int) -> GameRegistry:
+    """The native games of this instance kept in a shared PostgreSQL database (advisory-lock ownership)."""
+    from .store.postgres import open_postgres
+
+    store, ownership = await open_postgres(url)
+    return GameRegistry(NativeEngine.start, max_games, store=store, ownership=ownership,
+                        identity=native_identity(), build=native_build_identity())
 
 
 def options(argv: list[str] | None = None) -> argparse.Namespace:
@@ -135,7 +173,39 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-spectator", dest="spectator", action="store_false",
                         default=os.environ.get("NNH_SPECTATOR", "on") != "off",
                         help="serve no spectator, no HTTP listener ($NNH_SPECTATOR=off)")
+    add_service_options(parser)
     return parser.parse_args(argv)
+
+
+async def serve_http(opts: argparse.Namespace) -> None:
+    """The HTTP service (--http): MCP at /mcp and the spectator in one app, until SIGINT/SIGTERM."""
+    import signal
+
+    from .service.config import parse_listen
+    from .service.http import HttpService, announce
+    from .watch.listener import bind
+
+    config = service_config(opts)
+    host, port = parse_listen(opts.http)
+    sock = bind(host, port)
+    games = (await postgres_registry(opts.store, config.max_games) if opts.store
+             else native_registry(max_games=config.max_games))
+    board = Board(games)
+    control = Control(games, config)
+    base = config.public_url
+    if base is None:
+        bound_host, bound_port = sock.getsockname()[:2]
+        base = f"http://[{bound_host}]:{bound_port}" if ":" in bound_host else f"http://{bound_host}:{bound_port}"
+    service = HttpService(build_server(ToolContext(games), board, base, control), board, control, config, sock)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, service.stop)
+    announce(service)
+    try:
+        await service.run()
+    finally:
+        await games.close_all()
+        await games.store.close()
 
 
 async def serve(opts: argparse.Namespace | None = None) -> None:
@@ -149,7 +219,7 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
         if not is_loopback(opts.spectator_host):
             print(f"nethack-webmcp: warning: the spectator listens on {opts.spectator_host}, not loopback",
                   file=sys.stderr)
-    games = native_registry()
+    games = await postgres_registry(opts.store, 16) if getattr(opts, "store", None) else native_registry()
     board = Board(games)
     listener = watching = None
     if listen is not None:
@@ -172,11 +242,14 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from .service.config import ConfigError
+    from .store import StoreError
     from .watch.listener import ListenError
 
+    opts = options(argv)
     try:
-        asyncio.run(serve(options(argv)))
-    except ListenError as exc:
+        asyncio.run(serve_http(opts) if opts.http else serve(opts))
+    except (ListenError, ConfigError, StoreError) as exc:
         print(f"nethack-webmcp: {exc}", file=sys.stderr)
         sys.exit(2)
 

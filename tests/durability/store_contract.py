@@ -168,3 +168,28 @@ async def run_all(make_store: Callable[[str], Store | Awaitable[Store]]) -> list
         finally:
             await store.close()
     return results
+
+
+# ---- the HTTP service's additions (SQLite, PostgreSQL, memory; not the browser's store) ---------
+
+
+async def check_control_hash_is_kept_once(store: Store) -> None:
+    await store.create_session(info())
+    assert await store.get_control_hash("g1") is None
+    await store.put_control_hash("g1", "h" * 64)
+    with raises(StoreConflict):
+        await store.put_control_hash("g1", "x" * 64)  # a game's token never changes
+    assert await store.get_control_hash("g1") == "h" * 64
+    assert await store.get_control_hash("g2") is None
+
+
+async def check_limit_end_reasons_are_recorded(store: Store) -> None:
+    for session_id, reason in (("i", "idle_timeout"), ("t", "time_limit")):
+        assert await store.put_record({**record(session_id), "endReason": reason}) is True  # type: ignore[typeddict-item]
+        assert (await store.get_record(session_id))["endReason"] == reason  # type: ignore[index]
+
+
+SERVICE_CHECKS: list[Callable[[Store], Awaitable[None]]] = [
+    check_control_hash_is_kept_once,
+    check_limit_end_reasons_are_recorded,
+]

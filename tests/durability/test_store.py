@@ -14,13 +14,17 @@ import pytest
 import pytest_asyncio
 import store_contract
 from nethack_webmcp.store import (
-    SCHEMA_VERSION,
     MemoryOwnership,
     MemoryStore,
     Store,
     StoreError,
 )
-from nethack_webmcp.store.sqlite import MIGRATIONS, FileOwnership, SqliteStore
+from nethack_webmcp.store.sqlite import (
+    MIGRATIONS,
+    NATIVE_SCHEMA_VERSION,
+    FileOwnership,
+    SqliteStore,
+)
 from store_contract import info, record
 
 pytestmark = pytest.mark.asyncio
@@ -40,18 +44,23 @@ async def test_contract(store: Store, check: Callable[[Store], Awaitable[None]])
     await check(store)
 
 
+@pytest.mark.parametrize("check", store_contract.SERVICE_CHECKS, ids=lambda check: check.__name__.removeprefix("check_"))
+async def test_service_contract(store: Store, check: Callable[[Store], Awaitable[None]]) -> None:
+    await check(store)
+
+
 async def test_sqlite_schema_version_and_migrations(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     first = SqliteStore(path)
-    assert first.schema_version == SCHEMA_VERSION
+    assert first.schema_version == NATIVE_SCHEMA_VERSION
     await first.create_session(info())
     await first.close()
     again = SqliteStore(path)  # reopening migrates nothing and keeps the data
-    assert again.schema_version == SCHEMA_VERSION and await again.get_session("g1") is not None
+    assert again.schema_version == NATIVE_SCHEMA_VERSION and await again.get_session("g1") is not None
     await again.close()
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    raw.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    raw.execute(f"PRAGMA user_version={NATIVE_SCHEMA_VERSION + 1}")
     raw.close()
     with pytest.raises(StoreError, match="newer"):
         SqliteStore(path)
@@ -97,8 +106,8 @@ async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_pa
     raw.execute("PRAGMA user_version=1")
     raw.commit()
     raw.close()
-    store = SqliteStore(path)  # schema 1 -> 2
-    assert store.schema_version == SCHEMA_VERSION == 2
+    store = SqliteStore(path)  # schema 1 -> the current one
+    assert store.schema_version == NATIVE_SCHEMA_VERSION
     await store.create_session(info())  # written without a seed choice, as before schema 2
     assert "seedChoice" not in (await store.get_session("g1") or {})
     await store.put_record(record())  # a record written the old way: no seed fields
@@ -110,4 +119,28 @@ async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_pa
     await store.put_record({**record("g2"), "seed": 7, "seedChoice": "sealed"})
     kept = await store.get_record("g2")
     assert kept is not None and kept["seed"] == 7
+    await store.close()
+
+
+async def test_a_schema_2_database_keeps_its_records_through_the_rebuild(tmp_path: Path) -> None:
+    """Schema 3 rebuilds game_records (SQLite cannot widen a CHECK): every row survives."""
+    path = tmp_path / "games.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA journal_mode=WAL")
+    for statement in MIGRATIONS[0] + MIGRATIONS[1]:
+        raw.execute(statement)
+    old = {**record("a"), "seed": 3, "seedChoice": "chosen"}
+    raw.execute("INSERT INTO game_records (game_id, character_name, harness_name, model_name, started_at_s, "
+                "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
+                "seed_choice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", tuple(old.values()))
+    with pytest.raises(sqlite3.IntegrityError):  # schema 2 knows no limit end reasons
+        raw.execute("UPDATE game_records SET end_reason = 'idle_timeout'")
+    raw.execute("PRAGMA user_version=2")
+    raw.commit()
+    raw.close()
+    store = SqliteStore(path)  # schema 2 -> 3
+    assert store.schema_version == NATIVE_SCHEMA_VERSION
+    assert await store.get_record("a") == old
+    assert await store.put_record({**record("b"), "endReason": "idle_timeout"}) is True  # type: ignore[typeddict-item]
+    assert [r["sessionId"] for r in await store.recent_records()] == ["b", "a"]  # same end time: by ID
     await store.close()

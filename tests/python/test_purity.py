@@ -1,8 +1,10 @@
 """test_purity.py - the package stays runnable in Pyodide and under CPython.
 
-Only the native engine host and the MCP server may use subprocess or stdio
-machinery or the MCP SDK, and only the native spectator's app and listener
-(watch/) its HTTP stack; only the WASM engine host and the IndexedDB store
+Only the native engine host and the MCP server (and its HTTP transport,
+service/http.py) may use subprocess or stdio machinery or the MCP SDK, and
+only the native spectator's app and listener (watch/) and the service's
+HTTP edge and transport its HTTP stack; only the PostgreSQL store may use
+its driver; only the WASM engine host and the IndexedDB store
 may touch `js`/`pyodide`. Everything else is plain Python.
 """
 from __future__ import annotations
@@ -13,9 +15,12 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "py" / "nethack_webmcp"
 PROCESS = ("subprocess", "asyncio.subprocess", "mcp", "anyio", "signal", "atexit")
 BROWSER = ("js", "pyodide")
-PROCESS_ALLOWED = {PACKAGE / "engine" / "native.py", PACKAGE / "mcp.py"}
+PROCESS_ALLOWED = {PACKAGE / "engine" / "native.py", PACKAGE / "mcp.py", PACKAGE / "service" / "http.py"}
 HTTP = ("starlette", "uvicorn")
-HTTP_ALLOWED = {PACKAGE / "watch" / "app.py", PACKAGE / "watch" / "listener.py"}
+HTTP_ALLOWED = {PACKAGE / "watch" / "app.py", PACKAGE / "watch" / "listener.py", PACKAGE / "service" / "edge.py",
+                PACKAGE / "service" / "http.py"}
+DATABASE = ("psycopg",)
+DATABASE_ALLOWED = {PACKAGE / "store" / "postgres.py"}
 
 
 def browser_allowed(path: Path) -> bool:
@@ -44,5 +49,7 @@ def test_runtime_specific_imports_stay_in_their_modules() -> None:
             assert "create_subprocess" not in path.read_text(), path
         if path not in HTTP_ALLOWED:
             assert not [n for n in names if matches(n, HTTP)], path
+        if path not in DATABASE_ALLOWED:
+            assert not [n for n in names if matches(n, DATABASE)], path
         if not browser_allowed(path):
             assert not [n for n in names if matches(n, BROWSER)], path

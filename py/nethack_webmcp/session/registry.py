@@ -33,6 +33,7 @@ from .session import Session
 
 EngineFactory = Callable[[], Awaitable[Engine]]
 PROFILE = 1  # the only determinism profile a game can be resumed under
+LIMIT_ENDS = ("idle_timeout", "time_limit")  # the HTTP service's limits: such a game never resumes
 
 
 def check_identity(info: Any, identity: str | None) -> None:
@@ -132,6 +133,7 @@ class GameRegistry:
                                    f"no game has sessionId {session_id!r}; create one with the session tool",
                                    field="sessionId")
             check_identity(info, self.identity)
+            await self._refuse_limit_ended(info)
             if info["profile"] != PROFILE:
                 raise SessionError("unsupportedProfile",
                                    f"game {session_id!r} has determinism profile {info['profile']}; only "
@@ -167,6 +169,33 @@ class GameRegistry:
                 await existing.close()
             self._sessions[session_id] = session
             return session
+
+    async def _refuse_limit_ended(self, info: Any) -> None:
+        """A game the service ended by a limit (idle time, lifetime) is over
+        for good: replaying its journal would revive a game whose record says
+        it ended. Raises SessionError gameEnded."""
+        if info["status"] != "ended":
+            return
+        try:
+            record = await self.store.get_record(info["sessionId"])
+        except StoreError as exc:
+            raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
+        if record is not None and record["endReason"] in LIMIT_ENDS:
+            raise SessionError("gameEnded", f"game {info['sessionId']!r} ended by the service's limits "
+                               f"({record['endReason']}); its record stays readable")
+
+    async def end(self, session_id: str, finish: Callable[[], Awaitable[None]]) -> None:
+        """Run `finish` (which writes the game's end) under the game's lock
+        when it is loaded here, then retire it, so no call of the game is
+        in flight while it ends and none is admitted after."""
+        session = self._sessions.get(session_id)
+        if session is None:
+            await finish()
+            return
+        async with session.lock:
+            await finish()
+            self._sessions.pop(session_id, None)
+            await session.close()
 
     def sessions(self) -> list[Session]:
         return list(self._sessions.values())

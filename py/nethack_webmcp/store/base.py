@@ -37,11 +37,13 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, Literal, NotRequired, TypedDict
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 2  # the browser store's (IndexedDB); the native stores' is sqlite.NATIVE_SCHEMA_VERSION
 
 EntryState = Literal["reserved", "completed", "rejected", "notApplied"]
 SessionStatus = Literal["active", "ended"]
-EndReason = Literal["ascended", "escaped", "died", "quit", "failed"]
+#: the service's limits end games too: "idle_timeout" (no authorized agent call for
+#: the configured idle time), "time_limit" (the configured lifetime passed)
+EndReason = Literal["ascended", "escaped", "died", "quit", "failed", "idle_timeout", "time_limit"]
 #: "chosen": the creator passed the seed; "sealed": the engine picked it and no
 #: agent-facing frame discloses it (nor a state hash) until the game has ended.
 SeedChoice = Literal["chosen", "sealed"]
@@ -213,6 +215,18 @@ class Store(ABC):
     async def receipts(self, session_id: str) -> list[ToolReceipt]:
         """Every tool receipt of a game (export). Optional: default none."""
         return []
+
+    # ---- control tokens (the HTTP service) ------------------------------------------
+
+    async def put_control_hash(self, session_id: str, token_hash: str) -> None:
+        """Keep the hash of a game's control token (never the token), once per
+        game: StoreConflict when one is kept already. Optional: stores of hosts
+        without an HTTP service (the browser) keep none."""
+        raise StoreError("this store keeps no control tokens")
+
+    async def get_control_hash(self, session_id: str) -> str | None:
+        """The hash kept for a game's control token, if any."""
+        return None
 
     async def close(self) -> None:  # noqa: B027  (optional: a store may hold nothing to release)
         """Release the store's resources. Idempotent."""

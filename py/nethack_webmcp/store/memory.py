@@ -34,6 +34,7 @@ class MemoryStore(Store):
         self._journal: dict[str, list[JournalEntry]] = {}
         self._receipts: dict[str, OrderedDict[str, ToolReceipt]] = {}
         self._records: dict[str, GameRecord] = {}
+        self._control: dict[str, str] = {}
         self._receipt_limit = receipt_limit
 
     async def create_session(self, info: SessionInfo) -> None:
@@ -114,6 +115,16 @@ class MemoryStore(Store):
     async def recent_records(self, limit: int = 10) -> list[GameRecord]:
         ordered = sorted(self._records.values(), key=lambda r: (r["endedAt"], r["sessionId"]), reverse=True)
         return [copy.deepcopy(r) for r in ordered[:limit]]
+
+    async def put_control_hash(self, session_id: str, token_hash: str) -> None:
+        if session_id not in self._sessions:
+            raise StoreConflict(f"no session {session_id!r}")
+        if session_id in self._control:
+            raise StoreConflict(f"session {session_id!r} has a control token already")
+        self._control[session_id] = token_hash
+
+    async def get_control_hash(self, session_id: str) -> str | None:
+        return self._control.get(session_id)
 
     async def import_game(self, info: SessionInfo, entries: list[JournalEntry],
                           receipts: list[ToolReceipt], record: GameRecord | None) -> None:

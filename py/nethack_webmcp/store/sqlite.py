@@ -43,6 +43,9 @@ DATABASE_NAME = "games.sqlite3"
 LOCKS_DIR = "locks"
 BUSY_TIMEOUT_MS = 5000
 
+#: the native stores' schema (SQLite and PostgreSQL): the shared one (base.SCHEMA_VERSION)
+#: plus schema 3, the HTTP service's control-token hashes and limit end reasons
+NATIVE_SCHEMA_VERSION = SCHEMA_VERSION + 1
 MIGRATIONS: list[list[str]] = [
     # 0 -> 1: sessions, journal, tool receipts, game records
     [
@@ -118,8 +121,41 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE game_records ADD COLUMN seed INTEGER",
         "ALTER TABLE game_records ADD COLUMN seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))",
     ],
+    # 2 -> 3: control-token hashes (the HTTP service), and the service limits' end
+    # reasons; SQLite cannot alter a CHECK, so game_records is rebuilt
+    [
+        """CREATE TABLE control_tokens (
+            session_id TEXT PRIMARY KEY REFERENCES sessions (session_id),
+            token_hash TEXT NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE game_records_3 (
+            game_id TEXT PRIMARY KEY,
+            character_name TEXT NOT NULL,
+            harness_name TEXT NOT NULL,
+            model_name TEXT NOT NULL,
+            started_at_s INTEGER NOT NULL,
+            ended_at_s INTEGER NOT NULL,
+            end_time_kind TEXT NOT NULL CHECK (end_time_kind IN ('observed', 'recovery')),
+            end_reason TEXT NOT NULL CHECK (end_reason IN ('ascended', 'escaped', 'died', 'quit', 'failed',
+                                                           'idle_timeout', 'time_limit')),
+            how TEXT,
+            death TEXT,
+            score INTEGER,
+            turns INTEGER,
+            last_depth INTEGER,
+            deepest_depth INTEGER,
+            seed INTEGER,
+            seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))
+        )""",
+        ("INSERT INTO game_records_3 SELECT game_id, character_name, harness_name, model_name, started_at_s, "
+         "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
+         "seed_choice FROM game_records"),
+        "DROP TABLE game_records",
+        "ALTER TABLE game_records_3 RENAME TO game_records",
+        "CREATE INDEX game_records_recent_idx ON game_records (ended_at_s DESC, game_id DESC)",
+    ],
 ]
-assert len(MIGRATIONS) == SCHEMA_VERSION
+assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 
 SESSION_FIELDS = {"updatedAt": "updated_at_s", "endedAt": "ended_at_s", "status": "status",
                   "lastDepth": "last_depth", "deepestDepth": "deepest_depth"}
@@ -176,14 +212,14 @@ class SqliteStore(Store):
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
+        if version > NATIVE_SCHEMA_VERSION:
             raise StoreError(f"{self.path} has schema version {version}, newer than this program's "
-                             f"{SCHEMA_VERSION}; use a newer nethack-webmcp")
-        while version < SCHEMA_VERSION:
+                             f"{NATIVE_SCHEMA_VERSION}; use a newer nethack-webmcp")
+        while version < NATIVE_SCHEMA_VERSION:
             with self._tx():
                 # re-read under the write lock: another process may have migrated
                 version = self._db.execute("PRAGMA user_version").fetchone()[0]
-                if version >= SCHEMA_VERSION:
+                if version >= NATIVE_SCHEMA_VERSION:
                     break
                 for statement in MIGRATIONS[version]:
                     self._db.execute(statement)
@@ -415,6 +451,18 @@ class SqliteStore(Store):
                             _dumps(receipt["frame"]), receipt["createdAt"]))
             if record is not None:
                 self._insert_record(db, record)
+
+    # ---- control tokens (hashes only) ------------------------------------------------------
+
+    async def put_control_hash(self, session_id: str, token_hash: str) -> None:
+        with self._errors("record control token"), self._tx() as db:
+            db.execute("INSERT INTO control_tokens (session_id, token_hash) VALUES (?, ?)", (session_id, token_hash))
+
+    async def get_control_hash(self, session_id: str) -> str | None:
+        with self._errors("read control token"):
+            row = self._db.execute("SELECT token_hash FROM control_tokens WHERE session_id = ?",
+                                   (session_id,)).fetchone()
+        return row["token_hash"] if row else None
 
     async def close(self) -> None:
         if not self._closed:

@@ -1,0 +1,40 @@
+"""test_inspector_http.py - an independent MCP client over HTTP: the MCP Inspector CLI
+(tests/support/inspector.py) lists the tools and plays a game on a running service
+instance, each invocation a new HTTP client, the control token passed as an argument."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from support.inspector import ROOT, node_bin
+from support.service_instance import Instance
+
+
+def cli(inspector: Path, home: Path, url: str, *args: str, refused: bool = False) -> dict[str, Any]:
+    env = {**os.environ, "HOME": str(home), "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
+    run = subprocess.run([str(inspector), "--cli", url, "--transport", "http", *args], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=180, check=False)
+    assert (run.returncode != 0) == refused, run.stdout + run.stderr  # the CLI exits non-zero on isError
+    return json.loads(run.stdout)
+
+
+def test_the_inspector_lists_and_plays_over_http(inspector: Path, database: str, tmp_path: Path) -> None:
+    with Instance.start(database, tmp_path / "state") as instance:
+        listed = cli(inspector, tmp_path, instance.mcp_url, "--method", "tools/list")
+        assert [tool["name"] for tool in listed["tools"]][:2] == ["session", "observe"]
+        created = cli(inspector, tmp_path, instance.mcp_url, "--method", "tools/call", "--tool-name", "session",
+                      "--tool-arg", "action=create", "--tool-arg", "seed=42")
+        assert created["isError"] is False
+        basis, token = created["structuredContent"]["basis"], created["structuredContent"]["result"]["controlToken"]
+        step = ["--method", "tools/call", "--tool-name", "travel", "--tool-arg", f"sessionId={basis['sessionId']}",
+                "--tool-arg", f"viewId={basis['viewId']}", "--tool-arg", "mode=step",
+                "--tool-arg", 'target={"direction":"east"}']
+        refused = cli(inspector, tmp_path, instance.mcp_url, *step, refused=True)
+        assert refused["isError"] is True and refused["structuredContent"]["error"]["code"] == "controlTokenRequired"
+        moved = cli(inspector, tmp_path, instance.mcp_url, *step, "--tool-arg", f"controlToken={token}")
+        assert moved["isError"] is False
+        assert moved["structuredContent"]["outcome"]["submission"] == "accepted"
+        assert moved["structuredContent"]["basis"]["revision"] == basis["revision"] + 1
