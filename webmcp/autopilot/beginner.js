@@ -4,41 +4,53 @@
 // far each level was explored) and reads everything else from the frame.
 //
 // Priorities, first match wins:
-//   1. real trouble (HP at 1/7 or <= 5, Weak, a deadly condition) and a
-//      prayer is likely safe: pray;
-//   2. a hostile adjacent: fight it, unless it is one a beginner must never
-//      touch; with low HP and a threat close but not adjacent: step away;
-//   3. hungry: eat pack food; not satiated: eat a fresh safe corpse (underfoot,
+//   1. real trouble (HP at 1/7 or <= 5, Weak with no food in the pack, a
+//      deadly condition) and a prayer is likely safe: pray;
+//   2. low HP with a threat near and no safe prayer: write Elbereth in the
+//      dust and rest on it (fight only what ignores it);
+//   3. a hostile adjacent: a Wizard casts force bolt while it has the power,
+//      else fight it, unless it is one a beginner must never touch; with
+//      low HP and a threat close but not adjacent: step away;
+//   4. hungry: eat pack food; not satiated: eat a fresh safe corpse (underfoot,
 //      or walk onto one just killed nearby);
-//   4. hurt or impaired with no threat near: rest (search, which also finds);
-//   5. food underfoot: pick it up;
-//   6. the level: descend when a way down is known, the level is explored
+//   5. hurt or impaired with no threat near: rest (search, which also finds);
+//   6. food underfoot: pick it up;
+//   7. the level: descend when a way down is known, the level is explored
 //      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
 //      closed doors, search dead ends (each with a cap), then search around.
 
-import { FOOD_TO_PICK, packFood, safeCorpse } from './food.js';
+import { FOOD_TO_PICK, NEVER_ROTS, corpseWelcome, packFood, safeCorpse } from './food.js';
 
 const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly|blue jelly|acid blob/;
 const DEADLY_CONDITIONS = ['stone', 'slime', 'strangled', 'foodPoisoning', 'terminallyIll'];
 const IMPAIRED = ['stunned', 'confused', 'hallucinating', 'blind'];
 const HUNGRY = ['hungry', 'weak', 'fainting', 'fainted'];
 const WEAK = ['weak', 'fainting', 'fainted'];
-// NetHack's prayer timeout starts at 300 and a prayer in major trouble is
-// answered once it is below 200; after a prayer it is reset to about 350
-// (up to ~1000). A beginner waits well beyond both.
-// Food lasts ~850 turns from a prayer to Weak, so the gap must be shorter
-// than that or a hero without food faints; 800 leaves the timeout below 200
-// unless the last one was drawn unusually long.
-const FIRST_PRAYER_TURN = 300;
-const PRAYER_GAP = 800;
-const FAINTING_PRAYER_GAP = 500; // fainting is deadly enough to take the bigger risk
-// How long one level may take before the way down wins over exploring.
-const LEVEL_CALLS_BEFORE_DESCENT = 70;
+// NetHack's prayer timeout (pray.c) starts at 300, drops by one a turn, and
+// a prayer in major trouble is answered once it is at most 200: the first
+// is safe from turn ~100. A successful prayer resets it to rnz(350): half
+// the draws are under 350, but about 6% exceed 1200, so a beginner leaves
+// 1000 turns between prayers (the timeout is then at most 200 unless the
+// draw was over 1200). A prayer answered too soon makes the god angry, and
+// every later one fails: observe() then forbids praying.
+// A prayer that fixes hunger leaves ~900 turns of food to Fainting and
+// ~1300 to starving, so a 1000-turn gap still saves a hero with no food.
+const FIRST_PRAYER_TURN = 150;
+const PRAYER_GAP = 1000;
+// How long one level may take before a known way down wins over exploring:
+// a beginner does not clear the first levels (depth is what a run measures,
+// and a long stay only spends food).
+const LEVEL_CALLS_BEFORE_DESCENT = 30;
+const FORCE_BOLT_ENERGY = 5;
+// Elbereth scares most early monsters, but not @ (humans, elves), minotaurs or shopkeepers.
+const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
+const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) leaves it powerless
+const ENGRAVABLE = ['floor', 'corridor', 'doorway', undefined];
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 const SPOT_SEARCH = 15; // turns per search call
 const SPOT_SEARCHES = 2; // search calls per dead end or wall spot
 const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
-const CORPSE_FRESH_TURNS = 30;
+const CORPSE_FRESH_TURNS = 40; // corpses may turn tainted from age 50 (eat.c rottenfood)
 
 function distance(a, b) {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
@@ -48,6 +60,8 @@ function distance(a, b) {
 export class BeginnerMemory {
   constructor() {
     this.lastPrayer = null;
+    this.elbereth = null; // {levelId, x, y, hp}: where it last wrote Elbereth and the HP then
+    this.elberethTries = new Map(); // levelId -> engravings written there
     this.prayerUnsafe = false; // the god is angry (e.g. a pet died by our hand)
     this.levels = new Map();
     this.kills = []; // {name, turn, x, y}
@@ -103,7 +117,8 @@ export class CarefulBeginner {
       }
       // An angry god makes every later prayer dangerous: a pet killed ("You feel
       // guilty"), or any of angrygods()'s words ("is displeased" included).
-      if (/You feel guilty|is displeased|Thou hast angered me|relearn thy lessons|Thou durst/.test(text)) {
+      // (A Monk's "You feel guilty." after meat costs one alignment point only.)
+      if (/You feel guilty\.\.\.|You murderer|is displeased|Thou hast angered me|relearn thy lessons|Thou durst|You feel that .+ is (?:displeased|bummed)/.test(text)) {
         this.memory.prayerUnsafe = true;
       }
     }
@@ -138,13 +153,20 @@ export class CarefulBeginner {
     const conditions = vitals.condition || [];
     const lowHp = vitals.hp <= 5 || vitals.hp * 7 <= vitals.hpMax;
     const deadly = conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
-    const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : WEAK.includes(vitals.hunger) ? `hunger ${vitals.hunger}`
+    const starving = WEAK.includes(vitals.hunger) && !packFood(scene.inventory);
+    const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}`
       : deadly.length ? deadly.join(', ') : null;
 
-    const gap = ['fainting', 'fainted'].includes(vitals.hunger) ? FAINTING_PRAYER_GAP : PRAYER_GAP;
-    if (trouble && this.prayerLikelySafe(turn, gap)) {
+    if (trouble && this.prayerLikelySafe(turn)) {
       const why = `in trouble (${trouble}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
+    }
+    const refuge = this.elberethMove(frame, base, hostiles, adjacent);
+    if (refuge) return refuge;
+    const bolt = this.forceBolt(scene, base, adjacent);
+    if (bolt) {
+      this.lastAttack = { turn, at: { x: bolt.target.x, y: bolt.target.y } };
+      return bolt.move;
     }
     if (fightable.length) {
       const target = fightable[0];
@@ -173,9 +195,9 @@ export class CarefulBeginner {
       const corpse = this.freshCorpseHere(frame);
       if (corpse) {
         return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpse} underfoot`,
-                 intent: { kind: 'eat' } };
+                 intent: { kind: 'eat', corpse } };
       }
-      const kill = this.freshKillNear(frame);
+      const kill = !(nearest && nearest.distance <= 3) && this.freshKillNear(frame);
       if (kill) {
         return { tool: 'travel', args: { ...base, mode: 'to', to: kill.at, maxActions: 6 },
                  why: `walk onto the fresh ${kill.name} corpse at ${kill.at.x},${kill.at.y} to eat it`, leg: 'to' };
@@ -236,6 +258,51 @@ export class CarefulBeginner {
              why: 'the Gnomish Mines are no place for a beginner: back to the stairs up', leg: 'to' };
   }
 
+  /** Low HP, a threat near and no safe prayer: write Elbereth and rest on it.
+   *  Resting stops (and the hero fights) once HP falls on the square, i.e.
+   *  the engraving is misspelt or the attacker ignores it. */
+  elberethMove(frame, base, hostiles, adjacent) {
+    const scene = frame.scene;
+    const vitals = scene.self.vitals;
+    const at = scene.self.position;
+    const levelId = frame.basis.levelId;
+    const memory = this.memory;
+    const mark = memory.elbereth;
+    const onIt = mark && mark.levelId === levelId && mark.x === at.x && mark.y === at.y;
+    const hurt = vitals.hp * 3 < vitals.hpMax || vitals.hp <= 5;
+    const near = hostiles.filter((entity) => entity.distance <= 3);
+    if (!near.length || vitals.hp * 10 >= vitals.hpMax * 7) return null;
+    const heeded = near.every((entity) => !IGNORES_ELBERETH.test(entity.mark === '@' ? '@' : (entity.appearance || '')));
+    if (!heeded) return null;
+    if (onIt) {
+      if (vitals.hp < mark.hp) { memory.elbereth = null; return null; } // it did not keep them off
+      mark.hp = vitals.hp;
+      return { tool: 'interact', args: { ...base, action: 'search', turns: 5 },
+               why: `HP ${vitals.hp}/${vitals.hpMax}: rest on Elbereth while the ${near[0].appearance || 'creature'} keeps off` };
+    }
+    if (!hurt || !ENGRAVABLE.includes(scene.here && scene.here.terrain)) return null;
+    if (IMPAIRED.some((name) => (vitals.condition || []).includes(name))) return null;
+    const tries = memory.elberethTries.get(levelId) || 0;
+    if (tries >= ELBERETH_TRIES) return null;
+    memory.elberethTries.set(levelId, tries + 1);
+    memory.elbereth = { levelId, x: at.x, y: at.y, hp: vitals.hp };
+    const why = `HP ${vitals.hp}/${vitals.hpMax} with a ${near[0].appearance || 'creature'} ${adjacent.length ? 'adjacent' : 'near'} and no safe prayer: write Elbereth`;
+    return { tool: 'use', args: { ...base, action: 'engrave', hands: true, text: 'Elbereth' }, why,
+             intent: { kind: 'engrave', text: 'Elbereth' } };
+  }
+
+  /** A Wizard's force bolt (2d6, never misses in melee range) at an adjacent hostile while Pw lasts;
+   *  safe against what must not be touched too, except a gas spore (it explodes). */
+  forceBolt(scene, base, adjacent) {
+    const vitals = scene.self.vitals;
+    if (scene.self.role !== 'Wizard' || !(vitals.energy >= FORCE_BOLT_ENERGY)) return null;
+    const target = adjacent.find((entity) => !/gas spore/.test(entity.appearance || ''));
+    if (!target) return null;
+    return { target, move: { tool: 'use', args: { ...base, action: 'cast', text: 'force bolt', direction: target.direction },
+                             why: `cast force bolt at the ${target.appearance} to the ${target.direction} (Pw ${vitals.energy})`,
+                             intent: { kind: 'cast', direction: target.direction } } };
+  }
+
   /** The walkable empty neighbour farthest from the threat. */
   stepAway(scene, threat) {
     let best = null;
@@ -254,9 +321,11 @@ export class CarefulBeginner {
     for (const item of items) {
       const label = String(item.label || item.name || item);
       const corpse = /^(?:an? |the )?(.+?) corpse$/.exec(label);
-      if (!corpse || !safeCorpse(corpse[1]) || this.memory.eatTried.has(`${where}:${label}`)) continue;
-      // Lichens never rot: any lichen corpse is fine; others only when it killed them lately.
-      const fresh = corpse[1] === 'lichen' || this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
+      const self = frame.scene.self;
+      if (!corpse || !safeCorpse(corpse[1], self.race) || !corpseWelcome(corpse[1], self.role, self.vitals.hunger)
+          || this.memory.eatTried.has(`${where}:${label}`)) continue;
+      // Lichens and lizards never rot; others only when it killed them lately.
+      const fresh = NEVER_ROTS.includes(corpse[1]) || this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
         && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS);
       if (fresh) {
         this.memory.eatTried.add(`${where}:${label}`); // one try: a refused or interrupted meal is not retried
@@ -285,7 +354,8 @@ export class CarefulBeginner {
     const hero = frame.scene.self.position;
     const kill = this.memory.kills.find((entry) => entry.at && (entry.walks || 0) < 2
       && entry.levelId === frame.basis.levelId && frame.basis.turn - entry.turn <= CORPSE_FRESH_TURNS
-      && safeCorpse(entry.name) && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));
+      && safeCorpse(entry.name, frame.scene.self.race) && corpseWelcome(entry.name, frame.scene.self.role, frame.scene.self.vitals.hunger)
+      && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));
     if (kill) kill.walks = (kill.walks || 0) + 1;
     return kill || null;
   }
