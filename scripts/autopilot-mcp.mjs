@@ -23,7 +23,8 @@ export class McpToolClient {
   static async connect({ python = process.env.PYTHON || 'python3', stateDir } = {}) {
     const own = stateDir ? null : mkdtempSync(join(scratchDir(), 'nnh-autopilot-'));
     const transport = new StdioClientTransport({
-      command: python, args: ['-m', 'nethack_webmcp.mcp'], stderr: 'inherit',
+      // No spectator listener: parallel servers would contend for its one port.
+      command: python, args: ['-m', 'nethack_webmcp.mcp', '--no-spectator'], stderr: 'inherit',
       env: { ...process.env, NNH_STATE_DIR: stateDir || own },
     });
     const client = new Client({ name: 'nethack-webmcp-autopilot', version: '1' });
