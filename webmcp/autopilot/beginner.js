@@ -48,7 +48,8 @@ const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) le
 const ENGRAVABLE = ['floor', 'corridor', 'doorway', undefined];
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 const SPOT_SEARCH = 15; // turns per search call
-const SPOT_SEARCHES = 2; // search calls per dead end or wall spot
+const SPOT_SEARCHES = 2; // search calls per wall spot (each search finds a hidden square 1 time in 7)
+const DEAD_END_SEARCHES = 3; // per dead end: where hidden corridors most often are
 const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
 const CORPSE_FRESH_TURNS = 40; // corpses may turn tainted from age 50 (eat.c rottenfood)
 
@@ -320,7 +321,7 @@ export class CarefulBeginner {
     const where = `${frame.basis.levelId}:${frame.scene.self.position.x},${frame.scene.self.position.y}`;
     for (const item of items) {
       const label = String(item.label || item.name || item);
-      const corpse = /^(?:an? |the )?(.+?) corpse$/.exec(label);
+      const corpse = /^(?:an? |the )?(?:partly eaten )?(.+?) corpse$/.exec(label);
       const self = frame.scene.self;
       if (!corpse || !safeCorpse(corpse[1], self.race) || !corpseWelcome(corpse[1], self.role, self.vitals.hunger)
           || this.memory.eatTried.has(`${where}:${label}`)) continue;
@@ -352,7 +353,9 @@ export class CarefulBeginner {
    *  each is walked to at most twice. */
   freshKillNear(frame) {
     const hero = frame.scene.self.position;
-    const kill = this.memory.kills.find((entry) => entry.at && (entry.walks || 0) < 2
+    // Only where a % shows: small monsters leave a corpse only half the time.
+    const shown = (at) => (frame.scene.objects || []).some((object) => object.mark === '%' && object.x === at.x && object.y === at.y);
+    const kill = this.memory.kills.find((entry) => entry.at && (entry.walks || 0) < 2 && shown(entry.at)
       && entry.levelId === frame.basis.levelId && frame.basis.turn - entry.turn <= CORPSE_FRESH_TURNS
       && safeCorpse(entry.name, frame.scene.self.race) && corpseWelcome(entry.name, frame.scene.self.role, frame.scene.self.vitals.hunger)
       && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));
@@ -407,7 +410,7 @@ export class CarefulBeginner {
     // Dead ends first, then the wall spots with the most undiscovered around them.
     const spots = [...(plan.deadEnds || []), ...(plan.searchSpots || [])];
     const spot = spots.find((entry) => entry.distance !== null
-      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < SPOT_SEARCHES);
+      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < ((plan.deadEnds || []).includes(entry) ? DEAD_END_SEARCHES : SPOT_SEARCHES));
     if (spot) {
       const key = `${spot.x},${spot.y}`;
       const kind = (plan.deadEnds || []).includes(spot) ? 'dead end' : 'wall';
@@ -435,6 +438,7 @@ export class CarefulBeginner {
     }
     level.searches = 0;
     level.explored = false;
+    level.searched.clear(); // every spot gets another round
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
   }
 

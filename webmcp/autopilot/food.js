@@ -27,7 +27,8 @@ const PACK_FOOD = [/food ration/, /cram ration/, /lembas/, /[kc]-ration/, /fortu
 
 /** The monster name in text such as "a newt corpse" or "2 jackal corpses". */
 export function corpseName(text) {
-  return String(text).toLowerCase().replace(/^(an?|the|\d+)\s+/, '').replace(/\s+corpses?$/, '');
+  return String(text).toLowerCase().replace(/^(an?|the|\d+)\s+/, '').replace(/^partly eaten\s+/, '')
+    .replace(/\s+corpses?$/, '');
 }
 
 /** True when text (e.g. "a newt corpse") names a corpse that is safe for a hero of `race` to eat. */
