@@ -14,11 +14,13 @@
 //   4. hungry: eat pack food; not satiated: eat a fresh safe corpse (underfoot,
 //      or walk onto one just killed nearby);
 //   5. hurt or impaired with no threat near: rest (search, which also finds);
-//   6. food underfoot: pick it up;
+//   6. food underfoot: pick it up; plain armour for an empty slot: pick it
+//      up (walking to a [ close by) and wear it;
 //   7. the level: descend when a way down is known, the level is explored
 //      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
 //      closed doors, search dead ends (each with a cap), then search around.
 
+import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
 import { FOOD_TO_PICK, NEVER_ROTS, corpseWelcome, packFood, safeCorpse } from './food.js';
 
 const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly|blue jelly|acid blob/;
@@ -41,6 +43,8 @@ const PRAYER_GAP = 1000;
 // a beginner does not clear the first levels (depth is what a run measures,
 // and a long stay only spends food).
 const LEVEL_CALLS_BEFORE_DESCENT = 30;
+const MINOR_MARGIN = 100; // a prayer for minor trouble needs the timeout 100 lower
+const HUNGRY_BUDGET = 20; // actions per leg (turns per rest) while hungry
 const FORCE_BOLT_ENERGY = 5;
 // Elbereth scares most early monsters, but not @ (humans, elves), minotaurs or shopkeepers.
 const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
@@ -67,6 +71,8 @@ export class BeginnerMemory {
     this.levels = new Map();
     this.kills = []; // {name, turn, x, y}
     this.pickedAt = new Set();
+    this.wearTried = new Set(); // item ids: one try each (a cursed or unfitting piece stays off)
+    this.armourChecks = new Set(); // "level:x,y" of [ walked to
     this.eatTried = new Set();
     this.foodChecks = new Map();
     this.dungeon = '';
@@ -141,6 +147,18 @@ export class CarefulBeginner {
    * when the policy needs a fresh one it returns {query: true}.
    */
   next(frame, plan) {
+    const move = this.choose(frame, plan);
+    // Hungry with nothing to eat: short legs and rests, so Weak is met between
+    // calls (and answered by a prayer or a meal) rather than fainted through.
+    const hunger = frame.scene.self.vitals.hunger;
+    if (HUNGRY.includes(hunger) && move.args) {
+      if (move.args.maxActions > HUNGRY_BUDGET) move.args.maxActions = HUNGRY_BUDGET;
+      if (move.args.turns > HUNGRY_BUDGET) move.args.turns = HUNGRY_BUDGET;
+    }
+    return move;
+  }
+
+  choose(frame, plan) {
     const scene = frame.scene;
     const self = scene.self;
     const vitals = self.vitals;
@@ -154,12 +172,16 @@ export class CarefulBeginner {
     const conditions = vitals.condition || [];
     const lowHp = vitals.hp <= 5 || vitals.hp * 7 <= vitals.hpMax;
     const deadly = conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
-    const starving = WEAK.includes(vitals.hunger) && !packFood(scene.inventory);
+    const noFood = !packFood(scene.inventory);
+    const starving = WEAK.includes(vitals.hunger) && noFood;
     const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}`
       : deadly.length ? deadly.join(', ') : null;
+    // Hungry is minor trouble: answered once the timeout is at most 100, so 100 turns more margin.
+    const minor = !trouble && vitals.hunger === 'hungry' && noFood ? 'hungry with no food' : null;
 
-    if (trouble && this.prayerLikelySafe(turn)) {
-      const why = `in trouble (${trouble}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
+    if ((trouble && this.prayerLikelySafe(turn)) || (minor && this.prayerLikelySafe(turn - MINOR_MARGIN))) {
+      const what = trouble || minor;
+      const why = `in trouble (${what}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
     }
     const refuge = this.elberethMove(frame, base, hostiles, adjacent);
@@ -227,7 +249,37 @@ export class CarefulBeginner {
       return { tool: 'interact', args: { ...base, action: 'pickup' }, why: 'food here: pick it up',
                intent: { kind: 'pickup', pattern: FOOD_TO_PICK } };
     }
+    const gear = !threatNear && this.armourMove(frame, base, key);
+    if (gear) return gear;
     return this.levelMove(frame, level, plan, base);
+  }
+
+  /** Wear carried plain armour for an empty slot; pick such a piece up; walk to a [ close by. */
+  armourMove(frame, base, key) {
+    const scene = frame.scene;
+    const self = scene.self;
+    const piece = armourToWear(scene.inventory, self.role);
+    if (piece && !this.memory.wearTried.has(piece.id)) {
+      this.memory.wearTried.add(piece.id);
+      return { tool: 'equipment', args: { ...base, action: 'wear', itemId: piece.id }, why: `wear the ${piece.label}`,
+               intent: { kind: 'wear', itemId: piece.id } };
+    }
+    const worn = wornSlots(scene.inventory);
+    const found = ((scene.here && scene.here.items) || []).find((item) => item.category === 'armor'
+      && wearableSlot(item.label, self.role, worn));
+    if (found && !this.memory.pickedAt.has(`${key}:armour`)) {
+      this.memory.pickedAt.add(`${key}:armour`);
+      return { tool: 'interact', args: { ...base, action: 'pickup' }, why: `${found.label} for an empty slot: pick it up`,
+               intent: { kind: 'pickup', pattern: armourPattern(found.label) } };
+    }
+    const shown = (scene.objects || []).find((object) => object.mark === '[' && object.distance <= 6
+      && !this.memory.armourChecks.has(`${frame.basis.levelId}:${object.x},${object.y}`));
+    if (shown) {
+      this.memory.armourChecks.add(`${frame.basis.levelId}:${shown.x},${shown.y}`);
+      return { tool: 'travel', args: { ...base, mode: 'to', to: { x: shown.x, y: shown.y }, maxActions: 20 },
+               why: `see whether the [ at ${shown.x},${shown.y} is armour to wear`, leg: 'to' };
+    }
+    return null;
   }
 
   /** To the way down: the descend leg, unless this level has a staircase to
@@ -270,17 +322,19 @@ export class CarefulBeginner {
     const memory = this.memory;
     const mark = memory.elbereth;
     const onIt = mark && mark.levelId === levelId && mark.x === at.x && mark.y === at.y;
-    const hurt = vitals.hp * 3 < vitals.hpMax || vitals.hp <= 5;
+    const hurt = vitals.hp * 5 < vitals.hpMax * 2 || vitals.hp <= 5;
     const near = hostiles.filter((entity) => entity.distance <= 3);
-    if (!near.length || vitals.hp * 10 >= vitals.hpMax * 7) return null;
+    if (vitals.hp * 10 >= vitals.hpMax * 7 || WEAK.includes(vitals.hunger)) return null;
     const heeded = near.every((entity) => !IGNORES_ELBERETH.test(entity.mark === '@' ? '@' : (entity.appearance || '')));
     if (!heeded) return null;
     if (onIt) {
       if (vitals.hp < mark.hp) { memory.elbereth = null; return null; } // it did not keep them off
       mark.hp = vitals.hp;
-      return { tool: 'interact', args: { ...base, action: 'search', turns: 5 },
-               why: `HP ${vitals.hp}/${vitals.hpMax}: rest on Elbereth while the ${near[0].appearance || 'creature'} keeps off` };
+      // Resting here beats any walk (to a corpse, say) until HP is back to 70%.
+      return { tool: 'interact', args: { ...base, action: 'search', turns: near.length ? 5 : 20 },
+               why: `HP ${vitals.hp}/${vitals.hpMax}: rest on Elbereth${near.length ? ` while the ${near[0].appearance || 'creature'} keeps off` : ''}` };
     }
+    if (!near.length) return null;
     if (!hurt || !ENGRAVABLE.includes(scene.here && scene.here.terrain)) return null;
     if (IMPAIRED.some((name) => (vitals.condition || []).includes(name))) return null;
     const tries = memory.elberethTries.get(levelId) || 0;
