@@ -55,7 +55,7 @@ const SPOT_SEARCH = 15; // turns per search call
 const SPOT_SEARCHES = 2; // search calls per wall spot (each search finds a hidden square 1 time in 7)
 const DEAD_END_SEARCHES = 3; // per dead end: where hidden corridors most often are
 const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
-const CORPSE_FRESH_TURNS = 40; // corpses may turn tainted from age 50 (eat.c rottenfood)
+const CORPSE_FRESH_TURNS = 25; // eat.c: a corpse may be rotten once (age / 10) > 3, i.e. from age 40
 
 function distance(a, b) {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
