@@ -43,7 +43,7 @@ const PRAYER_GAP = 1000;
 // a beginner does not clear the first levels (depth is what a run measures,
 // and a long stay only spends food).
 const LEVEL_CALLS_BEFORE_DESCENT = 30;
-const MINOR_MARGIN = 100; // a prayer for minor trouble needs the timeout 100 lower
+const EAT_CLEARANCE = 6; // no hostile this close while eating
 const HUNGRY_BUDGET = 20; // actions per leg (turns per rest) while hungry
 const FORCE_BOLT_ENERGY = 5;
 // Elbereth scares most early monsters, but not @ (humans, elves), minotaurs or shopkeepers.
@@ -176,11 +176,10 @@ export class CarefulBeginner {
     const starving = WEAK.includes(vitals.hunger) && noFood;
     const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}`
       : deadly.length ? deadly.join(', ') : null;
-    // Hungry is minor trouble: answered once the timeout is at most 100, so 100 turns more margin.
-    const minor = !trouble && vitals.hunger === 'hungry' && noFood ? 'hungry with no food' : null;
-
-    if ((trouble && this.prayerLikelySafe(turn)) || (minor && this.prayerLikelySafe(turn - MINOR_MARGIN))) {
-      const what = trouble || minor;
+    // (Hungry alone is minor trouble: with Luck 0 a god fixes only major
+    // trouble, so such a prayer would only reset the timeout.)
+    if (trouble && this.prayerLikelySafe(turn)) {
+      const what = trouble;
       const why = `in trouble (${what}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
     }
@@ -205,7 +204,11 @@ export class CarefulBeginner {
                  why: `HP ${vitals.hp}/${vitals.hpMax} and a ${nearest.appearance} is near: step away ${away.direction}` };
       }
     }
-    if (HUNGRY.includes(vitals.hunger)) {
+    // Any meal may be rotten (1 in 7 for a corpse; pack food past 30 turns
+    // old) and leave the hero helpless: eat only with no hostile in sight,
+    // unless Weak.
+    const calm = !nearest || nearest.distance > EAT_CLEARANCE;
+    if (HUNGRY.includes(vitals.hunger) && (calm || WEAK.includes(vitals.hunger))) {
       const food = packFood(scene.inventory);
       if (food) {
         return { tool: 'use', args: { ...base, action: 'eat', itemId: food.id }, why: `${vitals.hunger}: eat ${food.label}`,
@@ -214,13 +217,13 @@ export class CarefulBeginner {
     }
     // Fresh safe corpses are eaten whenever the hero is not satiated (only
     // eating while satiated can choke): they keep a hero without food fed.
-    if (vitals.hunger !== 'satiated' && !adjacent.length) {
+    if (vitals.hunger !== 'satiated' && calm) {
       const corpse = this.freshCorpseHere(frame);
       if (corpse) {
         return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpse} underfoot`,
                  intent: { kind: 'eat', corpse } };
       }
-      const kill = !(nearest && nearest.distance <= 3) && this.freshKillNear(frame);
+      const kill = this.freshKillNear(frame);
       if (kill) {
         return { tool: 'travel', args: { ...base, mode: 'to', to: kill.at, maxActions: 6 },
                  why: `walk onto the fresh ${kill.name} corpse at ${kill.at.x},${kill.at.y} to eat it`, leg: 'to' };
