@@ -150,3 +150,11 @@ def test_corridor_squares_facing_the_unknown_are_search_spots():
     view = draw(drawing, (31, 2), visited=[(x, 2) for x in range(20, 33)])
     spots = navigation(view)["searchSpots"]
     assert spots and spots[0]["x"] <= 25 and spots[0]["y"] == 2  # the far corridor end, not the room
+
+
+def test_a_corridor_seen_only_across_a_forbidden_diagonal_ends_where_the_walk_ends():
+    # (3,2) is a corridor square seen diagonally from (4,3); the corner between them is
+    # unknown, so no planned walk takes that step: (4,3) is where the run stops.
+    view = draw([" ", "    ", "   #", "    #", "    #", "    ."], (4, 5), visited=[(4, 3), (4, 4)])
+    ends = [(e["x"], e["y"]) for e in navigation(view)["deadEnds"]]
+    assert (4, 3) in ends

@@ -23,7 +23,8 @@
 import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
 import { FOOD_TO_PICK, NEVER_ROTS, corpseWelcome, packFood, safeCorpse } from './food.js';
 
-const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly|blue jelly|acid blob/;
+// (An acid blob's passive splash is a few HP at most: fought, or it can wall a hero in a doorway.)
+const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly/;
 const DEADLY_CONDITIONS = ['stone', 'slime', 'strangled', 'foodPoisoning', 'terminallyIll'];
 const IMPAIRED = ['stunned', 'confused', 'hallucinating', 'blind'];
 const HUNGRY = ['hungry', 'weak', 'fainting', 'fainted'];

@@ -177,7 +177,11 @@ def is_dead_end(level: LevelView, position: Position) -> bool:
     (a plain end, or one where the dug run bent before stopping, e.g. `##` over
     `#` diagonally), so nothing leads on from it."""
     x, y = position
-    open_ = [bool(walkable(level, x + dx, y + dy)) for dx, dy in RING]
+    # A neighbour counts only when a planned walk may step to it: a corridor
+    # square seen only across a diagonal the policy forbids leads nowhere yet
+    # (dug corridors are orthogonal, so a hidden square sits in that corner).
+    open_ = [bool(walkable(level, x + dx, y + dy)) and step_allowed(level, position, (x + dx, y + dy))
+             for dx, dy in RING]
     count = sum(open_)
     if count <= 1:
         return True
