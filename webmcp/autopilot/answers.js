@@ -41,7 +41,8 @@ export function chooseAnswer(decision, context) {
     }
     case 'choice': {
       if (intent.kind === 'pickup' && intent.pattern) {
-        const wanted = (decision.options || []).filter((option) => intent.pattern.test(String(option.label || option.name || '')));
+        const wanted = (decision.options || []).filter((option) => intent.pattern.test(String(option.label || option.name || ''))
+          && !/for sale|unpaid|no charge/.test(String(option.label || option.name || '')));
         if (wanted.length) return { value: wanted.map((option) => option.id), why: 'pick up the food' };
       }
       if (END_SUMMARY.test(prompt)) return cancel('the end-of-game summary is not needed') || { value: [decision.options[0].id], why: 'a summary must be dismissed' };

@@ -47,6 +47,8 @@ const LEVEL_CALLS_BEFORE_DESCENT = 30;
 const EAT_CLEARANCE = 6; // no hostile this close while eating
 const HUNGRY_BUDGET = 20; // actions per leg (turns per rest) while hungry
 const FORCE_BOLT_ENERGY = 5;
+const HEALING_ENERGY = 5;
+const SHOP_GOODS = /for sale|unpaid|no charge/; // a shopkeeper's, not a beginner's
 // Elbereth scares most early monsters, but not @ (humans, elves), minotaurs or shopkeepers.
 const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
 const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) leaves it powerless
@@ -184,6 +186,11 @@ export class CarefulBeginner {
       const why = `in trouble (${what}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
     }
+    // A Healer heals itself with its spell before anything else is tried.
+    if (self.role === 'Healer' && vitals.energy >= HEALING_ENERGY && vitals.hp * 2 < vitals.hpMax) {
+      return { tool: 'use', args: { ...base, action: 'cast', text: 'healing', direction: 'self' },
+               why: `HP ${vitals.hp}/${vitals.hpMax}: cast healing on itself (Pw ${vitals.energy})` };
+    }
     const refuge = this.elberethMove(frame, base, hostiles, adjacent);
     if (refuge) return refuge;
     const bolt = this.forceBolt(scene, base, adjacent);
@@ -247,7 +254,7 @@ export class CarefulBeginner {
     }
     const here = scene.here || {};
     const key = `${frame.basis.levelId}:${self.position.x},${self.position.y}`;
-    if (!threatNear && (here.items || []).some((item) => FOOD_TO_PICK.test(item.label || item.name || String(item)))
+    if (!threatNear && (here.items || []).some((item) => FOOD_TO_PICK.test(item.label || '') && !SHOP_GOODS.test(item.label || ''))
         && !this.memory.pickedAt.has(key)) {
       this.memory.pickedAt.add(key);
       return { tool: 'interact', args: { ...base, action: 'pickup' }, why: 'food here: pick it up',
