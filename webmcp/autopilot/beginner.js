@@ -454,7 +454,8 @@ export class CarefulBeginner {
     const door = (plan.doors || []).find((entry) => entry.state === 'closed' && entry.distance !== null
       && (level.doorTries.get(`${entry.x},${entry.y}`) || 0)
         < (entry.approach && level.writingAt.has(`${entry.approach.x},${entry.approach.y}`) ? 2 : DOOR_TRIES)
-      && (level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4);
+      && ((level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4
+          || (entry.approach && entry.approach.x === hero.x && entry.approach.y === hero.y)));
     if (door) {
       const key = `${door.x},${door.y}`;
       if (hero.x !== door.approach.x || hero.y !== door.approach.y) {
@@ -503,7 +504,10 @@ export class CarefulBeginner {
     }
     level.searches = 0;
     level.explored = false;
-    level.searched.clear(); // every spot gets another round
+    // Every spot and door gets another round (walks to them may have been cut short).
+    level.searched.clear();
+    level.doorWalks.clear();
+    level.doorTries.clear();
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
   }
 
