@@ -150,7 +150,14 @@ export class CarefulBeginner {
    * when the policy needs a fresh one it returns {query: true}.
    */
   next(frame, plan) {
+    this.basis = frame.basis;
+    // A cast that passed no turn was refused: no casting for a while.
+    const cast = this.lastCast;
+    if (cast && cast.turn === frame.basis.turn && ++cast.repeats >= 2) this.memory.castRefusedUntil = frame.basis.turn + 50;
     const move = this.choose(frame, plan);
+    if (move.args && move.args.action === 'cast') {
+      this.lastCast = cast && cast.turn === frame.basis.turn ? cast : { turn: frame.basis.turn, repeats: 0 };
+    } else this.lastCast = null;
     // Hungry with nothing to eat: short legs and rests, so Weak is met between
     // calls (and answered by a prayer or a meal) rather than fainted through.
     const hunger = frame.scene.self.vitals.hunger;
@@ -187,7 +194,7 @@ export class CarefulBeginner {
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
     }
     // A Healer heals itself with its spell before anything else is tried.
-    if (self.role === 'Healer' && vitals.energy >= HEALING_ENERGY && vitals.hp * 2 < vitals.hpMax) {
+    if (self.role === 'Healer' && vitals.energy >= HEALING_ENERGY && vitals.hp * 2 < vitals.hpMax && this.mayCast(frame)) {
       return { tool: 'use', args: { ...base, action: 'cast', text: 'healing', direction: 'self' },
                why: `HP ${vitals.hp}/${vitals.hpMax}: cast healing on itself (Pw ${vitals.energy})` };
     }
@@ -361,12 +368,20 @@ export class CarefulBeginner {
    *  safe against what must not be touched too, except a gas spore (it explodes). */
   forceBolt(scene, base, adjacent) {
     const vitals = scene.self.vitals;
-    if (scene.self.role !== 'Wizard' || !(vitals.energy >= FORCE_BOLT_ENERGY)) return null;
+    if (scene.self.role !== 'Wizard' || !(vitals.energy >= FORCE_BOLT_ENERGY) || !this.mayCast({ scene, basis: this.basis })) return null;
     const target = adjacent.find((entity) => !/gas spore/.test(entity.appearance || ''));
     if (!target) return null;
     return { target, move: { tool: 'use', args: { ...base, action: 'cast', text: 'force bolt', direction: target.direction },
                              why: `cast force bolt at the ${target.appearance} to the ${target.direction} (Pw ${vitals.energy})`,
                              intent: { kind: 'cast', direction: target.direction } } };
+  }
+
+  /** Casting is possible: not Weak ("too hungry to cast"), and no cast in the
+   *  last few calls failed to pass a turn (a refused cast costs nothing, so it
+   *  would be tried forever). */
+  mayCast(frame) {
+    if (WEAK.includes(frame.scene.self.vitals.hunger)) return false;
+    return !(this.memory.castRefusedUntil > frame.basis.turn);
   }
 
   /** The walkable empty neighbour farthest from the threat. */
