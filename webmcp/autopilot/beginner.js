@@ -8,6 +8,7 @@
 //      deadly condition) and a prayer is likely safe: pray;
 //   2. low HP with a threat near and no safe prayer: write Elbereth in the
 //      dust and rest on it (fight only what ignores it);
+//   (a Healer below half HP first casts healing on itself;)
 //   3. a hostile adjacent: a Wizard casts force bolt while it has the power,
 //      else fight it, unless it is one a beginner must never touch; with
 //      low HP and a threat close but not adjacent: step away;
@@ -21,7 +22,7 @@
 //      closed doors, search dead ends (each with a cap), then search around.
 
 import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
-import { FOOD_TO_PICK, NEVER_ROTS, corpseWelcome, packFood, safeCorpse } from './food.js';
+import { FOOD_TO_PICK, NEVER_ROTS, corpseName, corpseWelcome, packFood, safeCorpse } from './food.js';
 
 // (An acid blob's passive splash is a few HP at most: fought, or it can wall a hero in a doorway.)
 const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly/;
@@ -235,7 +236,7 @@ export class CarefulBeginner {
     if (vitals.hunger !== 'satiated' && calm) {
       const corpse = this.freshCorpseHere(frame);
       if (corpse) {
-        return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpse} underfoot`,
+        return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpseName(corpse)} corpse underfoot`,
                  intent: { kind: 'eat', corpse } };
       }
       const kill = this.freshKillNear(frame);
@@ -279,7 +280,7 @@ export class CarefulBeginner {
     const piece = armourToWear(scene.inventory, self.role);
     if (piece && !this.memory.wearTried.has(piece.id)) {
       this.memory.wearTried.add(piece.id);
-      return { tool: 'equipment', args: { ...base, action: 'wear', itemId: piece.id }, why: `wear the ${piece.label}`,
+      return { tool: 'equipment', args: { ...base, action: 'wear', itemId: piece.id }, why: `wear ${piece.label}`,
                intent: { kind: 'wear', itemId: piece.id } };
     }
     const worn = wornSlots(scene.inventory);
