@@ -18,6 +18,8 @@ function scratchDir() {
   return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 }
 
+const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** A tool client over one stdio MCP server process with its own state directory. */
 export class McpToolClient {
   static async connect({ python = process.env.PYTHON || 'python3', stateDir } = {}) {
@@ -39,7 +41,8 @@ export class McpToolClient {
 
   /** Call a tool; resolves with its frame (structuredContent), errors included. */
   async call(name, args) {
-    const result = await this.client.callTool({ name, arguments: args });
+    // A long leg on a crowded machine can take over the SDK's 60 s default.
+    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
     if (!result.structuredContent) throw new Error(`${name}: no structured frame in the result`);
     return result.structuredContent;
   }
