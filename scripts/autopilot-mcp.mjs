@@ -18,12 +18,15 @@ function scratchDir() {
   return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 }
 
+const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** A tool client over one stdio MCP server process with its own state directory. */
 export class McpToolClient {
   static async connect({ python = process.env.PYTHON || 'python3', stateDir } = {}) {
     const own = stateDir ? null : mkdtempSync(join(scratchDir(), 'nnh-autopilot-'));
     const transport = new StdioClientTransport({
-      command: python, args: ['-m', 'nethack_webmcp.mcp'], stderr: 'inherit',
+      // No spectator listener: parallel servers would contend for its one port.
+      command: python, args: ['-m', 'nethack_webmcp.mcp', '--no-spectator'], stderr: 'inherit',
       env: { ...process.env, NNH_STATE_DIR: stateDir || own },
     });
     const client = new Client({ name: 'nethack-webmcp-autopilot', version: '1' });
@@ -38,7 +41,8 @@ export class McpToolClient {
 
   /** Call a tool; resolves with its frame (structuredContent), errors included. */
   async call(name, args) {
-    const result = await this.client.callTool({ name, arguments: args });
+    // A long leg on a crowded machine can take over the SDK's 60 s default.
+    const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
     if (!result.structuredContent) throw new Error(`${name}: no structured frame in the result`);
     return result.structuredContent;
   }

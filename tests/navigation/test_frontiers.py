@@ -128,3 +128,33 @@ def test_navigation_imports_only_the_standard_library():
             for name in names:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names and top not in ("subprocess", "asyncio", "js"), (path, name)
+
+
+def test_a_corridor_that_bends_before_it_stops_is_a_dead_end():
+    # The run comes down column 3 and ends in a kink at (2,4): (2,4) touches (3,3)
+    # and (3,4), one arc, so it is the end; (3,4) joins two arcs, so it is not.
+    view = draw([" ", " ...", "   #", "   #", "  ##"], (1, 1), visited=[(3, 2), (3, 3), (3, 4), (2, 4)])
+    ends = [(e["x"], e["y"]) for e in navigation(view)["deadEnds"]]
+    assert (2, 4) in ends and (3, 4) not in ends and (3, 3) not in ends
+
+
+def test_a_corridor_running_on_is_not_a_dead_end():
+    view = draw([" ", " ......"], (1, 1))
+    straight = draw([" ", " .####."], (1, 1))
+    assert navigation(view)["deadEnds"] == [] and navigation(straight)["deadEnds"] == []
+
+
+def test_corridor_squares_facing_the_unknown_are_search_spots():
+    # A room far east, a corridor west to column 20 and nothing else known.
+    drawing = [" ", " " * 30 + "WWWW", " " * 20 + "##########..W", " " * 30 + "WWWW"]
+    view = draw(drawing, (31, 2), visited=[(x, 2) for x in range(20, 33)])
+    spots = navigation(view)["searchSpots"]
+    assert spots and spots[0]["x"] <= 25 and spots[0]["y"] == 2  # the far corridor end, not the room
+
+
+def test_a_corridor_seen_only_across_a_forbidden_diagonal_ends_where_the_walk_ends():
+    # (3,2) is a corridor square seen diagonally from (4,3); the corner between them is
+    # unknown, so no planned walk takes that step: (4,3) is where the run stops.
+    view = draw([" ", "    ", "   #", "    #", "    #", "    ."], (4, 5), visited=[(4, 3), (4, 4)])
+    ends = [(e["x"], e["y"]) for e in navigation(view)["deadEnds"]]
+    assert (4, 3) in ends

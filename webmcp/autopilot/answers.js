@@ -3,12 +3,12 @@
 // A question it did not ask for and does not recognise is cancelled (ESC)
 // when the game allows it, or declined; nothing is answered by default.
 
-import { safeCorpse } from './food.js';
+import { corpseName, safeCorpse } from './food.js';
 
 const END_SUMMARY = /(attributes|vanquished|genocided|conduct|overview|possessions identified)/;
 
 /**
- * decision: the frame's standing decision; context: {intent, mayEat} (mayEat: not satiated).
+ * decision: the frame's standing decision; context: {intent, mayEat, race} (mayEat: not satiated).
  * intent is what the autopilot's last call meant to do (e.g. {kind:'pray'},
  * {kind:'eat'}, {kind:'pickup', pattern}). Returns {value, why} or
  * {cancel: true, why}; null when the question cannot be answered at all.
@@ -26,8 +26,13 @@ export function chooseAnswer(decision, context) {
       }
       const corpse = /there (?:is|are) (.+?) here; eat (?:it|one)/.exec(prompt);
       if (corpse) {
-        const ok = intent.kind === 'eat' && context.mayEat && safeCorpse(corpse[1]);
+        // Only the corpse the autopilot chose (a pile asks about each item in turn).
+        const chosen = !intent.corpse || corpseName(intent.corpse) === corpseName(corpse[1]);
+        const ok = intent.kind === 'eat' && chosen && context.mayEat && safeCorpse(corpse[1], context.race);
         return { value: ok, why: ok ? `${corpse[1]} is fresh and safe to eat` : `not eating ${corpse[1]}` };
+      }
+      if (/add to the current engraving/.test(prompt) && intent.kind === 'engrave') {
+        return { value: false, why: 'write a fresh Elbereth over what is there' };
       }
       if (/continue eating/.test(prompt)) return { value: false, why: 'stop eating rather than choke' };
       if (/no return|still climb|beware/.test(prompt)) return { value: false, why: 'do not leave the dungeon' };
@@ -36,7 +41,8 @@ export function chooseAnswer(decision, context) {
     }
     case 'choice': {
       if (intent.kind === 'pickup' && intent.pattern) {
-        const wanted = (decision.options || []).filter((option) => intent.pattern.test(String(option.label || option.name || '')));
+        const wanted = (decision.options || []).filter((option) => intent.pattern.test(String(option.label || option.name || ''))
+          && !/for sale|unpaid|no charge/.test(String(option.label || option.name || '')));
         if (wanted.length) return { value: wanted.map((option) => option.id), why: 'pick up the food' };
       }
       if (END_SUMMARY.test(prompt)) return cancel('the end-of-game summary is not needed') || { value: [decision.options[0].id], why: 'a summary must be dismissed' };
@@ -50,6 +56,9 @@ export function chooseAnswer(decision, context) {
       if (intent.direction) return { value: intent.direction, why: 'the direction the autopilot meant' };
       return cancel('no direction is part of the plan') || { value: 'self', why: 'a direction is required' };
     case 'text':
+      if (intent.kind === 'engrave' && intent.text && /write|engrave|burn|scribble/.test(prompt)) {
+        return { value: intent.text, why: 'the text the autopilot meant to write' };
+      }
       return cancel('nothing to type') || { value: 'x', why: 'text is required' };
     case 'position':
       return cancel('no position is part of the plan') || { value: 'finish', why: 'accept the cursor position' };

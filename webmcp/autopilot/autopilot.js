@@ -165,7 +165,7 @@ export class Autopilot {
   async answer(frame) {
     const decision = frame.decision;
     const vitals = frame.scene.self.vitals;
-    const context = { intent: this.intent, mayEat: vitals.hunger !== 'satiated' };
+    const context = { intent: this.intent, mayEat: vitals.hunger !== 'satiated', race: frame.scene.self.race };
     const choice = chooseAnswer(decision, context);
     if (!choice) return this.fail({ code: 'unanswerable', message: `cannot answer a ${decision.kind} question` });
     this.state.decisions += 1;

@@ -4,41 +4,62 @@
 // far each level was explored) and reads everything else from the frame.
 //
 // Priorities, first match wins:
-//   1. real trouble (HP at 1/7 or <= 5, Weak, a deadly condition) and a
-//      prayer is likely safe: pray;
-//   2. a hostile adjacent: fight it, unless it is one a beginner must never
-//      touch; with low HP and a threat close but not adjacent: step away;
-//   3. hungry: eat pack food; not satiated: eat a fresh safe corpse (underfoot,
+//   1. real trouble (HP at 1/7 or <= 5, Weak with no food in the pack, a
+//      deadly condition) and a prayer is likely safe: pray;
+//   2. low HP with a threat near and no safe prayer: write Elbereth in the
+//      dust and rest on it (fight only what ignores it);
+//   (a Healer below half HP first casts healing on itself;)
+//   3. a hostile adjacent: a Wizard casts force bolt while it has the power,
+//      else fight it, unless it is one a beginner must never touch; with
+//      low HP and a threat close but not adjacent: step away;
+//   4. hungry: eat pack food; not satiated: eat a fresh safe corpse (underfoot,
 //      or walk onto one just killed nearby);
-//   4. hurt or impaired with no threat near: rest (search, which also finds);
-//   5. food underfoot: pick it up;
-//   6. the level: descend when a way down is known, the level is explored
+//   5. hurt or impaired with no threat near: rest (search, which also finds);
+//   6. food underfoot: pick it up; plain armour for an empty slot: pick it
+//      up (walking to a [ close by) and wear it;
+//   7. the level: descend when a way down is known, the level is explored
 //      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
 //      closed doors, search dead ends (each with a cap), then search around.
 
-import { FOOD_TO_PICK, packFood, safeCorpse } from './food.js';
+import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
+import { FOOD_TO_PICK, NEVER_ROTS, corpseName, corpseWelcome, packFood, safeCorpse } from './food.js';
 
-const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly|blue jelly|acid blob/;
+// (An acid blob's passive splash is a few HP at most: fought, or it can wall a hero in a doorway.)
+const NEVER_MELEE = /floating eye|cockatrice|chickatrice|gas spore|mold|jelly/;
 const DEADLY_CONDITIONS = ['stone', 'slime', 'strangled', 'foodPoisoning', 'terminallyIll'];
 const IMPAIRED = ['stunned', 'confused', 'hallucinating', 'blind'];
 const HUNGRY = ['hungry', 'weak', 'fainting', 'fainted'];
 const WEAK = ['weak', 'fainting', 'fainted'];
-// NetHack's prayer timeout starts at 300 and a prayer in major trouble is
-// answered once it is below 200; after a prayer it is reset to about 350
-// (up to ~1000). A beginner waits well beyond both.
-// Food lasts ~850 turns from a prayer to Weak, so the gap must be shorter
-// than that or a hero without food faints; 800 leaves the timeout below 200
-// unless the last one was drawn unusually long.
-const FIRST_PRAYER_TURN = 300;
-const PRAYER_GAP = 800;
-const FAINTING_PRAYER_GAP = 500; // fainting is deadly enough to take the bigger risk
-// How long one level may take before the way down wins over exploring.
-const LEVEL_CALLS_BEFORE_DESCENT = 70;
+// NetHack's prayer timeout (pray.c) starts at 300, drops by one a turn, and
+// a prayer in major trouble is answered once it is at most 200: the first
+// is safe from turn ~100. A successful prayer resets it to rnz(350): half
+// the draws are under 350, but about 6% exceed 1200, so a beginner leaves
+// 1000 turns between prayers (the timeout is then at most 200 unless the
+// draw was over 1200). A prayer answered too soon makes the god angry, and
+// every later one fails: observe() then forbids praying.
+// A prayer that fixes hunger leaves ~900 turns of food to Fainting and
+// ~1300 to starving, so a 1000-turn gap still saves a hero with no food.
+const FIRST_PRAYER_TURN = 150;
+const PRAYER_GAP = 1000;
+// How long one level may take before a known way down wins over exploring:
+// a beginner does not clear the first levels (depth is what a run measures,
+// and a long stay only spends food).
+const LEVEL_CALLS_BEFORE_DESCENT = 30;
+const EAT_CLEARANCE = 6; // no hostile this close while eating
+const HUNGRY_BUDGET = 20; // actions per leg (turns per rest) while hungry
+const FORCE_BOLT_ENERGY = 5;
+const HEALING_ENERGY = 5;
+const SHOP_GOODS = /for sale|unpaid|no charge/; // a shopkeeper's, not a beginner's
+// Elbereth scares most early monsters, but not @ (humans, elves), minotaurs or shopkeepers.
+const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
+const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) leaves it powerless
+const ENGRAVABLE = ['floor', 'corridor', 'doorway', undefined];
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 const SPOT_SEARCH = 15; // turns per search call
-const SPOT_SEARCHES = 2; // search calls per dead end or wall spot
+const SPOT_SEARCHES = 2; // search calls per wall spot (each search finds a hidden square 1 time in 7)
+const DEAD_END_SEARCHES = 3; // per dead end: where hidden corridors most often are
 const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
-const CORPSE_FRESH_TURNS = 30;
+const CORPSE_FRESH_TURNS = 25; // eat.c: a corpse may be rotten once (age / 10) > 3, i.e. from age 40
 
 function distance(a, b) {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
@@ -48,10 +69,14 @@ function distance(a, b) {
 export class BeginnerMemory {
   constructor() {
     this.lastPrayer = null;
+    this.elbereth = null; // {levelId, x, y, hp}: where it last wrote Elbereth and the HP then
+    this.elberethTries = new Map(); // levelId -> engravings written there
     this.prayerUnsafe = false; // the god is angry (e.g. a pet died by our hand)
     this.levels = new Map();
     this.kills = []; // {name, turn, x, y}
     this.pickedAt = new Set();
+    this.wearTried = new Set(); // item ids: one try each (a cursed or unfitting piece stays off)
+    this.armourChecks = new Set(); // "level:x,y" of [ walked to
     this.eatTried = new Set();
     this.foodChecks = new Map();
     this.dungeon = '';
@@ -103,7 +128,8 @@ export class CarefulBeginner {
       }
       // An angry god makes every later prayer dangerous: a pet killed ("You feel
       // guilty"), or any of angrygods()'s words ("is displeased" included).
-      if (/You feel guilty|is displeased|Thou hast angered me|relearn thy lessons|Thou durst/.test(text)) {
+      // (A Monk's "You feel guilty." after meat costs one alignment point only.)
+      if (/You feel guilty\.\.\.|You murderer|is displeased|Thou hast angered me|relearn thy lessons|Thou durst|You feel that .+ is (?:displeased|bummed)/.test(text)) {
         this.memory.prayerUnsafe = true;
       }
     }
@@ -125,6 +151,25 @@ export class CarefulBeginner {
    * when the policy needs a fresh one it returns {query: true}.
    */
   next(frame, plan) {
+    this.basis = frame.basis;
+    // A cast that passed no turn was refused: no casting for a while.
+    const cast = this.lastCast;
+    if (cast && cast.turn === frame.basis.turn && ++cast.repeats >= 2) this.memory.castRefusedUntil = frame.basis.turn + 50;
+    const move = this.choose(frame, plan);
+    if (move.args && move.args.action === 'cast') {
+      this.lastCast = cast && cast.turn === frame.basis.turn ? cast : { turn: frame.basis.turn, repeats: 0 };
+    } else this.lastCast = null;
+    // Hungry with nothing to eat: short legs and rests, so Weak is met between
+    // calls (and answered by a prayer or a meal) rather than fainted through.
+    const hunger = frame.scene.self.vitals.hunger;
+    if (HUNGRY.includes(hunger) && move.args) {
+      if (move.args.maxActions > HUNGRY_BUDGET) move.args.maxActions = HUNGRY_BUDGET;
+      if (move.args.turns > HUNGRY_BUDGET) move.args.turns = HUNGRY_BUDGET;
+    }
+    return move;
+  }
+
+  choose(frame, plan) {
     const scene = frame.scene;
     const self = scene.self;
     const vitals = self.vitals;
@@ -138,13 +183,28 @@ export class CarefulBeginner {
     const conditions = vitals.condition || [];
     const lowHp = vitals.hp <= 5 || vitals.hp * 7 <= vitals.hpMax;
     const deadly = conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
-    const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : WEAK.includes(vitals.hunger) ? `hunger ${vitals.hunger}`
+    const noFood = !packFood(scene.inventory);
+    const starving = WEAK.includes(vitals.hunger) && noFood;
+    const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}`
       : deadly.length ? deadly.join(', ') : null;
-
-    const gap = ['fainting', 'fainted'].includes(vitals.hunger) ? FAINTING_PRAYER_GAP : PRAYER_GAP;
-    if (trouble && this.prayerLikelySafe(turn, gap)) {
-      const why = `in trouble (${trouble}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
+    // (Hungry alone is minor trouble: with Luck 0 a god fixes only major
+    // trouble, so such a prayer would only reset the timeout.)
+    if (trouble && this.prayerLikelySafe(turn)) {
+      const what = trouble;
+      const why = `in trouble (${what}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
+    }
+    // A Healer heals itself with its spell before anything else is tried.
+    if (self.role === 'Healer' && vitals.energy >= HEALING_ENERGY && vitals.hp * 2 < vitals.hpMax && this.mayCast(frame)) {
+      return { tool: 'use', args: { ...base, action: 'cast', text: 'healing', direction: 'self' },
+               why: `HP ${vitals.hp}/${vitals.hpMax}: cast healing on itself (Pw ${vitals.energy})` };
+    }
+    const refuge = this.elberethMove(frame, base, hostiles, adjacent);
+    if (refuge) return refuge;
+    const bolt = this.forceBolt(scene, base, adjacent);
+    if (bolt) {
+      this.lastAttack = { turn, at: { x: bolt.target.x, y: bolt.target.y } };
+      return bolt.move;
     }
     if (fightable.length) {
       const target = fightable[0];
@@ -160,7 +220,11 @@ export class CarefulBeginner {
                  why: `HP ${vitals.hp}/${vitals.hpMax} and a ${nearest.appearance} is near: step away ${away.direction}` };
       }
     }
-    if (HUNGRY.includes(vitals.hunger)) {
+    // Any meal may be rotten (1 in 7 for a corpse; pack food past 30 turns
+    // old) and leave the hero helpless: eat only with no hostile in sight,
+    // unless Weak.
+    const calm = !nearest || nearest.distance > EAT_CLEARANCE;
+    if (HUNGRY.includes(vitals.hunger) && (calm || WEAK.includes(vitals.hunger))) {
       const food = packFood(scene.inventory);
       if (food) {
         return { tool: 'use', args: { ...base, action: 'eat', itemId: food.id }, why: `${vitals.hunger}: eat ${food.label}`,
@@ -169,11 +233,11 @@ export class CarefulBeginner {
     }
     // Fresh safe corpses are eaten whenever the hero is not satiated (only
     // eating while satiated can choke): they keep a hero without food fed.
-    if (vitals.hunger !== 'satiated' && !adjacent.length) {
+    if (vitals.hunger !== 'satiated' && calm) {
       const corpse = this.freshCorpseHere(frame);
       if (corpse) {
-        return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpse} underfoot`,
-                 intent: { kind: 'eat' } };
+        return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpseName(corpse)} corpse underfoot`,
+                 intent: { kind: 'eat', corpse } };
       }
       const kill = this.freshKillNear(frame);
       if (kill) {
@@ -198,13 +262,43 @@ export class CarefulBeginner {
     }
     const here = scene.here || {};
     const key = `${frame.basis.levelId}:${self.position.x},${self.position.y}`;
-    if (!threatNear && (here.items || []).some((item) => FOOD_TO_PICK.test(item.label || item.name || String(item)))
+    if (!threatNear && (here.items || []).some((item) => FOOD_TO_PICK.test(item.label || '') && !SHOP_GOODS.test(item.label || ''))
         && !this.memory.pickedAt.has(key)) {
       this.memory.pickedAt.add(key);
       return { tool: 'interact', args: { ...base, action: 'pickup' }, why: 'food here: pick it up',
                intent: { kind: 'pickup', pattern: FOOD_TO_PICK } };
     }
+    const gear = !threatNear && this.armourMove(frame, base, key);
+    if (gear) return gear;
     return this.levelMove(frame, level, plan, base);
+  }
+
+  /** Wear carried plain armour for an empty slot; pick such a piece up; walk to a [ close by. */
+  armourMove(frame, base, key) {
+    const scene = frame.scene;
+    const self = scene.self;
+    const piece = armourToWear(scene.inventory, self.role);
+    if (piece && !this.memory.wearTried.has(piece.id)) {
+      this.memory.wearTried.add(piece.id);
+      return { tool: 'equipment', args: { ...base, action: 'wear', itemId: piece.id }, why: `wear ${piece.label}`,
+               intent: { kind: 'wear', itemId: piece.id } };
+    }
+    const worn = wornSlots(scene.inventory);
+    const found = ((scene.here && scene.here.items) || []).find((item) => item.category === 'armor'
+      && wearableSlot(item.label, self.role, worn));
+    if (found && !this.memory.pickedAt.has(`${key}:armour`)) {
+      this.memory.pickedAt.add(`${key}:armour`);
+      return { tool: 'interact', args: { ...base, action: 'pickup' }, why: `${found.label} for an empty slot: pick it up`,
+               intent: { kind: 'pickup', pattern: armourPattern(found.label) } };
+    }
+    const shown = (scene.objects || []).find((object) => object.mark === '[' && object.distance <= 6
+      && !this.memory.armourChecks.has(`${frame.basis.levelId}:${object.x},${object.y}`));
+    if (shown) {
+      this.memory.armourChecks.add(`${frame.basis.levelId}:${shown.x},${shown.y}`);
+      return { tool: 'travel', args: { ...base, mode: 'to', to: { x: shown.x, y: shown.y }, maxActions: 20 },
+               why: `see whether the [ at ${shown.x},${shown.y} is armour to wear`, leg: 'to' };
+    }
+    return null;
   }
 
   /** To the way down: the descend leg, unless this level has a staircase to
@@ -236,6 +330,61 @@ export class CarefulBeginner {
              why: 'the Gnomish Mines are no place for a beginner: back to the stairs up', leg: 'to' };
   }
 
+  /** Low HP, a threat near and no safe prayer: write Elbereth and rest on it.
+   *  Resting stops (and the hero fights) once HP falls on the square, i.e.
+   *  the engraving is misspelt or the attacker ignores it. */
+  elberethMove(frame, base, hostiles, adjacent) {
+    const scene = frame.scene;
+    const vitals = scene.self.vitals;
+    const at = scene.self.position;
+    const levelId = frame.basis.levelId;
+    const memory = this.memory;
+    const mark = memory.elbereth;
+    const onIt = mark && mark.levelId === levelId && mark.x === at.x && mark.y === at.y;
+    const hurt = vitals.hp * 5 < vitals.hpMax * 2 || vitals.hp <= 5;
+    const near = hostiles.filter((entity) => entity.distance <= 3);
+    if (vitals.hp * 10 >= vitals.hpMax * 7 || WEAK.includes(vitals.hunger)) return null;
+    const heeded = near.every((entity) => !IGNORES_ELBERETH.test(entity.mark === '@' ? '@' : (entity.appearance || '')));
+    if (!heeded) return null;
+    if (onIt) {
+      if (vitals.hp < mark.hp) { memory.elbereth = null; return null; } // it did not keep them off
+      mark.hp = vitals.hp;
+      // Resting here beats any walk (to a corpse, say) until HP is back to 70%.
+      return { tool: 'interact', args: { ...base, action: 'search', turns: near.length ? 5 : 20 },
+               why: `HP ${vitals.hp}/${vitals.hpMax}: rest on Elbereth${near.length ? ` while the ${near[0].appearance || 'creature'} keeps off` : ''}` };
+    }
+    if (!near.length) return null;
+    if (!hurt || !ENGRAVABLE.includes(scene.here && scene.here.terrain)) return null;
+    if (IMPAIRED.some((name) => (vitals.condition || []).includes(name))) return null;
+    const tries = memory.elberethTries.get(levelId) || 0;
+    if (tries >= ELBERETH_TRIES) return null;
+    memory.elberethTries.set(levelId, tries + 1);
+    memory.elbereth = { levelId, x: at.x, y: at.y, hp: vitals.hp };
+    const why = `HP ${vitals.hp}/${vitals.hpMax} with a ${near[0].appearance || 'creature'} ${adjacent.length ? 'adjacent' : 'near'} and no safe prayer: write Elbereth`;
+    return { tool: 'use', args: { ...base, action: 'engrave', hands: true, text: 'Elbereth' }, why,
+             intent: { kind: 'engrave', text: 'Elbereth' } };
+  }
+
+  /** A Wizard's force bolt (2d6, never misses in melee range) at an adjacent hostile while Pw lasts;
+   *  safe against what must not be touched too, except a gas spore (it explodes). */
+  forceBolt(scene, base, adjacent) {
+    const vitals = scene.self.vitals;
+    if (scene.self.role !== 'Wizard' || !(vitals.energy >= FORCE_BOLT_ENERGY) || !this.mayCast({ scene, basis: this.basis })) return null;
+    const target = adjacent.find((entity) => !/gas spore/.test(entity.appearance || ''));
+    if (!target) return null;
+    return { target, move: { tool: 'use', args: { ...base, action: 'cast', text: 'force bolt', direction: target.direction },
+                             why: `cast force bolt at the ${target.appearance} to the ${target.direction} (Pw ${vitals.energy})`,
+                             intent: { kind: 'cast', direction: target.direction } } };
+  }
+
+  /** Casting is possible: not Weak ("too hungry to cast"), and no cast in the
+   *  last few calls failed to pass a turn (a refused cast costs nothing, so it
+   *  would be tried forever). */
+  mayCast(frame) {
+    if (WEAK.includes(frame.scene.self.vitals.hunger)) return false;
+    return !(this.memory.castRefusedUntil > frame.basis.turn);
+  }
+
   /** The walkable empty neighbour farthest from the threat. */
   stepAway(scene, threat) {
     let best = null;
@@ -253,10 +402,12 @@ export class CarefulBeginner {
     const where = `${frame.basis.levelId}:${frame.scene.self.position.x},${frame.scene.self.position.y}`;
     for (const item of items) {
       const label = String(item.label || item.name || item);
-      const corpse = /^(?:an? |the )?(.+?) corpse$/.exec(label);
-      if (!corpse || !safeCorpse(corpse[1]) || this.memory.eatTried.has(`${where}:${label}`)) continue;
-      // Lichens never rot: any lichen corpse is fine; others only when it killed them lately.
-      const fresh = corpse[1] === 'lichen' || this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
+      const corpse = /^(?:an? |the )?(?:partly eaten )?(.+?) corpse$/.exec(label);
+      const self = frame.scene.self;
+      if (!corpse || !safeCorpse(corpse[1], self.race) || !corpseWelcome(corpse[1], self.role, self.vitals.hunger)
+          || this.memory.eatTried.has(`${where}:${label}`)) continue;
+      // Lichens and lizards never rot; others only when it killed them lately.
+      const fresh = NEVER_ROTS.includes(corpse[1]) || this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
         && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS);
       if (fresh) {
         this.memory.eatTried.add(`${where}:${label}`); // one try: a refused or interrupted meal is not retried
@@ -283,9 +434,12 @@ export class CarefulBeginner {
    *  each is walked to at most twice. */
   freshKillNear(frame) {
     const hero = frame.scene.self.position;
-    const kill = this.memory.kills.find((entry) => entry.at && (entry.walks || 0) < 2
+    // Only where a % shows: small monsters leave a corpse only half the time.
+    const shown = (at) => (frame.scene.objects || []).some((object) => object.mark === '%' && object.x === at.x && object.y === at.y);
+    const kill = this.memory.kills.find((entry) => entry.at && (entry.walks || 0) < 2 && shown(entry.at)
       && entry.levelId === frame.basis.levelId && frame.basis.turn - entry.turn <= CORPSE_FRESH_TURNS
-      && safeCorpse(entry.name) && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));
+      && safeCorpse(entry.name, frame.scene.self.race) && corpseWelcome(entry.name, frame.scene.self.role, frame.scene.self.vitals.hunger)
+      && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));
     if (kill) kill.walks = (kill.walks || 0) + 1;
     return kill || null;
   }
@@ -316,7 +470,8 @@ export class CarefulBeginner {
     const door = (plan.doors || []).find((entry) => entry.state === 'closed' && entry.distance !== null
       && (level.doorTries.get(`${entry.x},${entry.y}`) || 0)
         < (entry.approach && level.writingAt.has(`${entry.approach.x},${entry.approach.y}`) ? 2 : DOOR_TRIES)
-      && (level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4);
+      && ((level.doorWalks.get(`${entry.x},${entry.y}`) || 0) < 4
+          || (entry.approach && entry.approach.x === hero.x && entry.approach.y === hero.y)));
     if (door) {
       const key = `${door.x},${door.y}`;
       if (hero.x !== door.approach.x || hero.y !== door.approach.y) {
@@ -337,7 +492,7 @@ export class CarefulBeginner {
     // Dead ends first, then the wall spots with the most undiscovered around them.
     const spots = [...(plan.deadEnds || []), ...(plan.searchSpots || [])];
     const spot = spots.find((entry) => entry.distance !== null
-      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < SPOT_SEARCHES);
+      && (level.searched.get(`${entry.x},${entry.y}`) || 0) < ((plan.deadEnds || []).includes(entry) ? DEAD_END_SEARCHES : SPOT_SEARCHES));
     if (spot) {
       const key = `${spot.x},${spot.y}`;
       const kind = (plan.deadEnds || []).includes(spot) ? 'dead end' : 'wall';
@@ -365,6 +520,10 @@ export class CarefulBeginner {
     }
     level.searches = 0;
     level.explored = false;
+    // Every spot and door gets another round (walks to them may have been cut short).
+    level.searched.clear();
+    level.doorWalks.clear();
+    level.doorTries.clear();
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
   }
 

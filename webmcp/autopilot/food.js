@@ -1,21 +1,49 @@
 // food.js - what a careful beginner eats: food from the pack first, and
 // only corpses it is sure of (freshly killed, of a kind that is never
-// poisonous, acidic, petrifying, hallucinogenic or cannibalism for humans).
+// poisonous, acidic, petrifying, hallucinogenic, stunning, aggravating or
+// cannibalism for the hero's race).
 
-// Corpses that are safe for every starting race when fresh (no dwarves or
-// gnomes: that is cannibalism for a dwarf or gnome hero; no bats: stunning).
-const SAFE_CORPSES = ['newt', 'jackal', 'coyote', 'fox', 'sewer rat', 'giant rat', 'grid bug', 'gecko',
-  'iguana', 'rothe', 'lichen', 'hobbit', 'hill orc', 'goblin', 'hobgoblin', 'cave spider', 'centipede',
-  'acid blob'];
+// Corpses safe for every starting race when fresh (monst.c: no M1_POIS,
+// M1_ACID or lycanthropes; no bats: stunning; no domestic dogs or cats:
+// aggravate monster; no nymphs, leprechauns or mimics: teleportitis or mimicry).
+const SAFE_CORPSES = ['newt', 'jackal', 'coyote', 'fox', 'dingo', 'wolf', 'warg', 'sewer rat', 'giant rat', 'grid bug',
+  'gecko', 'iguana', 'lizard', 'baby crocodile', 'crocodile', 'garter snake', 'rothe', 'lichen', 'hobbit', 'goblin',
+  'hobgoblin', 'hill orc', 'Mordor orc', 'Uruk-hai', 'orc shaman', 'bugbear', 'giant ant', 'cave spider', 'centipede',
+  'pony', 'horse', 'jaguar', 'lynx', 'monkey', 'ape', 'owlbear', 'yeti', 'rock piercer', 'iron piercer',
+  'floating eye', 'hill giant', 'red naga hatchling', 'golden naga hatchling', 'guardian naga hatchling',
+  'winter wolf cub'].map((name) => name.toLowerCase());
+// Safe unless the hero is of the same race (cannibalism angers the god).
+const RACE_CORPSES = { gnome: ['gnome', 'gnome lord', 'gnomish wizard', 'gnome king'],
+                       dwarf: ['dwarf', 'dwarf lord', 'dwarf king'] };
+// Never rot: safe however long they have lain.
+export const NEVER_ROTS = ['lichen', 'lizard'];
+// A Monk feels guilty (alignment -1) for every meat meal: only when hunger insists.
+const VEGAN = ['lichen'];
 
 // Pack food in the order a beginner eats it: light, never rotting, no tools needed.
 const PACK_FOOD = [/food ration/, /cram ration/, /lembas/, /[kc]-ration/, /fortune cookie/, /apple/, /orange/,
-  /banana/, /melon/, /carrot/, /pear/, /kelp/, /cream pie/, /pancake/, /candy bar/, /tortilla/, /slime mold/];
+  /banana/, /melon/, /carrot/, /pear/, /kelp/, /cream pie/, /pancake/, /candy bar/, /tortilla/, /slime mold/,
+  /clove of garlic/, /sprig of wolfsbane/, /meatball/, /meat stick/, /huge chunk of meat/, /lump of royal jelly/];
 
-/** True when text (e.g. "a newt corpse") names a corpse that is safe to eat. */
-export function safeCorpse(text) {
-  const name = String(text).toLowerCase().replace(/^(an?|the|\d+)\s+/, '').replace(/\s+corpses?$/, '');
-  return SAFE_CORPSES.includes(name);
+/** The monster name in text such as "a newt corpse" or "2 jackal corpses". */
+export function corpseName(text) {
+  return String(text).toLowerCase().replace(/^(an?|the|\d+)\s+/, '').replace(/^partly eaten\s+/, '')
+    .replace(/\s+corpses?$/, '');
+}
+
+/** True when text (e.g. "a newt corpse") names a corpse that is safe for a hero of `race` to eat. */
+export function safeCorpse(text, race = '') {
+  const name = corpseName(text);
+  if (SAFE_CORPSES.includes(name)) return true;
+  const hero = String(race).toLowerCase();
+  return Object.entries(RACE_CORPSES).some(([kin, names]) => kin !== hero && names.includes(name));
+}
+
+/** True when eating this (safe) corpse costs the hero nothing but a turn or two: a
+ *  Monk's meat meal costs alignment, so a Monk eats meat only when hungry. */
+export function corpseWelcome(text, role, hunger) {
+  if (String(role) !== 'Monk' || VEGAN.includes(corpseName(text))) return true;
+  return !['not_hungry', 'satiated'].includes(hunger);
 }
 
 /** The carried food item to eat now, or null: never corpses, tins or eggs. */
@@ -29,4 +57,4 @@ export function packFood(inventory) {
 }
 
 /** Labels worth picking up as food. */
-export const FOOD_TO_PICK = /food ration|cram ration|lembas|[kc]-ration|fortune cookie|apple|orange|banana|melon|carrot/i;
+export const FOOD_TO_PICK = /food ration|cram ration|lembas|[kc]-ration|fortune cookie|apple|orange|banana|melon|carrot|clove of garlic|sprig of wolfsbane|lump of royal jelly/i;

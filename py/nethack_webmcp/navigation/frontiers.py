@@ -11,13 +11,14 @@ LevelView, under the same knownWalking policy as routes (policy.py):
   creature is not undiscovered - standing next to it reveals nothing more.
 * waysDown / waysUp - every remembered downward (upward) stair or ladder,
   reachable or not (unreachable ones have distance null).
-* deadEnds - reachable corridor squares with at most one walkable
-  neighbour: where a hidden passage most often continues, worth searching.
+* deadEnds - reachable corridor squares where the corridor stops (its
+  walkable neighbours form one short arc, so it comes from one side only):
+  where a hidden passage most often continues, worth searching.
 * searchSpots - where to search for a hidden door or passage when no
   frontier, door or dead end is left (at most SEARCH_SPOTS, best first):
   the reachable square closest to each door or way down that is seen but
-  cannot be reached, then squares beside a wall with the most undiscovered
-  squares around them.
+  cannot be reached, then squares beside a wall or in a corridor with the
+  most undiscovered squares around them.
 * doors - every remembered door square (doorway, open, closed) with the
   nearest reachable cardinal approach square, its walking distance and the
   direction from the approach into the door. Lock knowledge comes only from
@@ -165,21 +166,41 @@ def continues_run(level: LevelView, position: Position) -> bool:
     return any(is_frontier(level, (x + dx, y + dy)) for _, dx, dy in COMPASS)
 
 
+# The eight neighbours in ring order: consecutive entries touch each other.
+RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+DEAD_END_ARC = 3  # at most this many touching walkable neighbours: the corridor comes from one side only
+
+
+def is_dead_end(level: LevelView, position: Position) -> bool:
+    """True when a corridor square's walkable neighbours touch one another in one
+    short arc of the ring around it: the corridor comes from one side and stops
+    (a plain end, or one where the dug run bent before stopping, e.g. `##` over
+    `#` diagonally), so nothing leads on from it."""
+    x, y = position
+    # A neighbour counts only when a planned walk may step to it: a corridor
+    # square seen only across a diagonal the policy forbids leads nowhere yet
+    # (dug corridors are orthogonal, so a hidden square sits in that corner).
+    open_ = [bool(walkable(level, x + dx, y + dy)) and step_allowed(level, position, (x + dx, y + dy))
+             for dx, dy in RING]
+    count = sum(open_)
+    if count <= 1:
+        return True
+    if count > DEAD_END_ARC or all(open_):
+        return False
+    # One arc: exactly one place in the ring where a walkable square follows a closed one.
+    starts = sum(1 for i in range(8) if open_[i] and not open_[i - 1])
+    return starts == 1
+
+
 def dead_ends(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
-    """Reachable corridor squares with at most one walkable neighbour, nearest first."""
+    """Reachable corridor squares where the corridor stops (is_dead_end), nearest first."""
     steps = steps or FirstSteps(level)
-    found = []
-    for position in level.positions_with_feature("#"):
-        if position not in steps.distance:
-            continue
-        x, y = position
-        exits = sum(1 for _, dx, dy in COMPASS if walkable(level, x + dx, y + dy))
-        if exits <= 1:
-            found.append(_entry(position, steps))
+    found = [_entry(position, steps) for position in level.positions_with_feature("#")
+             if position in steps.distance and is_dead_end(level, position)]
     return sorted(found, key=_order)
 
 
-SEARCH_SPOTS = 6
+SEARCH_SPOTS = 8
 # Undiscovered squares are counted in a box this far around a spot (wide,
 # because rooms are wide), inside the part of the map that can hold rooms.
 SEARCH_REACH_X, SEARCH_REACH_Y = 10, 4
@@ -231,7 +252,8 @@ def search_spots(level: LevelView, steps: FirstSteps | None = None) -> list[dict
     unknown = _UndiscoveredCounts(level)
     scored = []
     for (x, y), distance in steps.distance.items():
-        if not any(level.feature(x + dx, y + dy) == "W" for _, dx, dy in CARDINAL):
+        # Beside a room's wall, or in a corridor: hidden corridor squares break runs too.
+        if level.feature(x, y) != "#" and not any(level.feature(x + dx, y + dy) == "W" for _, dx, dy in CARDINAL):
             continue
         around = unknown.around(x, y)
         if around >= SEARCH_WORTH:

@@ -1,0 +1,84 @@
+"""test_autopilot_rules.py - the careful beginner's food, armour, prayer and answer rules.
+
+The policy (webmcp/autopilot) is plain JavaScript; Node evaluates its real
+modules here on hand-made frames and questions, so each rule a beginner
+relies on is pinned: which corpses are eaten, which armour is worn, when a
+prayer is allowed, and that a question is answered only as the autopilot's
+own intent calls for.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+
+from agent_support import ROOT
+
+SCRIPT = r"""
+import { safeCorpse, corpseWelcome, packFood } from './webmcp/autopilot/food.js';
+import { wearableSlot, wornSlots, armourToWear } from './webmcp/autopilot/armour.js';
+import { chooseAnswer } from './webmcp/autopilot/answers.js';
+import { CarefulBeginner } from './webmcp/autopilot/beginner.js';
+
+const out = {};
+out.corpses = ['a newt corpse', 'a partly eaten jackal corpse', 'a kobold corpse', 'an acid blob corpse',
+  'a gnome corpse', 'a little dog corpse', 'a werejackal corpse', 'a bat corpse'].map((text) => safeCorpse(text, 'human'));
+out.gnomeEatsGnome = safeCorpse('a gnome corpse', 'gnome');
+out.monkMeat = [corpseWelcome('a newt corpse', 'Monk', 'not_hungry'), corpseWelcome('a newt corpse', 'Monk', 'hungry'),
+  corpseWelcome('a lichen corpse', 'Monk', 'not_hungry')];
+out.packFood = packFood([{ id: 'i1', category: 'food', label: 'a jackal corpse' },
+  { id: 'i2', category: 'food', label: 'a clove of garlic' }]).id;
+const worn = wornSlots([{ category: 'armor', label: 'a +0 leather cloak (being worn)', equipmentSlots: ['cloak'] }]);
+out.armour = [wearableSlot('a hard hat', 'Valkyrie', worn), wearableSlot('a pair of combat boots', 'Valkyrie', worn),
+  wearableSlot('a ring mail', 'Valkyrie', worn), wearableSlot('a ring mail', 'Valkyrie', new Set()),
+  wearableSlot('a ring mail', 'Monk', new Set()), wearableSlot('an orcish helm (for sale, 13 zorkmids)', 'Valkyrie', worn)];
+out.toWear = (armourToWear([{ id: 'a', category: 'armor', label: 'a pair of jackboots' }], 'Caveman') || {}).id;
+
+const pray = { kind: 'confirmation', prompt: 'Are you sure you want to pray? [yn] (n)', reply: {}, cancel: null };
+out.prayAnswers = [chooseAnswer(pray, { intent: { kind: 'pray' } }).value, chooseAnswer(pray, { intent: null }).value];
+const corpse = { kind: 'confirmation', prompt: 'There is a kobold corpse here; eat it? [ynq] (n)' };
+out.koboldMeal = chooseAnswer(corpse, { intent: { kind: 'eat' }, mayEat: true, race: 'human' }).value;
+const other = { kind: 'confirmation', prompt: 'There is a newt corpse here; eat it? [ynq] (n)' };
+out.otherCorpse = chooseAnswer(other, { intent: { kind: 'eat', corpse: 'a jackal corpse' }, mayEat: true, race: 'human' }).value;
+out.unasked = chooseAnswer({ kind: 'text', prompt: 'What do you want to name this?', cancel: { arguments: {} } }, { intent: null });
+
+const policy = new CarefulBeginner();
+out.safe = [policy.prayerLikelySafe(100), policy.prayerLikelySafe(160)];
+policy.prayed(500);
+out.afterPrayer = [policy.prayerLikelySafe(1400), policy.prayerLikelySafe(1500)];
+policy.observe({ basis: { turn: 1600, levelId: 'd0-l1' }, scene: { self: { position: { x: 1, y: 1 }, level: {} } },
+                 events: [{ text: 'You feel guilty.' }] });
+out.afterGuilt = policy.prayerLikelySafe(1600);
+policy.observe({ basis: { turn: 1601, levelId: 'd0-l1' }, scene: { self: { position: { x: 1, y: 1 }, level: {} } },
+                 events: [{ text: 'You feel that Anu is displeased.' }] });
+out.afterDispleasure = policy.prayerLikelySafe(5000);
+console.log(JSON.stringify(out));
+"""
+
+
+def rules() -> dict:
+    ran = subprocess.run(["node", "--input-type=module", "-e", SCRIPT], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    return json.loads(ran.stdout)
+
+
+def test_the_beginner_rules() -> None:
+    out = rules()
+    # newt, partly eaten jackal: yes; kobold (poisonous), acid blob (acidic), little dog
+    # (aggravates), werejackal (lycanthropy), bat (stuns): no; gnome for a human: yes.
+    assert out["corpses"] == [True, True, False, False, True, False, False, False]
+    assert out["gnomeEatsGnome"] is False
+    assert out["monkMeat"] == [False, True, True]
+    assert out["packFood"] == "i2"  # garlic, never the carried corpse
+    # A plain helm for the empty slot; never random boots; body armour not over a cloak,
+    # nor for a Monk; never shop goods.
+    assert out["armour"] == ["helmet", None, None, "bodyArmor", None, None]
+    assert out["toWear"] == "a"
+    assert out["prayAnswers"] == [True, False]  # only when it meant to pray
+    assert out["koboldMeal"] is False and out["otherCorpse"] is False
+    assert out["unasked"] == {"cancel": True, "why": "nothing to type"}
+    # First prayer from turn 150 (timeout 300 - 150 <= 200); then 1000 turns apart.
+    assert out["safe"] == [False, True]
+    assert out["afterPrayer"] == [False, True]
+    assert out["afterGuilt"] is True  # a Monk's meat meal costs alignment, not the god's favour
+    assert out["afterDispleasure"] is False
