@@ -11,6 +11,7 @@ not timed, as in the engine rows. Prints one JSON line.
 
     build/nle-venv/bin/python scripts/bench_nle.py [--ops 20000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -70,8 +71,18 @@ def main() -> None:
         games += 1
         seed += 1
     env.close()
-    print(json.dumps({"target": f"NLE {nle.__version__} (raw nle.nethack.Nethack)", "ops": actions, "games": games,
-                      "seconds": seconds, "opsPerSecond": actions / seconds, "meanResponseBytes": None}))
+    print(
+        json.dumps(
+            {
+                "target": f"NLE {nle.__version__} (raw nle.nethack.Nethack)",
+                "ops": actions,
+                "games": games,
+                "seconds": seconds,
+                "opsPerSecond": actions / seconds,
+                "meanResponseBytes": None,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

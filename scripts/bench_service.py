@@ -16,6 +16,7 @@ would; its CPU is reported too.
 
     ./scripts/bench-service [--agents 10,50] [--instances 1,2] [--moves 20]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from support.postgres_server import PostgresServer
-from support.service_instance import Agent, Instance
+from support.postgres_server import PostgresServer  # noqa: E402
+from support.service_instance import Agent, Instance  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -43,6 +44,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 async def play(url: str, seed: int, moves: int, calls: list[float], creates: list[float]) -> None:
     async with Agent(url) as agent:
+
         async def timed(name: str, arguments: dict[str, Any], into: list[float]) -> dict[str, Any]:
             started = time.perf_counter()
             frame = await agent.call(name, arguments)
@@ -60,8 +62,11 @@ async def play(url: str, seed: int, moves: int, calls: list[float], creates: lis
                 cancel = decision["cancel"]
                 frame = await timed(cancel["tool"], {**cancel["arguments"], "controlToken": token}, calls)
                 continue
-            frame = await timed("interact", {"sessionId": game, "viewId": frame["basis"]["viewId"],
-                                             "action": "search", "controlToken": token}, calls)
+            frame = await timed(
+                "interact",
+                {"sessionId": game, "viewId": frame["basis"]["viewId"], "action": "search", "controlToken": token},
+                calls,
+            )
             if frame["isError"] and frame["error"]["code"] not in ("staleView", "decisionPending"):
                 raise RuntimeError(f"call failed: {frame['error']}")
             if frame.get("control", {}).get("gate") == "ended":
@@ -76,16 +81,28 @@ async def run_config(instances: list[Instance], agents: int, moves: int, seed_ba
     cpu_before = [instance.cpu_seconds() for instance in instances]
     own_before = resource.getrusage(resource.RUSAGE_SELF)
     started = time.perf_counter()
-    await asyncio.gather(*(play(instances[i % len(instances)].mcp_url, seed_base + i, moves, calls, creates)
-                           for i in range(agents)))
+    await asyncio.gather(
+        *(play(instances[i % len(instances)].mcp_url, seed_base + i, moves, calls, creates) for i in range(agents))
+    )
     wall = time.perf_counter() - started
     own_after = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = [(instance.cpu_seconds() - before) / wall * 100 for instance, before in zip(instances, cpu_before)]
+    cpu = [
+        (instance.cpu_seconds() - before) / wall * 100 for instance, before in zip(instances, cpu_before, strict=True)
+    ]
     client_cpu = ((own_after.ru_utime + own_after.ru_stime) - (own_before.ru_utime + own_before.ru_stime)) / wall * 100
-    return {"agents": agents, "instances": len(instances), "wall": wall, "gamesPerSecond": agents / wall,
-            "calls": len(calls) + len(creates), "p50": percentile(calls, 0.5) * 1000,
-            "p95": percentile(calls, 0.95) * 1000, "createP50": percentile(creates, 0.5) * 1000,
-            "createP95": percentile(creates, 0.95) * 1000, "cpu": cpu, "clientCpu": client_cpu}
+    return {
+        "agents": agents,
+        "instances": len(instances),
+        "wall": wall,
+        "gamesPerSecond": agents / wall,
+        "calls": len(calls) + len(creates),
+        "p50": percentile(calls, 0.5) * 1000,
+        "p95": percentile(calls, 0.95) * 1000,
+        "createP50": percentile(creates, 0.5) * 1000,
+        "createP95": percentile(creates, 0.95) * 1000,
+        "cpu": cpu,
+        "clientCpu": client_cpu,
+    }
 
 
 def main() -> None:
@@ -107,23 +124,43 @@ def main() -> None:
                 database = postgres.create_database(f"bench{number}")
                 limit = str(agents)
                 with ExitStack() as stack:
-                    running = [stack.enter_context(Instance.start(
-                        database, Path(tempfile.mkdtemp(prefix="nnh-bench-")), "--max-games", limit,
-                        "--games-per-client", limit)) for _ in range(count)]
+                    running = [
+                        stack.enter_context(
+                            Instance.start(
+                                database,
+                                Path(tempfile.mkdtemp(prefix="nnh-bench-")),
+                                "--max-games",
+                                limit,
+                                "--games-per-client",
+                                limit,
+                            )
+                        )
+                        for _ in range(count)
+                    ]
                     result = asyncio.run(run_config(running, agents, opts.moves, seed_base=1000 * number))
-                print(f"# {count} instance(s), {agents} agents: {result['gamesPerSecond']:.2f} games/s, "
-                      f"p50 {result['p50']:.0f} ms, p95 {result['p95']:.0f} ms", file=sys.stderr, flush=True)
+                print(
+                    f"# {count} instance(s), {agents} agents: {result['gamesPerSecond']:.2f} games/s, "
+                    f"p50 {result['p50']:.0f} ms, p95 {result['p95']:.0f} ms",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 results.append(result)
-    print(f"\n{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}; "
-          f"{opts.moves} `interact search` per game + create, observe, close\n")
-    print("| instances | agents | games/s | wall s | tool calls | call p50 ms | call p95 ms | create p50 ms "
-          "| create p95 ms | CPU per instance (% of a core) | agents' CPU % |")
+    print(
+        f"\n{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}; "
+        f"{opts.moves} `interact search` per game + create, observe, close\n"
+    )
+    print(
+        "| instances | agents | games/s | wall s | tool calls | call p50 ms | call p95 ms | create p50 ms "
+        "| create p95 ms | CPU per instance (% of a core) | agents' CPU % |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         cpu = " / ".join(f"{value:.0f}" for value in r["cpu"])
-        print(f"| {r['instances']} | {r['agents']} | {r['gamesPerSecond']:.2f} | {r['wall']:.1f} | {r['calls']} "
-              f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['createP50']:.0f} | {r['createP95']:.0f} | {cpu} "
-              f"| {r['clientCpu']:.0f} |")
+        print(
+            f"| {r['instances']} | {r['agents']} | {r['gamesPerSecond']:.2f} | {r['wall']:.1f} | {r['calls']} "
+            f"| {r['p50']:.0f} | {r['p95']:.0f} | {r['createP50']:.0f} | {r['createP95']:.0f} | {cpu} "
+            f"| {r['clientCpu']:.0f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ with document.modelContext.executeTool() (the site's own share), and
 Playwright's own page.webmcp.tools() listing, which call_tool() performs
 before every call.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -80,9 +81,20 @@ def prepare_bare() -> None:
     (BENCH / "bare-worker.src.js").write_text(BARE_WORKER)
     (BENCH / "bare.js").write_text(BARE_PAGE)
     (BENCH / "bare.html").write_text(BARE_HTML)
-    subprocess.run([str(ROOT / "node_modules" / ".bin" / "esbuild"), str(BENCH / "bare-worker.src.js"),
-                    "--bundle", "--format=esm", "--log-level=warning", "--external:node:*", "--external:ws",
-                    f"--outfile={BENCH / 'bare-worker.js'}"], check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            str(ROOT / "node_modules" / ".bin" / "esbuild"),
+            str(BENCH / "bare-worker.src.js"),
+            "--bundle",
+            "--format=esm",
+            "--log-level=warning",
+            "--external:node:*",
+            "--external:ws",
+            f"--outfile={BENCH / 'bare-worker.js'}",
+        ],
+        check=True,
+        cwd=ROOT,
+    )
 
 
 class BenchHandler(QuietHandler):
@@ -90,7 +102,7 @@ class BenchHandler(QuietHandler):
 
     def translate_path(self, path: str) -> str:
         if path.startswith("/__bench/"):
-            return str(BENCH / path[len("/__bench/"):].split("?")[0])
+            return str(BENCH / path[len("/__bench/") :].split("?")[0])
         return super().translate_path(path)
 
 
@@ -124,8 +136,13 @@ def bare_boot(page: Page, url: str, reload: bool) -> float:
 def load_times(playwright: Any, url: str, loads: int) -> dict[str, list[float]]:
     """Interleaved cold and warm loads of the site and of bare Pyodide."""
     browser = launch(playwright, native=True)
-    results: dict[str, list[float]] = {"site cold": [], "site warm": [], "bare cold": [], "bare warm": [],
-                                       "stages warm": []}
+    results: dict[str, list[float]] = {
+        "site cold": [],
+        "site warm": [],
+        "bare cold": [],
+        "bare warm": [],
+        "stages warm": [],
+    }
     try:
         for _ in range(loads):
             for kind in ("site", "bare"):
@@ -151,16 +168,18 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def call_latency(playwright: Any, url: str, calls: int,
-                 without_jspi: bool) -> tuple[str, list[tuple[str, list[float], list[float]]]]:
+def call_latency(
+    playwright: Any, url: str, calls: int, without_jspi: bool
+) -> tuple[str, list[tuple[str, list[float], list[float]]]]:
     """(the engine build the page picked, the latency rows)."""
     browser = launch(playwright, native=True)
     rows = []
     try:
         context = browser.new_context()
         if without_jspi:  # the page's test hooks stand in for a browser without JSPI
-            context.add_init_script("globalThis.__NETHACK_TEST_HOOKS__ = true; "
-                                    "globalThis.__NETHACK_TEST_WITHOUT_JSPI__ = true;")
+            context.add_init_script(
+                "globalThis.__NETHACK_TEST_HOOKS__ = true; globalThis.__NETHACK_TEST_WITHOUT_JSPI__ = true;"
+            )
         page = context.new_page()
         page.goto(url)
         wait_until(page, "() => window.nethackSite && window.nethackSite.status === 'ready'", 120)
@@ -212,8 +231,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--loads", type=int, default=3)
     parser.add_argument("--calls", type=int, default=200)
-    parser.add_argument("--without-jspi", action="store_true",
-                        help="tool calls on the Asyncify fallback (the page as in a browser without JSPI)")
+    parser.add_argument(
+        "--without-jspi",
+        action="store_true",
+        help="tool calls on the Asyncify fallback (the page as in a browser without JSPI)",
+    )
     options = parser.parse_args()
     prepare_bare()
     with serve() as url, sync_playwright() as playwright:

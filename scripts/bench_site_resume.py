@@ -27,6 +27,7 @@ memory), the site's test hooks on (the bench drives the worker's Python).
 
 prints Markdown; docs/BENCHMARKS.md records its output.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -112,8 +113,8 @@ def main(inputs: int, seed: int, runs: int) -> None:
     profile = tempfile.mkdtemp(prefix="bench-site-resume-")
     with sync_playwright() as playwright, serve() as url:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM,
-            args=FLAGS, headless=True)
+            profile, executable_path=CHROMIUM, args=FLAGS, headless=True
+        )
         context.set_default_timeout(600_000)
         context.add_init_script(HOOKS)
         page = context.new_page()
@@ -129,11 +130,15 @@ def main(inputs: int, seed: int, runs: int) -> None:
         page.reload()  # a new worker: nothing of the game is in memory any more
         wait_ready(page)
         rows = []
-        for window, quiet, label in ((64, True, f"quiet, batched ({1024} requests per crossing into JS)"),
-                                     (1, True, "quiet, one request per crossing"),
-                                     (64, False, "full responses, batched")):
-            measured = [python(page, RESUME.format(window=window, quiet=quiet, session_id=game))
-                        for _ in range(runs if window == 64 and quiet else 1)]
+        for window, quiet, label in (
+            (64, True, f"quiet, batched ({1024} requests per crossing into JS)"),
+            (1, True, "quiet, one request per crossing"),
+            (64, False, "full responses, batched"),
+        ):
+            measured = [
+                python(page, RESUME.format(window=window, quiet=quiet, session_id=game))
+                for _ in range(runs if window == 64 and quiet else 1)
+            ]
             for one in measured:
                 assert one["revision"] == played["revision"] and one["replayed"] == inputs, one
             rows.append((label, measured))
@@ -151,15 +156,21 @@ def main(inputs: int, seed: int, runs: int) -> None:
             tab.close()
         context.close()
 
-    print(f"Chromium {version}, persistent profile (IndexedDB on the local disk); game: seed {seed}, "
-          f"wizard fixture, {inputs} inputs, revision {played['revision']}; origin storage after play "
-          f"{usage:.1f} MB\n")
+    print(
+        f"Chromium {version}, persistent profile (IndexedDB on the local disk); game: seed {seed}, "
+        f"wizard fixture, {inputs} inputs, revision {played['revision']}; origin storage after play "
+        f"{usage:.1f} MB\n"
+    )
     print("| what | inputs | seconds | inputs/s | same state hash |")
     print("| --- | ---: | ---: | ---: | --- |")
-    print(f"| live play, memory store (no durability) | {inputs} | {memory['seconds']:.2f} | "
-          f"{inputs / memory['seconds']:,.0f} | – |")
-    print(f"| live play, IndexedDB journal (reserve + receipt, strict durability each) | {inputs} | "
-          f"{played['seconds']:.2f} | {inputs / played['seconds']:,.0f} | – |")
+    print(
+        f"| live play, memory store (no durability) | {inputs} | {memory['seconds']:.2f} | "
+        f"{inputs / memory['seconds']:,.0f} | – |"
+    )
+    print(
+        f"| live play, IndexedDB journal (reserve + receipt, strict durability each) | {inputs} | "
+        f"{played['seconds']:.2f} | {inputs / played['seconds']:,.0f} | – |"
+    )
     for label, measured in rows:
         replay = statistics.median(one["replaySeconds"] for one in measured)
         same = all(one["stateHash"] == played["stateHash"] for one in measured)
@@ -168,13 +179,17 @@ def main(inputs: int, seed: int, runs: int) -> None:
     total = statistics.median(one["total"] for one in measured)
     read = statistics.median(one["read"] for one in measured)
     same = all(one["stateHash"] == played["stateHash"] for one in measured)
-    print(f"| resume total in the worker (read journal, fresh engine, replay, observe), {label.split(' (')[0]} | "
-          f"{inputs} | {total:.3f} | – | {'yes' if same else '**no**'} |")
+    print(
+        f"| resume total in the worker (read journal, fresh engine, replay, observe), {label.split(' (')[0]} | "
+        f"{inputs} | {total:.3f} | – | {'yes' if same else '**no**'} |"
+    )
     print(f"| of which: read the journal from IndexedDB ({measured[0]['entries']} entries) | – | {read:.3f} | – | – |")
     runs_text = ", ".join(f"{one['total']:.3f}" for one in measured)
     print(f"\nResume runs (s): {runs_text}")
-    print(f"New tab on the game's page → game loaded as owner (s): "
-          f"{', '.join(f'{total:.2f} (boot {boot:.2f})' for total, boot in loads)}")
+    print(
+        f"New tab on the game's page → game loaded as owner (s): "
+        f"{', '.join(f'{total:.2f} (boot {boot:.2f})' for total, boot in loads)}"
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ Bounded: at most 1000 pollers; a block stops after --calls calls or
 
     ./scripts/bench-spectators [--pollers 0,1,50,200] [--modes poll,stream] [--calls 150] [--seconds 30] [--rounds 6]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,8 +69,9 @@ async def new_game(session: Any, seed: int) -> dict[str, Any]:
     return (await session.call_tool("session", {"action": "create", "seed": seed})).structuredContent
 
 
-async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float,
-               produced: dict[int, float] | None = None) -> tuple[list[float], dict[str, Any]]:
+async def play(
+    session: Any, frame: dict[str, Any], calls: int, deadline: float, produced: dict[int, float] | None = None
+) -> tuple[list[float], dict[str, Any]]:
     """`calls` timed search calls (fewer if the deadline passes); latencies in
     ms. `produced`: revision -> monotonic time its call returned."""
     latencies: list[float] = []
@@ -83,8 +85,9 @@ async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float,
             frame = (await session.call_tool("respond", cancel["arguments"])).structuredContent
             continue
         started = time.perf_counter()
-        result = await session.call_tool("interact", {"sessionId": basis["sessionId"], "viewId": basis["viewId"],
-                                                      "action": "search"})
+        result = await session.call_tool(
+            "interact", {"sessionId": basis["sessionId"], "viewId": basis["viewId"], "action": "search"}
+        )
         latencies.append((time.perf_counter() - started) * 1000)
         frame = result.structuredContent
         if produced is not None:
@@ -92,12 +95,17 @@ async def play(session: Any, frame: dict[str, Any], calls: int, deadline: float,
     return latencies, frame
 
 
-async def block(session: Any, frame: dict[str, Any], url: str, pid: int, pollers: int, mode: str, calls: int,
-                seconds: float) -> tuple[dict[str, Any], dict[str, Any]]:
+async def block(
+    session: Any, frame: dict[str, Any], url: str, pid: int, pollers: int, mode: str, calls: int, seconds: float
+) -> tuple[dict[str, Any], dict[str, Any]]:
     crowd = None
     if pollers:
-        crowd = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "spectator_pollers.py"), url, str(pollers),
-                                  "--mode", mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        crowd = subprocess.Popen(
+            [sys.executable, str(ROOT / "scripts" / "spectator_pollers.py"), url, str(pollers), "--mode", mode],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert crowd.stdout is not None
         assert (await asyncio.to_thread(crowd.stdout.readline)).strip() == "ready"
         await asyncio.sleep(1.0)  # every poller connected and polling
@@ -111,8 +119,11 @@ async def block(session: Any, frame: dict[str, Any], url: str, pid: int, pollers
         out, _ = await asyncio.to_thread(crowd.communicate, "stop\n", 60)
         polled = json.loads(out.strip().splitlines()[-1])
     if mode == "stream":  # a push's lag: its state's arrival after the call that made it returned
-        polled["latencies"] = [(at - produced[int(revision)]) * 1000 for revision, at in polled.pop("receipts")
-                               if int(revision) in produced and at >= started]
+        polled["latencies"] = [
+            (at - produced[int(revision)]) * 1000
+            for revision, at in polled.pop("receipts")
+            if int(revision) in produced and at >= started
+        ]
     return {"pollers": pollers, "mode": mode, "calls": latencies, "elapsed": elapsed, "cpu": cpu, **polled}, frame
 
 
@@ -122,9 +133,11 @@ def report(runs: list[dict[str, Any]], configurations: list[tuple[int, str]]) ->
         by_n.setdefault((run["pollers"], run["mode"]), []).append(run)
     base_runs = by_n.get((0, "-"), [])
     baseline = statistics.median([c for run in base_runs for c in run["calls"]]) if base_runs else None
-    print("| spectators | mode | tool calls | call p50 ms | call p95 ms | p50 vs N=0 (pooled) "
-          "| p50 vs N=0 (median of rounds) | server CPU ms / call | answers/s | 200 / 304 "
-          "| spectator p50 ms | spectator p95 ms | errors |")
+    print(
+        "| spectators | mode | tool calls | call p50 ms | call p95 ms | p50 vs N=0 (pooled) "
+        "| p50 vs N=0 (median of rounds) | server CPU ms / call | answers/s | 200 / 304 "
+        "| spectator p50 ms | spectator p95 ms | errors |"
+    )
     print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for pollers, mode in configurations:
         blocks = by_n[(pollers, mode)]
@@ -136,18 +149,23 @@ def report(runs: list[dict[str, Any]], configurations: list[tuple[int, str]]) ->
                 statuses[status] = statuses.get(status, 0) + count
         p50 = statistics.median(calls)
         pooled = f"{(p50 / baseline - 1) * 100:+.1f}%" if baseline else "—"
-        ratios = [statistics.median(run["calls"]) / statistics.median(base["calls"])
-                  for run, base in zip(blocks, base_runs, strict=False)]
+        ratios = [
+            statistics.median(run["calls"]) / statistics.median(base["calls"])
+            for run, base in zip(blocks, base_runs, strict=False)
+        ]
         rounds = f"{(statistics.median(ratios) - 1) * 100:+.1f}%" if base_runs else "—"
         cpu = f"{1000 * sum(run['cpu'] for run in blocks) / len(calls):.2f}"
         rate = f"{len(polls) / sum(run['seconds'] for run in blocks):.0f}" if polls else "—"
         codes = f"{statuses.get('200', 0)} / {statuses.get('304', 0)}" if polls else "—"
         poll = [f"{percentile(polls, q):.2f}" if polls else "—" for q in (0.5, 0.95)]
         errors = sum(len(run["errors"]) for run in blocks) + sum(
-            count for status, count in statuses.items() if status not in ("200", "304"))
-        print(f"| {pollers} | {mode} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {pooled} | "
-              f"{rounds} | {cpu} | "
-              f"{rate} | {codes} | {poll[0]} | {poll[1]} | {errors} |")
+            count for status, count in statuses.items() if status not in ("200", "304")
+        )
+        print(
+            f"| {pollers} | {mode} | {len(calls)} | {p50:.2f} | {percentile(calls, 0.95):.2f} | {pooled} | "
+            f"{rounds} | {cpu} | "
+            f"{rate} | {codes} | {poll[0]} | {poll[1]} | {errors} |"
+        )
 
 
 async def main() -> None:
@@ -171,13 +189,16 @@ async def main() -> None:
             url = f"{base}/api/games/{frame['basis']['sessionId']}/state"
             frame = (await play(session, frame, WARMUP_CALLS, time.monotonic() + args.seconds))[1]
             for round_number in range(args.rounds):
-                for pollers, mode in (configurations if round_number % 2 == 0 else configurations[::-1]):
+                for pollers, mode in configurations if round_number % 2 == 0 else configurations[::-1]:
                     if frame["basis"]["sessionId"] not in url:  # the game ended and was replaced
                         url = f"{base}/api/games/{frame['basis']['sessionId']}/state"
                     run, frame = await block(session, frame, url, pid, pollers, mode, args.calls, args.seconds)
-                    print(f"round {round_number + 1}, {pollers} {mode}: call p50 "
-                          f"{statistics.median(run['calls']):.2f} ms, polls {run['statuses']}", file=sys.stderr,
-                          flush=True)
+                    print(
+                        f"round {round_number + 1}, {pollers} {mode}: call p50 "
+                        f"{statistics.median(run['calls']):.2f} ms, polls {run['statuses']}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                     runs.append(run)
     print(f"load average at the end: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)", file=sys.stderr)
     report(runs, configurations)

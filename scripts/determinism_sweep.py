@@ -17,6 +17,7 @@ difference in any seed (reported with the request and both responses).
 
     python scripts/determinism_sweep.py --seeds 200 --ops 2000 [--first-seed 1] [--jobs 2]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,8 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "engine")]
 
-from engine_client import CREATED_AT, WASM_KINDS, DriverClient, driver_command, dumps
-from test_determinism import Policy
+from engine_client import CREATED_AT, WASM_KINDS, DriverClient, driver_command, dumps  # noqa: E402
+from test_determinism import Policy  # noqa: E402
 
 BUILDS = ["native", "native", *WASM_KINDS]  # native twice: it must reproduce itself too
 WIZARD_EVERY = 5
@@ -61,12 +62,25 @@ def play_game(pool: ThreadPoolExecutor, seed: int, game: int, ops: int, counts: 
             for client in clients:
                 client.transcript.clear()
             first, parsed = answers[0]
-            for build, (raw, _) in zip(BUILDS[1:], answers[1:]):
+            for build, (raw, _) in zip(BUILDS[1:], answers[1:], strict=False):
                 if raw != first:
-                    column = next((i for i, (a, b) in enumerate(zip(first, raw)) if a != b), min(len(first), len(raw)))
-                    raise Divergence(json.dumps({"seed": seed, "game": game, "request": sent, "build": build,
-                                                 "frame": frame.decode(), "expected": first[max(0, column - 200):column + 200],
-                                                 "actual": raw[max(0, column - 200):column + 200]}))
+                    column = next(
+                        (i for i, (a, b) in enumerate(zip(first, raw, strict=False)) if a != b),
+                        min(len(first), len(raw)),
+                    )
+                    raise Divergence(
+                        json.dumps(
+                            {
+                                "seed": seed,
+                                "game": game,
+                                "request": sent,
+                                "build": build,
+                                "frame": frame.decode(),
+                                "expected": first[max(0, column - 200) : column + 200],
+                                "actual": raw[max(0, column - 200) : column + 200],
+                            }
+                        )
+                    )
             tally(counts, request, parsed)
             policy.absorb(parsed)
             if policy.ended or sent >= ops:
@@ -135,12 +149,22 @@ def main() -> int:
             games += seed_games
             ops_done += seed_ops
             seeds_done += 1
-            print(f"seed {futures[future]} done ({seeds_done}/{args.seeds}): {ops_done} requests, "
-                  f"{games} games, {time.monotonic() - started:.0f}s", file=sys.stderr, flush=True)
+            print(
+                f"seed {futures[future]} done ({seeds_done}/{args.seeds}): {ops_done} requests, "
+                f"{games} games, {time.monotonic() - started:.0f}s",
+                file=sys.stderr,
+                flush=True,
+            )
     summary = {
-        "seeds": args.seeds, "opsPerSeed": args.ops, "firstSeed": args.first_seed, "builds": BUILDS,
-        "games": games, "requests": ops_done + games, "responsesCompared": counts["responses"] * (len(BUILDS) - 1),
-        "divergences": 0, "seconds": round(time.monotonic() - started, 1),
+        "seeds": args.seeds,
+        "opsPerSeed": args.ops,
+        "firstSeed": args.first_seed,
+        "builds": BUILDS,
+        "games": games,
+        "requests": ops_done + games,
+        "responsesCompared": counts["responses"] * (len(BUILDS) - 1),
+        "divergences": 0,
+        "seconds": round(time.monotonic() - started, 1),
         "decisionKinds": {k.split(":", 1)[1]: v for k, v in sorted(counts.items()) if k.startswith("decision:")},
         "actions": {k.split(":", 1)[1]: v for k, v in sorted(counts.items()) if k.startswith("action:")},
         "errors": {k.split(":", 1)[1]: v for k, v in sorted(counts.items()) if k.startswith("error:")},

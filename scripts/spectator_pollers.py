@@ -14,6 +14,7 @@ read), status counts (a pushed state counts as a 200), errors, the
 seconds they ran, and for streams the receipts [revision, monotonic time]
 (CLOCK_MONOTONIC is one clock for every process of the machine).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,16 @@ from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
 
-async def poller(host: str, port: int, path: str, interval: float, stop: asyncio.Event,
-                 latencies: list[float], statuses: dict[int, int], errors: list[str]) -> None:
+async def poller(
+    host: str,
+    port: int,
+    path: str,
+    interval: float,
+    stop: asyncio.Event,
+    latencies: list[float],
+    statuses: dict[int, int],
+    errors: list[str],
+) -> None:
     reader, writer = await asyncio.open_connection(host, port)
     etag = None
     try:
@@ -65,8 +74,15 @@ async def chunks(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
         yield chunk
 
 
-async def watcher(host: str, port: int, path: str, stop: asyncio.Event, receipts: list[list[float]],
-                  statuses: dict[int, int], errors: list[str]) -> None:
+async def watcher(
+    host: str,
+    port: int,
+    path: str,
+    stop: asyncio.Event,
+    receipts: list[list[float]],
+    statuses: dict[int, int],
+    errors: list[str],
+) -> None:
     reader, writer = await asyncio.open_connection(host, port)
     try:
         writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
@@ -115,19 +131,35 @@ async def main() -> None:
     receipts: list[list[float]] = []
     host, port = url.hostname, url.port or 80
     if args.mode == "poll":
-        tasks = [asyncio.create_task(poller(host, port, url.path, args.interval_ms / 1000, stop,
-                                            latencies, statuses, errors)) for _ in range(args.count)]
+        tasks = [
+            asyncio.create_task(
+                poller(host, port, url.path, args.interval_ms / 1000, stop, latencies, statuses, errors)
+            )
+            for _ in range(args.count)
+        ]
     else:
         events = url.path.removesuffix("/state") + "/events"
-        tasks = [asyncio.create_task(watcher(host, port, events, stop, receipts, statuses, errors))
-                 for _ in range(args.count)]
+        tasks = [
+            asyncio.create_task(watcher(host, port, events, stop, receipts, statuses, errors))
+            for _ in range(args.count)
+        ]
     print("ready", flush=True)
     started = time.perf_counter()
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     stop.set()
     await asyncio.gather(*tasks)
-    print(json.dumps({"latencies": latencies, "statuses": statuses, "errors": errors,
-                      "seconds": time.perf_counter() - started, "receipts": receipts}), flush=True)
+    print(
+        json.dumps(
+            {
+                "latencies": latencies,
+                "statuses": statuses,
+                "errors": errors,
+                "seconds": time.perf_counter() - started,
+                "receipts": receipts,
+            }
+        ),
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

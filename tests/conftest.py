@@ -2,6 +2,7 @@
 for spectators on a free loopback port (NNH_SPECTATOR_PORT=0), so servers
 started side by side - and one a person runs on the default port 8765 -
 never collide. tests/watch checks the default port's behaviour explicitly."""
+
 from __future__ import annotations
 
 import os

@@ -33,8 +33,9 @@ VERSION = 1
 EngineFactory = Callable[[], Awaitable[Engine]]
 
 
-async def _replayed(info: SessionInfo, journal: Sequence[JournalEntry],
-                    engine_factory: EngineFactory) -> tuple[int, str, int, int | None]:
+async def _replayed(
+    info: SessionInfo, journal: Sequence[JournalEntry], engine_factory: EngineFactory
+) -> tuple[int, str, int, int | None]:
     """(revision, state hash, replayed entries, game turn) of a journal on a fresh engine."""
     try:
         engine = await engine_factory()
@@ -43,8 +44,12 @@ async def _replayed(info: SessionInfo, journal: Sequence[JournalEntry],
     try:
         result = await replay(engine, info, journal)
         turn = (result.observed.get("observation") or {}).get("turn")
-        return (int(result.observed["revision"]), state_hash(result.observed), result.replayed,
-                turn if isinstance(turn, int) else None)
+        return (
+            int(result.observed["revision"]),
+            state_hash(result.observed),
+            result.replayed,
+            turn if isinstance(turn, int) else None,
+        )
     finally:
         await engine.close()
 
@@ -61,16 +66,24 @@ async def export_game(store: Store, session_id: str, *, engine_factory: EngineFa
         record = await store.get_record(session_id)
     except StoreError as exc:
         raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
-    document: dict[str, Any] = {"format": FORMAT, "version": VERSION, "exportedAt": time.time(),
-                                "session": info, "journal": journal, "receipts": receipts, "record": record}
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exportedAt": time.time(),
+        "session": info,
+        "journal": journal,
+        "receipts": receipts,
+        "record": record,
+    }
     if engine_factory is not None:
         revision, digest, _, _ = await _replayed(info, journal, engine_factory)
         document.update(revision=revision, stateHash=digest)
     return document
 
 
-async def import_game(store: Store, document: dict[str, Any], *, engine_factory: EngineFactory,
-                      identity: str | None) -> dict[str, Any]:
+async def import_game(
+    store: Store, document: dict[str, Any], *, engine_factory: EngineFactory, identity: str | None
+) -> dict[str, Any]:
     """Verify a document by replay, then store it. Returns {sessionId,
     revision, stateHash, replayed, turn, verified}. Raises SessionError saying why not."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -96,18 +109,28 @@ async def import_game(store: Store, document: dict[str, Any], *, engine_factory:
     except StoreError as exc:
         raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
     # the document's objects are checked by the replay itself: it must reproduce them
-    revision, digest, replayed, turn = await _replayed(cast(SessionInfo, info), cast(list[JournalEntry], journal),
-                                                       engine_factory)
+    revision, digest, replayed, turn = await _replayed(
+        cast(SessionInfo, info), cast(list[JournalEntry], journal), engine_factory
+    )
     expected = document.get("stateHash")
     if expected is not None and digest != expected:
-        raise SessionError("stateMismatch",
-                           f"the journal replays to state {digest}, the export says {expected}; not imported",
-                           expected=expected, got=digest)
+        raise SessionError(
+            "stateMismatch",
+            f"the journal replays to state {digest}, the export says {expected}; not imported",
+            expected=expected,
+            got=digest,
+        )
     try:
         await store.import_game(cast(SessionInfo, info), journal, receipts, record)
     except StoreConflict as exc:
         raise SessionError("invalidDocument", f"the document cannot be stored: {exc}") from exc
     except StoreError as exc:
         raise SessionError("storageFailed", f"the game could not be stored: {exc}") from exc
-    return {"sessionId": session_id, "revision": revision, "stateHash": digest, "replayed": replayed,
-            "turn": turn, "verified": expected is not None}
+    return {
+        "sessionId": session_id,
+        "revision": revision,
+        "stateHash": digest,
+        "replayed": replayed,
+        "turn": turn,
+        "verified": expected is not None,
+    }

@@ -33,8 +33,11 @@ def _dump(value: Any, stream: Any) -> None:
 async def run(argv: list[str]) -> int:
     from .store.sqlite import SqliteStore
 
-    parser = argparse.ArgumentParser(prog="python -m nethack_webmcp.export", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m nethack_webmcp.export",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("target", help="a sessionId to export, or: import FILE | list | records")
     parser.add_argument("file", nargs="?", help="the document to import")
     parser.add_argument("--no-hash", action="store_true", help="export without replaying for the state hash")
@@ -46,13 +49,20 @@ async def run(argv: list[str]) -> int:
                 parser.error("import needs a FILE")
             with open(args.file, encoding="utf-8") as handle:
                 document = json.load(handle)
-            _dump(await import_game(store, document, engine_factory=NativeEngine.start,
-                                    identity=native_identity()), sys.stdout)
+            _dump(
+                await import_game(store, document, engine_factory=NativeEngine.start, identity=native_identity()),
+                sys.stdout,
+            )
         elif args.target == "list":
             for info in await store.list_sessions():
-                _dump({key: info.get(key) for key in ("sessionId", "status", "startedAt", "endedAt",
-                                                      "lastDepth", "deepestDepth")}
-                      | {"name": info["metadata"].get("name")}, sys.stdout)
+                _dump(
+                    {
+                        key: info.get(key)
+                        for key in ("sessionId", "status", "startedAt", "endedAt", "lastDepth", "deepestDepth")
+                    }
+                    | {"name": info["metadata"].get("name")},
+                    sys.stdout,
+                )
         elif args.target == "records":
             for record in await store.recent_records(100):
                 _dump(record, sys.stdout)

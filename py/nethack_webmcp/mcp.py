@@ -44,8 +44,10 @@ from .tools import BY_NAME, TOOLS, ToolContext
 from .watch.board import Board
 
 SERVER_NAME = "nethack-webmcp"
-INSTRUCTIONS = ("Real NetHack 3.6.7. Call help first if unsure. Start with session {action:create}; "
-                "act with the current basis.viewId; answer questions with respond using decision.reply.")
+INSTRUCTIONS = (
+    "Real NetHack 3.6.7. Call help first if unsure. Start with session {action:create}; "
+    "act with the current basis.viewId; answer questions with respond using decision.reply."
+)
 
 
 def tool_list(http: bool = False) -> list[types.Tool]:
@@ -57,9 +59,15 @@ def tool_list(http: bool = False) -> list[types.Tool]:
         schema = declared["inputSchema"]
         if http and tool.name != "help":
             schema = {**schema, "properties": {**schema["properties"], TOKEN_FIELD: TOKEN_SCHEMA}}
-        listed.append(types.Tool(name=declared["name"], title=declared["title"],
-                                 description=declared["description"], inputSchema=schema,
-                                 annotations=types.ToolAnnotations(**declared["annotations"])))
+        listed.append(
+            types.Tool(
+                name=declared["name"],
+                title=declared["title"],
+                description=declared["description"],
+                inputSchema=schema,
+                annotations=types.ToolAnnotations(**declared["annotations"]),
+            )
+        )
     return listed
 
 
@@ -82,8 +90,9 @@ def watch_url(frame: dict[str, Any], tool: str, base: str | None) -> str | None:
     return f"{base}/" if tool == "help" else None
 
 
-def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | None = None,
-                 control: Control | None = None) -> Server:
+def build_server(
+    ctx: ToolContext, board: Board | None = None, spectator: str | None = None, control: Control | None = None
+) -> Server:
     """The MCP server over `ctx`; `board` hears every frame (spectators),
     `spectator` is the listener's base URL reported to the agent; `control`
     (the HTTP service) admits each call: tokens, limits, deadlines."""
@@ -95,19 +104,28 @@ def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | 
     async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
         tool = BY_NAME.get(request.params.name)
         if tool is None:
-            raise McpError(types.ErrorData(code=types.INVALID_PARAMS,
-                                           message=f"unknown tool {request.params.name!r}; "
-                                                   f"tools: {', '.join(BY_NAME)}"))
+            raise McpError(
+                types.ErrorData(
+                    code=types.INVALID_PARAMS,
+                    message=f"unknown tool {request.params.name!r}; tools: {', '.join(BY_NAME)}",
+                )
+            )
         arguments = request.params.arguments or {}
         client = ""
         if control is not None:
-            client = client_address(server.request_context.request.scope if server.request_context.request
-                                    else {}, control.config.trusted_proxies)
+            client = client_address(
+                server.request_context.request.scope if server.request_context.request else {},
+                control.config.trusted_proxies,
+            )
             refused, arguments = await control.admit(tool, arguments, client)
             if refused is not None:
-                return types.ServerResult(types.CallToolResult(
-                    content=[types.TextContent(type="text", text=text(refused))],
-                    structuredContent=refused, isError=True))
+                return types.ServerResult(
+                    types.CallToolResult(
+                        content=[types.TextContent(type="text", text=text(refused))],
+                        structuredContent=refused,
+                        isError=True,
+                    )
+                )
         frame = await tool.call(ctx, arguments)
         rendered = text(frame)
         if board is not None:
@@ -116,18 +134,28 @@ def build_server(ctx: ToolContext, board: Board | None = None, spectator: str | 
         if url is not None:
             frame["result"]["watchUrl"] = url
             rendered += f"\nwatch it (read-only, for a person): {url}"
-        if control is not None and tool.name == "session" and "error" not in frame \
-                and frame["result"].get("action") == "created":
+        if (
+            control is not None
+            and tool.name == "session"
+            and "error" not in frame
+            and frame["result"].get("action") == "created"
+        ):
             # the token goes to the creator only: into a copy, after the board saw the frame
             frame = await control.issue(frame, client)
             if "error" in frame:
                 rendered = text(frame)
             else:
-                rendered += ("\ncontrolToken (pass it as controlToken in every call that acts on this game; "
-                             f"keep it secret): {frame['result']['controlToken']}")
-        return types.ServerResult(types.CallToolResult(
-            content=[types.TextContent(type="text", text=rendered)],
-            structuredContent=frame, isError=is_error(frame)))
+                rendered += (
+                    "\ncontrolToken (pass it as controlToken in every call that acts on this game; "
+                    f"keep it secret): {frame['result']['controlToken']}"
+                )
+        return types.ServerResult(
+            types.CallToolResult(
+                content=[types.TextContent(type="text", text=rendered)],
+                structuredContent=frame,
+                isError=is_error(frame),
+            )
+        )
 
     # Registered directly (not through the decorators) so the declared
     # schemas are served verbatim and our own checker is the one validator.
@@ -141,9 +169,14 @@ def native_registry(directory: str | None = None, max_games: int = 16) -> GameRe
     from .store.sqlite import FileOwnership, SqliteStore, state_dir
 
     root = directory or state_dir()
-    return GameRegistry(NativeEngine.start, max_games, store=SqliteStore.in_state_dir(root),
-                        ownership=FileOwnership.in_state_dir(root), identity=native_identity(),
-                        build=native_build_identity())
+    return GameRegistry(
+        NativeEngine.start,
+        max_games,
+        store=SqliteStore.in_state_dir(root),
+        ownership=FileOwnership.in_state_dir(root),
+        identity=native_identity(),
+        build=native_build_identity(),
+    )
 
 
 async def postgres_registry(url: str, max_games: int) -> GameRegistry:
@@ -151,8 +184,14 @@ async def postgres_registry(url: str, max_games: int) -> GameRegistry:
     from .store.postgres import open_postgres
 
     store, ownership = await open_postgres(url)
-    return GameRegistry(NativeEngine.start, max_games, store=store, ownership=ownership,
-                        identity=native_identity(), build=native_build_identity())
+    return GameRegistry(
+        NativeEngine.start,
+        max_games,
+        store=store,
+        ownership=ownership,
+        identity=native_identity(),
+        build=native_build_identity(),
+    )
 
 
 def options(argv: list[str] | None = None) -> argparse.Namespace:
@@ -163,16 +202,28 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
 
     from .watch.listener import DEFAULT_HOST, DEFAULT_PORT
 
-    parser = argparse.ArgumentParser(prog="python -m nethack_webmcp.mcp",
-                                     description="NetHack for agents: the stdio MCP server, with a read-only "
-                                                 "spectator over loopback HTTP.")
-    parser.add_argument("--spectator-host", default=os.environ.get("NNH_SPECTATOR_HOST", DEFAULT_HOST),
-                        help=f"listen address (default {DEFAULT_HOST}; $NNH_SPECTATOR_HOST)")
-    parser.add_argument("--spectator-port", type=int, default=int(os.environ.get("NNH_SPECTATOR_PORT", DEFAULT_PORT)),
-                        help=f"listen port (default {DEFAULT_PORT}; 0 picks a free one; $NNH_SPECTATOR_PORT)")
-    parser.add_argument("--no-spectator", dest="spectator", action="store_false",
-                        default=os.environ.get("NNH_SPECTATOR", "on") != "off",
-                        help="serve no spectator, no HTTP listener ($NNH_SPECTATOR=off)")
+    parser = argparse.ArgumentParser(
+        prog="python -m nethack_webmcp.mcp",
+        description="NetHack for agents: the stdio MCP server, with a read-only spectator over loopback HTTP.",
+    )
+    parser.add_argument(
+        "--spectator-host",
+        default=os.environ.get("NNH_SPECTATOR_HOST", DEFAULT_HOST),
+        help=f"listen address (default {DEFAULT_HOST}; $NNH_SPECTATOR_HOST)",
+    )
+    parser.add_argument(
+        "--spectator-port",
+        type=int,
+        default=int(os.environ.get("NNH_SPECTATOR_PORT", DEFAULT_PORT)),
+        help=f"listen port (default {DEFAULT_PORT}; 0 picks a free one; $NNH_SPECTATOR_PORT)",
+    )
+    parser.add_argument(
+        "--no-spectator",
+        dest="spectator",
+        action="store_false",
+        default=os.environ.get("NNH_SPECTATOR", "on") != "off",
+        help="serve no spectator, no HTTP listener ($NNH_SPECTATOR=off)",
+    )
     add_service_options(parser)
     return parser.parse_args(argv)
 
@@ -188,8 +239,11 @@ async def serve_http(opts: argparse.Namespace) -> None:
     config = service_config(opts)
     host, port = parse_listen(opts.http)
     sock = bind(host, port)
-    games = (await postgres_registry(opts.store, config.max_games) if opts.store
-             else native_registry(max_games=config.max_games))
+    games = (
+        await postgres_registry(opts.store, config.max_games)
+        if opts.store
+        else native_registry(max_games=config.max_games)
+    )
     board = Board(games)
     control = Control(games, config)
     base = config.public_url
@@ -217,8 +271,10 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
         # bound before anything else: a port in use fails here, at once
         listen = bind(opts.spectator_host, opts.spectator_port)
         if not is_loopback(opts.spectator_host):
-            print(f"nethack-webmcp: warning: the spectator listens on {opts.spectator_host}, not loopback",
-                  file=sys.stderr)
+            print(
+                f"nethack-webmcp: warning: the spectator listens on {opts.spectator_host}, not loopback",
+                file=sys.stderr,
+            )
     games = await postgres_registry(opts.store, 16) if getattr(opts, "store", None) else native_registry()
     board = Board(games)
     listener = watching = None

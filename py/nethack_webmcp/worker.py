@@ -46,8 +46,7 @@ from .watch.snapshot import spectator_snapshot
 _context: ToolContext | None = None
 
 
-def start(max_games: int = 16, identity: str | None = None, build: str | None = None,
-          durable: bool = True) -> None:
+def start(max_games: int = 16, identity: str | None = None, build: str | None = None, durable: bool = True) -> None:
     """Create the registry. Idempotent. `durable`: the IndexedDB store and
     Web Lock ownership (else games live in this worker's memory only)."""
     global _context
@@ -57,8 +56,11 @@ def start(max_games: int = 16, identity: str | None = None, build: str | None = 
             from .store.indexeddb import IndexedDBStore, WebLockOwnership
 
             store, ownership = IndexedDBStore(), WebLockOwnership()
-        _context = ToolContext(GameRegistry(WasmEngine.start, max_games=max_games, store=store,
-                                            ownership=ownership, identity=identity, build=build))
+        _context = ToolContext(
+            GameRegistry(
+                WasmEngine.start, max_games=max_games, store=store, ownership=ownership, identity=identity, build=build
+            )
+        )
 
 
 def _games() -> GameRegistry:
@@ -96,8 +98,9 @@ async def call(name: str, arguments_json: str) -> str:
     try:
         frame = await tool.call(_context, arguments)
     except Exception as exc:
-        return _error("internalError", f"{name} failed inside the page's Python: {exc!r}",
-                      traceback=traceback.format_exc(limit=8))
+        return _error(
+            "internalError", f"{name} failed inside the page's Python: {exc!r}", traceback=traceback.format_exc(limit=8)
+        )
     return _dump(frame)
 
 
@@ -123,18 +126,30 @@ async def take_over(session_id: str) -> str:
     except SessionError as exc:
         return _dump(frames.error_frame(None, exc, mutation=False))
     except Exception as exc:
-        return _error("internalError", f"take over failed inside the page's Python: {exc!r}",
-                      traceback=traceback.format_exc(limit=8))
-    frame = frames.build(session, result={"kind": "session", "action": "resumed", "session": session.agent_metadata(),
-                                          "owner": not session.lost_ownership, "takenOver": True,
-                                          "durability": games.store.durability})
+        return _error(
+            "internalError",
+            f"take over failed inside the page's Python: {exc!r}",
+            traceback=traceback.format_exc(limit=8),
+        )
+    frame = frames.build(
+        session,
+        result={
+            "kind": "session",
+            "action": "resumed",
+            "session": session.agent_metadata(),
+            "owner": not session.lost_ownership,
+            "takenOver": True,
+            "durability": games.store.durability,
+        },
+    )
     return _dump(_diagnosed(session, frame))
 
 
 def status() -> str:
     """The games loaded in this worker: {sessionId: {owner, gate}}."""
-    return _dump({session.session_id: {"owner": _owner(session), "gate": session.gate}
-                  for session in _games().sessions()})
+    return _dump(
+        {session.session_id: {"owner": _owner(session), "gate": session.gate} for session in _games().sessions()}
+    )
 
 
 async def stored(session_id: str) -> str:
@@ -166,8 +181,9 @@ async def import_game(text: str) -> str:
         return _dump({"error": {"code": "invalidDocument", "message": f"the file is not JSON: {exc}"}})
     games = _games()
     try:
-        result = await exchange.import_game(games.store, document, engine_factory=WasmEngine.start,
-                                            identity=games.identity)
+        result = await exchange.import_game(
+            games.store, document, engine_factory=WasmEngine.start, identity=games.identity
+        )
     except SessionError as exc:
         return _dump({"error": exc.as_error()})
     except Exception as exc:

@@ -1,4 +1,5 @@
 """conftest.py - the durability tests run against the real native engine and real SQLite."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,6 +1,7 @@
 """crash_player.py - plays SCRIPT on a stored game and SIGKILLs its own process
 right after the journal reservation of input CRASH_AT (before the engine sees
 it). Run by test_crash.py: `python crash_player.py STATE_DIR CRASH_AT`."""
+
 from __future__ import annotations
 
 import asyncio

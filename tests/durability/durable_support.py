@@ -7,6 +7,7 @@ SqliteStore and only injects failures (or a crash hook) at chosen writes.
 (A uniquely named module rather than conftest.py, so `import` never picks
 up another directory's helpers.)
 """
+
 from __future__ import annotations
 
 import json
@@ -34,9 +35,12 @@ PYTHON = sys.executable
 
 def registry(directory: Path, *, store: Store | None = None, identity: str | None = None) -> GameRegistry:
     """The native registry the MCP server uses, on a given state directory."""
-    return GameRegistry(NativeEngine.start, store=store or SqliteStore.in_state_dir(directory),
-                        ownership=FileOwnership.in_state_dir(directory),
-                        identity=identity or native_identity())
+    return GameRegistry(
+        NativeEngine.start,
+        store=store or SqliteStore.in_state_dir(directory),
+        ownership=FileOwnership.in_state_dir(directory),
+        identity=identity or native_identity(),
+    )
 
 
 def standing(frame: dict[str, Any]) -> dict[str, Any] | None:
@@ -55,8 +59,13 @@ class FaultyStore(Store):
     arms the next write of that kind. `after_reserve` runs after a successful
     reservation (the crash hook)."""
 
-    def __init__(self, inner: Store, *, fail_on: set[int] | None = None,
-                 after_reserve: Callable[[dict[str, Any]], Awaitable[None] | None] | None = None) -> None:
+    def __init__(
+        self,
+        inner: Store,
+        *,
+        fail_on: set[int] | None = None,
+        after_reserve: Callable[[dict[str, Any]], Awaitable[None] | None] | None = None,
+    ) -> None:
         self.inner = inner
         self.durability = inner.durability
         self.fail_on = set(fail_on or ())
@@ -145,16 +154,28 @@ class StdioServer:
 
     def __init__(self, state_dir: Path, timeout: float = 60.0) -> None:
         env = {**os.environ, "NNH_STATE_DIR": str(state_dir)}
-        self.process = subprocess.Popen([PYTHON, "-m", "nethack_webmcp.mcp"], cwd=ROOT, env=env,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [PYTHON, "-m", "nethack_webmcp.mcp"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.timeout = timeout
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._ids = 0
         threading.Thread(target=self._read, daemon=True).start()
         self._stderr: list[bytes] = []
         threading.Thread(target=self._drain, daemon=True).start()
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "durability-test", "version": "0"}})
+        self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "durability-test", "version": "0"},
+            },
+        )
         self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     @property
@@ -184,8 +205,10 @@ class StdioServer:
         while True:
             line = self._lines.get(timeout=max(0.1, deadline - time.monotonic()))
             if not line:
-                raise AssertionError("the MCP server closed its output; stderr: "
-                                     + b"".join(self._stderr).decode(errors="replace")[-2000:])
+                raise AssertionError(
+                    "the MCP server closed its output; stderr: "
+                    + b"".join(self._stderr).decode(errors="replace")[-2000:]
+                )
             message = json.loads(line)
             if message.get("id") == self._ids:
                 assert "error" not in message, message["error"]
@@ -215,8 +238,6 @@ class StdioServer:
                 self.process.wait(5)
 
 
-
-
 def wait_until(predicate: Callable[[], bool], seconds: float = 10.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -232,8 +253,9 @@ SCRIPT = TWIN_SCRIPT  # tests/support/twin.py, shared with the browser crash tes
 TWIN_PARAMS = {"seed": 42, "name": "Ada", "createdAt": CREATED_AT, "sessionId": "twin-game"}
 
 
-async def apply_input(client: Client, frame: dict[str, Any], step: tuple[str, dict[str, Any]],
-                      request_id: str | None = None) -> dict[str, Any]:
+async def apply_input(
+    client: Client, frame: dict[str, Any], step: tuple[str, dict[str, Any]], request_id: str | None = None
+) -> dict[str, Any]:
     tool, arguments = step
     extra = {"requestId": request_id} if request_id else {}
     if tool == "respond":

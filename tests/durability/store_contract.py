@@ -9,6 +9,7 @@ interface: no pytest, no native modules.
     CHECKS                      the checks, each `async def check(store)` on an empty store
     await run_all(make_store)   [(name, None | traceback text)] with a fresh store per check
 """
+
 from __future__ import annotations
 
 import traceback
@@ -36,28 +37,74 @@ def raises(kind: type[BaseException]) -> Iterator[None]:
 
 
 def info(session_id: str = "g1", started: float = 100.0) -> SessionInfo:
-    create = {"sessionId": session_id, "seed": 42, "name": "Ada", "role": "valkyrie", "race": "human",
-              "gender": "female", "alignment": "neutral", "createdAt": 1700000000, "harness_name": "h",
-              "model_name": "m", "wizard": False}
-    return SessionInfo(sessionId=session_id, create=create, metadata={"seed": 42, "name": "Ada"},
-                       createdSummary={"revision": 0, "decision": None, "ended": False, "end": None},
-                       profile=1, engineIdentity="native-sha256:x", viewNonce="abc123", startedAt=started,
-                       updatedAt=started, endedAt=None, status="active", lastDepth=1, deepestDepth=1)
+    create = {
+        "sessionId": session_id,
+        "seed": 42,
+        "name": "Ada",
+        "role": "valkyrie",
+        "race": "human",
+        "gender": "female",
+        "alignment": "neutral",
+        "createdAt": 1700000000,
+        "harness_name": "h",
+        "model_name": "m",
+        "wizard": False,
+    }
+    return SessionInfo(
+        sessionId=session_id,
+        create=create,
+        metadata={"seed": 42, "name": "Ada"},
+        createdSummary={"revision": 0, "decision": None, "ended": False, "end": None},
+        profile=1,
+        engineIdentity="native-sha256:x",
+        viewNonce="abc123",
+        startedAt=started,
+        updatedAt=started,
+        endedAt=None,
+        status="active",
+        lastDepth=1,
+        deepestDepth=1,
+    )
 
 
 def entry(seq: int, session_id: str = "g1", operation: str = "op-1") -> JournalEntry:
-    request = {"version": 1, "method": "game.wait",
-               "params": {"sessionId": session_id, "requestId": f"{operation}.{seq}", "expectedRevision": seq - 1}}
-    return JournalEntry(sessionId=session_id, seq=seq, operationId=operation, requestId=f"{operation}.{seq}",
-                        method="game.wait", request=request, reservedAt=200.0 + seq, state="reserved",
-                        receipt=None, completedAt=None)
+    request = {
+        "version": 1,
+        "method": "game.wait",
+        "params": {"sessionId": session_id, "requestId": f"{operation}.{seq}", "expectedRevision": seq - 1},
+    }
+    return JournalEntry(
+        sessionId=session_id,
+        seq=seq,
+        operationId=operation,
+        requestId=f"{operation}.{seq}",
+        method="game.wait",
+        request=request,
+        reservedAt=200.0 + seq,
+        state="reserved",
+        receipt=None,
+        completedAt=None,
+    )
 
 
 def record(session_id: str = "g1", ended: int = 500) -> GameRecord:
     """A record as schema 1 wrote it: without the seed fields."""
-    written = {"sessionId": session_id, "characterName": "Ada", "harnessName": "h", "modelName": "m",
-               "startedAt": 100, "endedAt": ended, "endTimeKind": "observed", "endReason": "quit", "how": "quit",
-               "death": "quit", "score": 12, "turns": 30, "lastDepth": 2, "deepestDepth": 3}
+    written = {
+        "sessionId": session_id,
+        "characterName": "Ada",
+        "harnessName": "h",
+        "modelName": "m",
+        "startedAt": 100,
+        "endedAt": ended,
+        "endTimeKind": "observed",
+        "endReason": "quit",
+        "how": "quit",
+        "death": "quit",
+        "score": 12,
+        "turns": 30,
+        "lastDepth": 2,
+        "deepestDepth": 3,
+    }
     return cast(GameRecord, written)
 
 
@@ -71,8 +118,12 @@ async def check_sessions(store: Store) -> None:
     assert [s["sessionId"] for s in await store.list_sessions()] == ["g2", "g1"]
     await store.update_session("g1", {"status": "ended", "endedAt": 300.0, "lastDepth": 4, "deepestDepth": 5})
     got = await store.get_session("g1")
-    assert got is not None and (got["status"], got["endedAt"], got["lastDepth"], got["deepestDepth"]) == \
-        ("ended", 300.0, 4, 5)
+    assert got is not None and (got["status"], got["endedAt"], got["lastDepth"], got["deepestDepth"]) == (
+        "ended",
+        300.0,
+        4,
+        5,
+    )
 
 
 async def check_journal_is_dense_and_completed_once(store: Store) -> None:
@@ -83,14 +134,17 @@ async def check_journal_is_dense_and_completed_once(store: Store) -> None:
     with raises(StoreConflict):
         await store.reserve(entry(1))  # twice
     summary = {"revision": 1, "decision": None, "ended": False, "end": None}
-    assert await store.complete("g1", 1, state="completed", receipt=summary, completed_at=201.5,
-                                session_fields={"updatedAt": 201.5}) is False
+    assert (
+        await store.complete(
+            "g1", 1, state="completed", receipt=summary, completed_at=201.5, session_fields={"updatedAt": 201.5}
+        )
+        is False
+    )
     with raises(StoreConflict):
         await store.complete("g1", 1, state="completed", receipt=summary, completed_at=202.0)
     await store.reserve(entry(2, operation="op-2"))
     entries = await store.journal("g1")
-    assert [(e["seq"], e["state"], e["receipt"]) for e in entries] == [(1, "completed", summary),
-                                                                        (2, "reserved", None)]
+    assert [(e["seq"], e["state"], e["receipt"]) for e in entries] == [(1, "completed", summary), (2, "reserved", None)]
     assert entries[0]["request"] == entry(1)["request"] and entries[0]["completedAt"] == 201.5
     assert [e["seq"] for e in await store.journal("g1", after_seq=1)] == [2]
     assert [e["seq"] for e in await store.operation_entries("g1", "op-2")] == [2]
@@ -102,10 +156,15 @@ async def check_record_is_written_once_with_its_receipt(store: Store) -> None:
     await store.create_session(info())
     await store.reserve(entry(1))
     end = {"how": "quit", "score": 12}
-    written = await store.complete("g1", 1, state="completed", receipt={"revision": 1, "decision": None,
-                                                                         "ended": True, "end": end},
-                                   completed_at=300.0, session_fields={"status": "ended", "endedAt": 300.0},
-                                   record=record())
+    written = await store.complete(
+        "g1",
+        1,
+        state="completed",
+        receipt={"revision": 1, "decision": None, "ended": True, "end": end},
+        completed_at=300.0,
+        session_fields={"status": "ended", "endedAt": 300.0},
+        record=record(),
+    )
     assert written is True
     assert await store.put_record(record(ended=999)) is False
     assert await store.get_record("g1") == record()
@@ -121,8 +180,7 @@ async def check_recent_records_order(store: Store) -> None:
 
 async def check_receipts(store: Store) -> None:
     await store.create_session(info())
-    receipt = ToolReceipt(sessionId="g1", requestId="walk-1", payloadHash="aa", frame={"version": 2},
-                          createdAt=1.0)
+    receipt = ToolReceipt(sessionId="g1", requestId="walk-1", payloadHash="aa", frame={"version": 2}, createdAt=1.0)
     await store.put_receipt(receipt)
     await store.put_receipt(receipt)  # identical: a no-op
     with raises(StoreConflict):

@@ -2,6 +2,7 @@
 a journal reservation and its receipt. Nothing is applied twice or lost: the
 final state equals an uninterrupted twin run of the same seed and inputs.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -34,8 +35,7 @@ async def test_sigkill_the_mcp_server_and_resume(state_dir: Path) -> None:
     before_drivers = drivers()
     server = StdioServer(state_dir)
     try:
-        frame = server.ok("session", action="create", seed=42, name="Ada", harness_name="pytest",
-                          model_name="none")
+        frame = server.ok("session", action="create", seed=42, name="Ada", harness_name="pytest", model_name="none")
         sid = frame["basis"]["sessionId"]
         for direction in ("west", "north", "west"):
             frame = server.ok("travel", **bound(frame), mode="step", target={"direction": direction})
@@ -110,21 +110,33 @@ async def test_process_killed_after_reservation(state_dir: Path, tmp_path: Path,
     """The whole host process is SIGKILLed between reservation and receipt;
     a new process resumes: the dangling input is not applied, and the game
     continues to the twin's state."""
-    run = subprocess.run([PYTHON, str(HERE / "crash_player.py"), str(state_dir), str(crash_at)],
-                         capture_output=True, text=True, timeout=120, check=False)
+    run = subprocess.run(
+        [PYTHON, str(HERE / "crash_player.py"), str(state_dir), str(crash_at)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode == -9, run.stderr
     with sqlite3.connect(state_dir / "games.sqlite3") as db:
-        assert db.execute("SELECT seq, state FROM journal ORDER BY seq DESC LIMIT 1").fetchone() == \
-            (crash_at + 1, "reserved")
+        assert db.execute("SELECT seq, state FROM journal ORDER BY seq DESC LIMIT 1").fetchone() == (
+            crash_at + 1,
+            "reserved",
+        )
 
     client = Client(registry(state_dir))
     try:
         # any call resumes the game; until observe has verified the dangling input, no input is sent
         with sqlite3.connect(state_dir / "games.sqlite3") as db:
             nonce = db.execute("SELECT view_nonce FROM sessions").fetchone()[0]
-        last_view = {"basis": {"sessionId": TWIN_PARAMS["sessionId"], "viewId": f"v{crash_at}-{nonce}"},
-                     "decision": {"reply": {"arguments": {"action": "answer", "sessionId": TWIN_PARAMS["sessionId"],
-                                                          "decisionId": "decision-1"}}}}
+        last_view = {
+            "basis": {"sessionId": TWIN_PARAMS["sessionId"], "viewId": f"v{crash_at}-{nonce}"},
+            "decision": {
+                "reply": {
+                    "arguments": {"action": "answer", "sessionId": TWIN_PARAMS["sessionId"], "decisionId": "decision-1"}
+                }
+            },
+        }
         early = await apply_input(client, last_view, SCRIPT[crash_at])
         assert early["error"]["code"] == "recoveryRequired"
         assert early["control"]["gate"] == "recoveryRequired"
@@ -137,8 +149,7 @@ async def test_process_killed_after_reservation(state_dir: Path, tmp_path: Path,
         assert [e["seq"] for e in recovery["notApplied"]] == [crash_at + 1]
         assert frame["control"]["gate"] in ("ready", "decision")
         with sqlite3.connect(state_dir / "games.sqlite3") as db:
-            assert db.execute("SELECT state FROM journal WHERE seq = ?", (crash_at + 1,)).fetchone() == \
-                ("notApplied",)
+            assert db.execute("SELECT state FROM journal WHERE seq = ?", (crash_at + 1,)).fetchone() == ("notApplied",)
         for step in SCRIPT[crash_at:]:
             frame = await apply_input(client, frame, step)
             assert "error" not in frame, frame["error"]

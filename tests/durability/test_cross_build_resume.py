@@ -7,6 +7,7 @@ SQLite code, each resume replaying and checking every recorded boundary.
 The WASM builds run as NDJSON processes (scripts/wasm-driver.mjs under the
 test extra's Node 24), which the native engine host drives like nhdriver.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,9 @@ def launcher(directory: Path, build: str) -> Path:
     """An executable that runs one WASM build as a driver process."""
     wasm_command(build)  # fails with instructions when the build is missing
     path = directory / f"wasm-{build}"
-    path.write_text(f"#!/bin/sh\ncd {str(ROOT)!r} && exec {node24()!r} {JSPI_FLAG} {str(WASM_SCRIPT)!r} "
-                    f"--build {build}\n")
+    path.write_text(
+        f"#!/bin/sh\ncd {str(ROOT)!r} && exec {node24()!r} {JSPI_FLAG} {str(WASM_SCRIPT)!r} --build {build}\n"
+    )
     path.chmod(0o755)
     return path
 
@@ -52,12 +54,18 @@ def registry(state_dir: Path, build: str, launchers: Path) -> GameRegistry:
 
         web = json.loads((WASM_ENGINE / "identity.json").read_text())
         identity, build_identity = web["gameIdentity"], web["builds"][build]["buildIdentity"]
-    return GameRegistry(factory, store=SqliteStore.in_state_dir(state_dir),
-                        ownership=FileOwnership.in_state_dir(state_dir), identity=identity, build=build_identity)
+    return GameRegistry(
+        factory,
+        store=SqliteStore.in_state_dir(state_dir),
+        ownership=FileOwnership.in_state_dir(state_dir),
+        identity=identity,
+        build=build_identity,
+    )
 
 
-async def play_on(state_dir: Path, build: str, launchers: Path, session_id: str | None,
-                  steps: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any], dict[str, Any]]:
+async def play_on(
+    state_dir: Path, build: str, launchers: Path, session_id: str | None, steps: list[tuple[str, dict[str, Any]]]
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """Resume (or create) the game on `build`, check the resume, play `steps`;
     returns (sessionId, the resumed observe frame, the final observe frame)."""
     client = Client(registry(state_dir, build, launchers))
@@ -90,8 +98,7 @@ async def test_a_game_resumes_on_every_build_in_turn(state_dir: Path, tmp_path: 
     assert expected["basis"]["revision"] == len(SCRIPT)
 
 
-async def test_a_journal_whose_boundaries_disagree_is_refused_on_every_build(state_dir: Path,
-                                                                             tmp_path: Path) -> None:
+async def test_a_journal_whose_boundaries_disagree_is_refused_on_every_build(state_dir: Path, tmp_path: Path) -> None:
     import sqlite3
 
     sid, _, _ = await play_on(state_dir, "native", tmp_path, None, SCRIPT[:3])

@@ -5,6 +5,7 @@ state hash its journal replays to); `... export import FILE` in another state
 directory replays it, refuses unless it reaches the same state hash, and
 stores it so that it can be resumed there.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,15 @@ pytestmark = pytest.mark.asyncio
 
 def cli(state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # "--": a generated sessionId may begin with "-", which is an argument, not an option
-    return subprocess.run([PYTHON, "-m", "nethack_webmcp.export", "--", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False, env={**os.environ, "NNH_STATE_DIR": str(state_dir)})
+    return subprocess.run(
+        [PYTHON, "-m", "nethack_webmcp.export", "--", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "NNH_STATE_DIR": str(state_dir)},
+    )
 
 
 async def play_with_items(state_dir: Path) -> tuple[str, dict[str, Any]]:
@@ -68,8 +76,14 @@ async def test_export_then_import_elsewhere_reaches_the_same_state(tmp_path: Pat
     imported = cli(elsewhere, "import", str(path))
     assert imported.returncode == 0, imported.stderr
     report = json.loads(imported.stdout)
-    assert report == {"sessionId": sid, "revision": document["revision"], "stateHash": document["stateHash"],
-                      "replayed": len(document["journal"]), "turn": observed["basis"]["turn"], "verified": True}
+    assert report == {
+        "sessionId": sid,
+        "revision": document["revision"],
+        "stateHash": document["stateHash"],
+        "replayed": len(document["journal"]),
+        "turn": observed["basis"]["turn"],
+        "verified": True,
+    }
     again = cli(elsewhere, "import", str(path))
     assert again.returncode == 1 and json.loads(again.stderr)["error"]["code"] == "sessionExists"
 

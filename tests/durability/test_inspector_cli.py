@@ -5,6 +5,7 @@ invocation starts a new `python -m nethack_webmcp.mcp` and talks to it over
 stdio, so the second call below only works because the server resumes the
 game from SQLite.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,12 +20,28 @@ from support.inspector import node_bin
 
 
 def cli(inspector: Path, home: Path, state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(home),
-           "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {**os.environ, "HOME": str(home), "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("NNH_STATE_DIR", None)
-    return subprocess.run([str(inspector), "--cli", "-e", f"NNH_STATE_DIR={state_dir}", "-e", "NNH_SPECTATOR_PORT=0",
-                           sys.executable, "-m", "nethack_webmcp.mcp", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False)
+    return subprocess.run(
+        [
+            str(inspector),
+            "--cli",
+            "-e",
+            f"NNH_STATE_DIR={state_dir}",
+            "-e",
+            "NNH_SPECTATOR_PORT=0",
+            sys.executable,
+            "-m",
+            "nethack_webmcp.mcp",
+            *args,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
 
 
 def quiet(stderr: str) -> bool:
@@ -49,13 +66,42 @@ def test_tools_list_is_strictly_clean(inspector: Path, tmp_path: Path) -> None:
 
 def test_two_invocations_play_one_stored_game(inspector: Path, tmp_path: Path) -> None:
     state_dir = tmp_path / "state"
-    created = result(cli(inspector, tmp_path, state_dir, "--method", "tools/call", "--tool-name", "session",
-                         "--tool-arg", "action=create", "--tool-arg", "seed=42"))
+    created = result(
+        cli(
+            inspector,
+            tmp_path,
+            state_dir,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "session",
+            "--tool-arg",
+            "action=create",
+            "--tool-arg",
+            "seed=42",
+        )
+    )
     basis = created["basis"]
     assert (state_dir / "games.sqlite3").exists()
-    moved = result(cli(inspector, tmp_path, state_dir, "--method", "tools/call", "--tool-name", "travel",
-                       "--tool-arg", f"sessionId={basis['sessionId']}", "--tool-arg", f"viewId={basis['viewId']}",
-                       "--tool-arg", "mode=step", "--tool-arg", 'target={"direction":"east"}'))
+    moved = result(
+        cli(
+            inspector,
+            tmp_path,
+            state_dir,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "travel",
+            "--tool-arg",
+            f"sessionId={basis['sessionId']}",
+            "--tool-arg",
+            f"viewId={basis['viewId']}",
+            "--tool-arg",
+            "mode=step",
+            "--tool-arg",
+            'target={"direction":"east"}',
+        )
+    )
     assert moved["outcome"]["submission"] == "accepted"
     assert moved["basis"]["sessionId"] == basis["sessionId"]
     assert moved["basis"]["revision"] == basis["revision"] + 1

@@ -5,6 +5,7 @@ with its own registry over the same state directory. B gets a read-only
 observer (gate lostOwnership) that follows A's journal; once A gives the
 game up (close, or death) B takes it over with session resume.
 """
+
 from __future__ import annotations
 
 import sqlite3

@@ -5,6 +5,7 @@ every input boundary, whether or not the response is quiet, so a journaled
 `itemId` names the same object when the journal is replayed quietly. (It
 once assigned them while writing observations; this was the reproduction.)
 """
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """test_records.py - a finished game's record (seed 002's fields), written exactly once."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -23,8 +24,9 @@ async def quit_game(client: Client, frame: dict[str, Any]) -> dict[str, Any]:
     while frame["decision"] is not None:
         decision = frame["decision"]
         if decision["kind"] == "confirmation":
-            frame = await client.ok("respond", **decision["reply"]["arguments"],
-                                    value=decision["prompt"] == "Really quit?")
+            frame = await client.ok(
+                "respond", **decision["reply"]["arguments"], value=decision["prompt"] == "Really quit?"
+            )
         else:
             frame = await client.ok("respond", **decision["cancel"]["arguments"])
     assert frame["control"]["gate"] == "ended"
@@ -32,9 +34,10 @@ async def quit_game(client: Client, frame: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_end_reasons() -> None:
-    assert [end_reason(how) for how in ("ascended", "escaped", "quit", "panicked", "died", "choked",
-                                        "stoned", "trickery", None)] == \
-        ["ascended", "escaped", "quit", "failed", "died", "died", "died", "died", "failed"]
+    assert [
+        end_reason(how)
+        for how in ("ascended", "escaped", "quit", "panicked", "died", "choked", "stoned", "trickery", None)
+    ] == ["ascended", "escaped", "quit", "failed", "died", "died", "died", "died", "failed"]
 
 
 @pytest.mark.asyncio
@@ -42,8 +45,9 @@ async def test_quit_writes_one_record(state_dir: Path) -> None:
     started = int(time.time())
     client = Client(registry(state_dir))
     try:
-        frame = await client.ok("session", action="create", seed=42, name="Ada", harness_name="pytest-harness",
-                                model_name="no-model")
+        frame = await client.ok(
+            "session", action="create", seed=42, name="Ada", harness_name="pytest-harness", model_name="no-model"
+        )
         sid = frame["basis"]["sessionId"]
         frame = await client.ok("travel", **bound(frame), mode="step", target={"direction": "west"})
         ended = await quit_game(client, frame)
@@ -53,11 +57,24 @@ async def test_quit_writes_one_record(state_dir: Path) -> None:
         await client.close()
     end = ended["scene"]["end"]
     assert record is not None and stored is not None
-    assert record == {"sessionId": sid, "characterName": "Ada", "harnessName": "pytest-harness",
-                      "modelName": "no-model", "startedAt": record["startedAt"], "endedAt": record["endedAt"],
-                      "endTimeKind": "observed", "endReason": "quit", "how": "quit", "death": end.get("death"),
-                      "score": end["score"], "turns": end["turn"], "lastDepth": 1, "deepestDepth": 1,
-                      "seed": 42, "seedChoice": "chosen"}
+    assert record == {
+        "sessionId": sid,
+        "characterName": "Ada",
+        "harnessName": "pytest-harness",
+        "modelName": "no-model",
+        "startedAt": record["startedAt"],
+        "endedAt": record["endedAt"],
+        "endTimeKind": "observed",
+        "endReason": "quit",
+        "how": "quit",
+        "death": end.get("death"),
+        "score": end["score"],
+        "turns": end["turn"],
+        "lastDepth": 1,
+        "deepestDepth": 1,
+        "seed": 42,
+        "seedChoice": "chosen",
+    }
     assert started <= record["startedAt"] <= record["endedAt"] <= time.time()
     assert stored["status"] == "ended" and stored["endedAt"] is not None
 
@@ -85,9 +102,14 @@ async def test_depths_and_a_failed_final_receipt(state_dir: Path) -> None:
         sid = session.session_id
         for level in ("5", "2"):
             await session.step("debug.wizard", {"command": "levelTeleport"}, request_id=f"lt{level}.1")
-            await session.step("decision.answer", {"decisionId": session.decision["id"],  # type: ignore[index]
-                                                   "answer": {"kind": "text", "text": level}},
-                               request_id=f"lt{level}.2")
+            await session.step(
+                "decision.answer",
+                {
+                    "decisionId": session.decision["id"],  # type: ignore[index]
+                    "answer": {"kind": "text", "text": level},
+                },
+                request_id=f"lt{level}.2",
+            )
         stored = await store.get_session(sid)
         assert stored is not None and (stored["lastDepth"], stored["deepestDepth"]) == (2, 5)
         frame = await client.ok("observe", sessionId=sid)
@@ -132,8 +154,7 @@ async def test_a_resumed_ended_game_without_its_record_gets_it_once(state_dir: P
     elsewhere = tmp_path / "elsewhere"
     target = Client(registry(elsewhere))
     try:
-        await import_game(target.games.store, document, engine_factory=NativeEngine.start,
-                          identity=native_identity())
+        await import_game(target.games.store, document, engine_factory=NativeEngine.start, identity=native_identity())
         assert records(elsewhere) == []
         observed = await target.ok("observe", sessionId=sid)
         assert observed["control"]["gate"] == "ended"

@@ -4,6 +4,7 @@ Each test plays through the tools on one registry, closes it (the engines
 are retired; the games stay in SQLite), and continues on a fresh registry
 over the same state directory, exactly as a restarted MCP server would.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -18,8 +19,7 @@ pytestmark = pytest.mark.asyncio
 
 async def play_to_a_decision(client: Client) -> dict:
     """seed 42: a few moves, a search, then a kick that leaves a direction question standing."""
-    frame = await client.ok("session", action="create", seed=42, name="Ada", harness_name="pytest",
-                            model_name="none")
+    frame = await client.ok("session", action="create", seed=42, name="Ada", harness_name="pytest", model_name="none")
     for direction in ("west", "west", "north"):
         frame = await client.ok("travel", **bound(frame), mode="step", target={"direction": direction})
     frame = await client.ok("interact", **bound(frame), action="search", turns=3, requestId="search-1")
@@ -83,8 +83,7 @@ async def test_an_operation_without_its_receipt_is_not_run_twice(state_dir: Path
         db.execute("DELETE FROM receipts WHERE request_id = 'walk-1'")
 
     second = Client(registry(state_dir))
-    retry = await second.call("travel", **bound(created), mode="step", target={"direction": "west"},
-                              requestId="walk-1")
+    retry = await second.call("travel", **bound(created), mode="step", target={"direction": "west"}, requestId="walk-1")
     assert retry["error"]["code"] == "receiptMissing"
     observed = await second.ok("observe", sessionId=sid)
     assert observed["basis"]["revision"] == 1
@@ -176,8 +175,13 @@ async def test_automatic_pickup_chosen_at_creation_survives_a_restart(state_dir:
     gold comes back in the step onto it) and is re-created by the replay."""
     first = Client(registry(state_dir))
     frame = await first.ok("session", action="create", seed=42, role="healer", autopickup="$")
-    assert frame["scene"]["automaticPickup"] == {"enabled": True, "itemTypes": ["gold"], "arrows": True,
-                                                 "leaveCorpses": True, "leaveKnownCursed": True}
+    assert frame["scene"]["automaticPickup"] == {
+        "enabled": True,
+        "itemTypes": ["gold"],
+        "arrows": True,
+        "leaveCorpses": True,
+        "leaveKnownCursed": True,
+    }
     assert frame["basis"]["revision"] == 0
     gold = frame["scene"]["self"]["vitals"]["gold"]
     coins = next(entry["id"] for entry in frame["scene"]["inventory"] if entry["label"].endswith("gold pieces"))

@@ -6,6 +6,7 @@ carries a state hash that could confirm a twin game. Once the game has
 ended, its record holds the seed and says it was sealed, and the session
 tool shows it too.
 """
+
 from __future__ import annotations
 
 import json
@@ -45,9 +46,15 @@ async def test_a_sealed_seed_is_absent_from_every_agent_frame_and_in_the_record(
         assert frame["result"]["session"]["seedChoice"] == "sealed"
         frame = await call("travel", **bound(frame), mode="explore", maxActions=20)
         frame = await call("interact", **bound(frame), action="search", turns=3)
-        for tool, arguments in (("observe", {}), ("plan", {"query": "navigation"}), ("inventory", {}),
-                                ("equipment", {}), ("lookup", {"symbol": "@"}), ("use", {}),
-                                ("interact", {"viewId": frame["basis"]["viewId"]})):
+        for tool, arguments in (
+            ("observe", {}),
+            ("plan", {"query": "navigation"}),
+            ("inventory", {}),
+            ("equipment", {}),
+            ("lookup", {"symbol": "@"}),
+            ("use", {}),
+            ("interact", {"viewId": frame["basis"]["viewId"]}),
+        ):
             await call(tool, sessionId=sid, **arguments)
         await call("session", action="close", sessionId=sid)
         frame = await call("session", action="resume", sessionId=sid)

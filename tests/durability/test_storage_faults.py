@@ -5,6 +5,7 @@ chosen writes. Nothing is silently dropped: a write that failed is retried
 by observe (the gate reopens only when it is durable), and the game that a
 restart resumes is the game the player saw.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -35,8 +36,9 @@ def faulty(state_dir: Path) -> tuple[Client, FaultyStore]:
 
 async def engine_revision(client: Client, session_id: str) -> int:
     session = client.games.get(session_id)
-    response = await session.engine.request({"version": 1, "method": "session.observe",
-                                             "params": {"sessionId": session_id}})
+    response = await session.engine.request(
+        {"version": 1, "method": "session.observe", "params": {"sessionId": session_id}}
+    )
     return int(response["revision"])
 
 
@@ -121,8 +123,7 @@ async def test_failed_creation_starts_no_game(state_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("nth", range(1, 14))
-async def test_any_failing_write_is_reported_and_nothing_is_lost(state_dir: Path, tmp_path: Path,
-                                                                 nth: int) -> None:
+async def test_any_failing_write_is_reported_and_nothing_is_lost(state_dir: Path, tmp_path: Path, nth: int) -> None:
     """Write number `nth` fails (creation, a reservation, a receipt, a tool
     receipt...). Whatever it was, the caller is told, input stays blocked
     until observe has made it durable, and the finished game equals the

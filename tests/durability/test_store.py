@@ -4,6 +4,7 @@ The contract itself is store_contract.py (plain async checks, no pytest),
 so that the browser's IndexedDB implementation runs the very same checks
 inside the site's worker (tests/e2e/test_durable_store.py).
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -44,7 +45,9 @@ async def test_contract(store: Store, check: Callable[[Store], Awaitable[None]])
     await check(store)
 
 
-@pytest.mark.parametrize("check", store_contract.SERVICE_CHECKS, ids=lambda check: check.__name__.removeprefix("check_"))
+@pytest.mark.parametrize(
+    "check", store_contract.SERVICE_CHECKS, ids=lambda check: check.__name__.removeprefix("check_")
+)
 async def test_service_contract(store: Store, check: Callable[[Store], Awaitable[None]]) -> None:
     await check(store)
 
@@ -130,9 +133,12 @@ async def test_a_schema_2_database_keeps_its_records_through_the_rebuild(tmp_pat
     for statement in MIGRATIONS[0] + MIGRATIONS[1]:
         raw.execute(statement)
     old = {**record("a"), "seed": 3, "seedChoice": "chosen"}
-    raw.execute("INSERT INTO game_records (game_id, character_name, harness_name, model_name, started_at_s, "
-                "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
-                "seed_choice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", tuple(old.values()))
+    raw.execute(
+        "INSERT INTO game_records (game_id, character_name, harness_name, model_name, started_at_s, "
+        "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
+        "seed_choice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        tuple(old.values()),
+    )
     with pytest.raises(sqlite3.IntegrityError):  # schema 2 knows no limit end reasons
         raw.execute("UPDATE game_records SET end_reason = 'idle_timeout'")
     raw.execute("PRAGMA user_version=2")

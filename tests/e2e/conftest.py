@@ -9,6 +9,7 @@ the tests of that path (Pyodide boots once per page);
 Every request of every page and worker in a context is recorded, so tests
 can check that the site asks nothing of any other origin.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -60,8 +61,6 @@ def site(request: pytest.FixtureRequest, playwright: Playwright, site_url: str) 
     assert not errors, f"uncaught page errors: {errors}"
     foreign = [url for url in requests if not url.startswith((site_url, "data:"))]
     assert not foreign, f"requests outside the page's origin: {foreign}"
-
-
 
 
 @pytest.fixture(scope="package")

@@ -12,6 +12,7 @@ engine, the memory store) from the browser game's own recorded creation
 parameters and the same tool calls. Native and WASM engines give
 byte-identical responses, so equal state hashes mean equal games.
 """
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,11 @@ def open_site(ctx: BrowserContext, url: str, fragment: str = "") -> Page:
 
 
 def wait_ready(page: Page) -> None:
-    status = wait_until(page, "() => window.nethackSite && window.nethackSite.status !== 'booting' "
-                              "&& window.nethackSite.status", BOOT_TIMEOUT)
+    status = wait_until(
+        page,
+        "() => window.nethackSite && window.nethackSite.status !== 'booting' && window.nethackSite.status",
+        BOOT_TIMEOUT,
+    )
     assert status == "ready", page.evaluate("() => window.nethackSite.error")
 
 
@@ -75,20 +79,23 @@ class Agent:
         assert "error" not in frame, frame["error"]
         return frame
 
-    def step(self, frame: dict[str, Any], step: tuple[str, dict[str, Any]],
-             request_id: str | None = None) -> dict[str, Any]:
+    def step(
+        self, frame: dict[str, Any], step: tuple[str, dict[str, Any]], request_id: str | None = None
+    ) -> dict[str, Any]:
         return self.call(*arguments_for(frame, step, request_id))
 
-    def start(self, frame: dict[str, Any], step: tuple[str, dict[str, Any]],
-              request_id: str | None = None) -> None:
+    def start(self, frame: dict[str, Any], step: tuple[str, dict[str, Any]], request_id: str | None = None) -> None:
         """Start a tool call and do not wait for it (it may never answer)."""
         name, arguments = arguments_for(frame, step, request_id)
-        self.page.evaluate("""([name, input]) => {
+        self.page.evaluate(
+            """([name, input]) => {
           const context = document.modelContext;
           window.__inflight = context.getTools().then((tools) =>
             context.executeTool(tools.find((tool) => tool.name === name), JSON.stringify(input)))
             .then((result) => ({result}), (error) => ({error: String(error)}));
-        }""", [name, arguments])
+        }""",
+            [name, arguments],
+        )
 
 
 def play(agent: Agent, frame: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
@@ -99,8 +106,9 @@ def play(agent: Agent, frame: dict[str, Any], steps: list[tuple[str, dict[str, A
     return frame
 
 
-def arguments_for(frame: dict[str, Any], step: tuple[str, dict[str, Any]],
-                  request_id: str | None = None) -> tuple[str, dict[str, Any]]:
+def arguments_for(
+    frame: dict[str, Any], step: tuple[str, dict[str, Any]], request_id: str | None = None
+) -> tuple[str, dict[str, Any]]:
     tool, arguments = step
     extra = {"requestId": request_id} if request_id else {}
     if tool == "respond":
@@ -116,10 +124,13 @@ def python(page: Page, code: str) -> Any:
 
 
 def journal(page: Page, session_id: str) -> list[dict[str, Any]]:
-    return python(page, f"""
+    return python(
+        page,
+        f"""
 import json
 from nethack_webmcp import worker
-json.dumps(await worker._games().store.journal({session_id!r}))""")
+json.dumps(await worker._games().store.journal({session_id!r}))""",
+    )
 
 
 def stored_session(page: Page, session_id: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ conftest.py.
             document.modelContext.getTools()/executeTool() from the test,
             the same discovery/execution calls page.webmcp makes natively
 """
+
 from __future__ import annotations
 
 import functools
@@ -31,8 +32,15 @@ DIST = ROOT / "web" / "dist"
 SCREENSHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Root on a CI machine: no sandbox; and nothing that phones home.
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 BOOT_TIMEOUT = 90.0
 
 
@@ -79,8 +87,11 @@ def wait_until(page: Page, expression: str, timeout: float = 30.0, arg: Any = No
 def boot(page: Page, url: str) -> dict[str, Any]:
     """Open the site and wait for the game host; fail with its own error."""
     page.goto(url)
-    status = wait_until(page, "() => window.nethackSite && window.nethackSite.status !== 'booting' "
-                              "&& window.nethackSite.status", BOOT_TIMEOUT)
+    status = wait_until(
+        page,
+        "() => window.nethackSite && window.nethackSite.status !== 'booting' && window.nethackSite.status",
+        BOOT_TIMEOUT,
+    )
     site = page.evaluate("() => window.nethackSite")
     assert status == "ready", f"the site failed to boot: {site.get('error')}"
     return site
@@ -177,8 +188,9 @@ def spectator_state(page: Page) -> dict[str, Any]:
 
 
 def wait_for_revision(page: Page, revision: int, timeout: float = 15.0) -> dict[str, Any]:
-    wait_until(page, "(revision) => document.getElementById('main').dataset.revision === String(revision)",
-               timeout, revision)
+    wait_until(
+        page, "(revision) => document.getElementById('main').dataset.revision === String(revision)", timeout, revision
+    )
     return spectator_state(page)
 
 

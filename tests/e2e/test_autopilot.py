@@ -7,6 +7,7 @@ handle, with real progress (turns passed, squares stood on), and every
 decision it answered must have been the standing one. Mid-game the
 spectator is photographed into build/screenshots/ for review.
 """
+
 from __future__ import annotations
 
 from .site_harness import SCREENSHOTS, Site, spectator_state, wait_until
@@ -48,6 +49,11 @@ def test_autopilot_plays_300_actions_through_the_tools(site: Site) -> None:
     assert state["answersAccepted"] == state["decisions"] and state["notStanding"] == 0, state
     assert state["games"] >= 1
     wait_until(page, "() => !window.nethackSite.autopilot.running", 60)
-    listed = wait_until(page, "(id) => { const row = document.querySelector(`table.games tr[data-game-id=\"${id}\"]`); "
-                              "return row && row.textContent; }", 10, state["gameId"])
+    listed = wait_until(
+        page,
+        '(id) => { const row = document.querySelector(`table.games tr[data-game-id="${id}"]`); '
+        "return row && row.textContent; }",
+        10,
+        state["gameId"],
+    )
     assert "nethack-webmcp autopilot" in listed

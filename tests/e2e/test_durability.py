@@ -16,6 +16,7 @@
 - a resume under other rules or of a journal that does not replay is
   refused with a clear diagnostic.
 """
+
 from __future__ import annotations
 
 import json
@@ -53,8 +54,13 @@ def standing(frame: dict[str, Any]) -> dict[str, Any] | None:
 
 def comparable(frame: dict[str, Any]) -> dict[str, Any]:
     """What a person or agent sees of a game, without the call's own diagnostics."""
-    return {"basis": frame["basis"], "gate": frame["control"]["gate"], "scene": frame["scene"],
-            "decision": frame["decision"], "stateHash": frame["result"].get("stateHash")}
+    return {
+        "basis": frame["basis"],
+        "gate": frame["control"]["gate"],
+        "scene": frame["scene"],
+        "decision": frame["decision"],
+        "stateHash": frame["result"].get("stateHash"),
+    }
 
 
 def test_a_reload_mid_game_resumes_the_same_frame(ctx: BrowserContext, site_url: str) -> None:
@@ -75,8 +81,9 @@ def test_a_reload_mid_game_resumes_the_same_frame(ctx: BrowserContext, site_url:
     after = agent.ok("observe", {"sessionId": game})
     assert comparable(after) == comparable(before)
     assert standing(after) == standing(before)
-    shown = wait_until(page, "(r) => document.getElementById('main').dataset.revision === String(r)", 10,
-                       before["basis"]["revision"])
+    shown = wait_until(
+        page, "(r) => document.getElementById('main').dataset.revision === String(r)", 10, before["basis"]["revision"]
+    )
     assert shown
 
     # the standing question answers with the arguments it offered before the reload
@@ -99,7 +106,7 @@ def test_a_reload_reports_the_resume(ctx: BrowserContext, site_url: str) -> None
     reload(page)
     assert not owned(page, game)
     # the home view offers to resume it: it is stored and no tab has it open
-    button = f"tr[data-game-id=\"{game}\"] [data-control=resume]"
+    button = f'tr[data-game-id="{game}"] [data-control=resume]'
     wait_until(page, "(selector) => document.querySelector(selector)", 10, button)
     frame = agent.ok("observe", {"sessionId": game})
     resume = frame["diagnostics"]["resume"]
@@ -115,14 +122,19 @@ def test_a_reload_reports_the_resume(ctx: BrowserContext, site_url: str) -> None
     assert page.evaluate("() => location.hash") == f"#/g/{game}"
 
 
-@pytest.mark.parametrize(("hang", "applied", "stop"), [
-    ({"op": "reserve", "when": "after"}, False, "terminate"),    # journaled, never sent
-    ({"op": "complete", "when": "before"}, False, "terminate"),  # sent to the engine, its receipt never written
-    ({"op": "putReceipt", "when": "before"}, True, "terminate"),  # receipted; the tool's frame never stored
-    ({"op": "complete", "when": "before"}, False, "close"),      # the tab closed while the call is in flight
-], ids=["after-reservation", "before-receipt", "before-tool-receipt", "tab-closed-before-receipt"])
-def test_worker_terminated_mid_operation(ctx: BrowserContext, site_url: str, hang: dict[str, str],
-                                         applied: bool, stop: str) -> None:
+@pytest.mark.parametrize(
+    ("hang", "applied", "stop"),
+    [
+        ({"op": "reserve", "when": "after"}, False, "terminate"),  # journaled, never sent
+        ({"op": "complete", "when": "before"}, False, "terminate"),  # sent to the engine, its receipt never written
+        ({"op": "putReceipt", "when": "before"}, True, "terminate"),  # receipted; the tool's frame never stored
+        ({"op": "complete", "when": "before"}, False, "close"),  # the tab closed while the call is in flight
+    ],
+    ids=["after-reservation", "before-receipt", "before-tool-receipt", "tab-closed-before-receipt"],
+)
+def test_worker_terminated_mid_operation(
+    ctx: BrowserContext, site_url: str, hang: dict[str, str], applied: bool, stop: str
+) -> None:
     crash_at = 4  # the answer to kick's question
     page = open_site(ctx, site_url)
     agent = Agent(page)
@@ -131,8 +143,7 @@ def test_worker_terminated_mid_operation(ctx: BrowserContext, site_url: str, han
     frame = play(agent, created, SCRIPT[:crash_at])
     faults(page, {"hang": {**hang, "nth": 1}})
     agent.start(frame, SCRIPT[crash_at], request_id="answer-1")
-    wait_until(page, "(op) => window.nethackTest.events.some((e) => e.event === 'hung' && e.op === op)", 20,
-               hang["op"])
+    wait_until(page, "(op) => window.nethackTest.events.some((e) => e.event === 'hung' && e.op === op)", 20, hang["op"])
     if stop == "terminate":
         page.evaluate("() => window.nethackTest.terminateWorker()")
         reload(page)
@@ -159,7 +170,7 @@ def test_worker_terminated_mid_operation(ctx: BrowserContext, site_url: str, han
         assert journal(page, game)[-1]["state"] == "notApplied"
         frame = agent.step(first, SCRIPT[crash_at], request_id="answer-2")  # the caller's explicit re-issue
         assert "error" not in frame, frame["error"]
-    play(agent, frame, SCRIPT[crash_at + 1:])
+    play(agent, frame, SCRIPT[crash_at + 1 :])
     final = agent.ok("observe", {"sessionId": game})
     assert (final["result"]["stateHash"], final["basis"]["revision"]) == twin(page, game, SCRIPT)
     states = [e["state"] for e in journal(page, game)]
@@ -234,13 +245,16 @@ def test_injected_storage_failures_block_and_recover(ctx: BrowserContext, site_u
     # 4. a blocked upgrade: this worker's site is "updated" to a newer schema while another
     # tab of the old site keeps the database open (and ignores the request to close it)
     assert page.evaluate(HOLD_OPEN, "nethack-webmcp-journal") == 2
-    python(page, """
+    python(
+        page,
+        """
 import js
 from pyodide.ffi import create_proxy
 store = js.nethackStorage.store
 store.close(); store.closed = False
 store.migrations.push(create_proxy(lambda db, tx: None))
-'1'""")
+'1'""",
+    )
     blocked = agent.call("interact", {"sessionId": game, "viewId": again["basis"]["viewId"], "action": "search"})
     assert blocked["error"]["code"] == "storageFailed" and blocked["outcome"]["submission"] == "rejected"
     assert blocked["control"]["gate"] == "recoveryRequired"
@@ -318,8 +332,9 @@ def test_two_tabs_one_owner_and_take_over(ctx: BrowserContext, site_url: str) ->
     assert back["control"]["gate"] == "ready" and back["result"]["stateHash"] == final["result"]["stateHash"]
 
 
-def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_browser: Browser, site_url: str,
-                                                 tmp_path: Any) -> None:
+def test_export_then_import_into_a_fresh_profile(
+    ctx: BrowserContext, plain_browser: Browser, site_url: str, tmp_path: Any
+) -> None:
     page = open_site(ctx, site_url)
     agent = Agent(page)
     created = agent.ok("session", CREATE)
@@ -339,15 +354,27 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
     # the native CLI imports it: the same rules (game identity), so its engine
     # replays the browser's journal to the same state hash ...
     state = {**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")}
-    cli = subprocess.run([sys.executable, "-m", "nethack_webmcp.export", "import", str(path)], capture_output=True,
-                         text=True, timeout=120, env=state, check=False)
+    cli = subprocess.run(
+        [sys.executable, "-m", "nethack_webmcp.export", "import", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=state,
+        check=False,
+    )
     assert cli.returncode == 0, cli.stderr
     result = json.loads(cli.stdout)
     assert result["stateHash"] == document["stateHash"] and result["verified"] is True
     # ... the game goes on natively, and the native export goes back to a browser
     native_hash = run(_native_continue(tmp_path / "state", game, SCRIPT[5:8]))
-    exported = subprocess.run([sys.executable, "-m", "nethack_webmcp.export", game], capture_output=True, text=True,
-                              timeout=120, env=state, check=False)
+    exported = subprocess.run(
+        [sys.executable, "-m", "nethack_webmcp.export", game],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=state,
+        check=False,
+    )
     assert exported.returncode == 0, exported.stderr
     native_document = json.loads(exported.stdout)
     assert native_document["stateHash"] == native_hash and len(native_document["journal"]) == 8
@@ -358,12 +385,16 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
     try:
         other = open_site(fresh, site_url)
         other.locator("[data-control=import]").set_input_files(str(path))
-        wait_until(other, "() => document.querySelector('[data-field=import-result]')?.dataset.state "
-                          "=== 'imported'", 60)
-        row = wait_until(other, "(id) => document.querySelector(`tr[data-game-id=\"${id}\"] [data-control=resume]`)"
-                                " !== null", 10, game)
+        wait_until(
+            other, "() => document.querySelector('[data-field=import-result]')?.dataset.state === 'imported'", 60
+        )
+        row = wait_until(
+            other, '(id) => document.querySelector(`tr[data-game-id="${id}"] [data-control=resume]`) !== null', 10, game
+        )
         assert row
-        turn = other.evaluate("(id) => document.querySelector(`tr[data-game-id=\"${id}\"] [data-col=turn]`).textContent", game)
+        turn = other.evaluate(
+            '(id) => document.querySelector(`tr[data-game-id="${id}"] [data-col=turn]`).textContent', game
+        )
         assert turn == str(observed["basis"]["turn"]), "an imported game lists the turn its replay reached"
         imported = Agent(other).ok("observe", {"sessionId": game})
         assert imported["result"]["stateHash"] == observed["result"]["stateHash"]
@@ -372,8 +403,9 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
         # the same file again: refused, and says why
         other.locator("[data-control=import]").set_input_files(str(path))
         wait_until(other, "() => document.querySelector('[data-field=import-result]')?.dataset.state === 'refused'", 60)
-        assert other.evaluate("() => document.querySelector('[data-field=import-result]').dataset.code") == \
-            "sessionExists"
+        assert (
+            other.evaluate("() => document.querySelector('[data-field=import-result]').dataset.code") == "sessionExists"
+        )
     finally:
         fresh.close()
 
@@ -382,8 +414,9 @@ def test_export_then_import_into_a_fresh_profile(ctx: BrowserContext, plain_brow
     try:
         page3 = open_site(third, site_url)
         page3.locator("[data-control=import]").set_input_files(str(native_path))
-        wait_until(page3, "() => document.querySelector('[data-field=import-result]')?.dataset.state === 'imported'",
-                   60)
+        wait_until(
+            page3, "() => document.querySelector('[data-field=import-result]')?.dataset.state === 'imported'", 60
+        )
         continued = Agent(page3).ok("observe", {"sessionId": game})
         assert continued["result"]["stateHash"] == native_hash
         assert continued["basis"]["revision"] == 8
@@ -436,15 +469,18 @@ def test_resume_refuses_another_engine_and_a_diverging_journal(ctx: BrowserConte
     reload(page)
     alert = wait_until(page, "() => document.querySelector('[data-field=resume-error]')?.dataset.code", 30)
     assert alert == "replayDiverged"
-    refused = agent.call("travel", {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step",
-                                    "target": {"direction": "west"}})
+    refused = agent.call(
+        "travel",
+        {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step", "target": {"direction": "west"}},
+    )
     assert refused["error"]["code"] == "replayDiverged" and refused["error"]["seq"] == 2
     assert len(journal(page, game)) == 3, "a refused resume writes nothing"
 
 
 def tamper(page: Page, store: str, game: str, seq: int | None, fields: dict[str, Any]) -> None:
     """Change a stored object directly in IndexedDB (the page shares the worker's origin)."""
-    page.evaluate("""async ([store, key, fields]) => {
+    page.evaluate(
+        """async ([store, key, fields]) => {
       const db = await new Promise((resolve, reject) => {
         const request = indexedDB.open('nethack-webmcp-journal');
         request.onsuccess = () => resolve(request.result);
@@ -459,4 +495,6 @@ def tamper(page: Page, store: str, game: str, seq: int | None, fields: dict[str,
         tx.onerror = () => reject(tx.error);
       });
       db.close();
-    }""", [store, game if seq is None else [game, seq], fields])
+    }""",
+        [store, game if seq is None else [game, seq], fields],
+    )

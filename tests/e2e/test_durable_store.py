@@ -8,6 +8,7 @@ a database newer than the page is refused, an upgrade blocked by another
 tab's open connection is reported and succeeds once that tab lets go, and
 the ownership fence stops a writer whose game was taken over.
 """
+
 from __future__ import annotations
 
 import json
@@ -49,7 +50,9 @@ def test_indexeddb_store_passes_the_store_contract(store_page: Page) -> None:
 
 
 def test_schema_version_and_strict_durability(store_page: Page) -> None:
-    found = python(store_page, """
+    found = python(
+        store_page,
+        """
 import json
 from nethack_webmcp.store import SCHEMA_VERSION
 from nethack_webmcp.store.indexeddb import IndexedDBStore
@@ -61,7 +64,8 @@ await store.put_record({"sessionId": "r", "characterName": "A", "harnessName": "
                         "how": "quit", "death": "quit", "score": 0, "turns": 1, "lastDepth": 1, "deepestDepth": 1})
 after = await store.schema()
 await store.close()
-json.dumps({"expected": SCHEMA_VERSION, "before": before, "after": after, "durability": store.durability})""")
+json.dumps({"expected": SCHEMA_VERSION, "before": before, "after": after, "durability": store.durability})""",
+    )
     assert found["before"]["version"] == found["expected"] == 2
     assert sorted(found["before"]["stores"]) == ["journal", "owners", "receipts", "records", "sessions"]
     assert found["after"]["lastDurability"] == "strict", "every write transaction asks for strict durability"
@@ -76,16 +80,21 @@ HOLD_OPEN = """(name) => new Promise((resolve, reject) => {
 
 
 def test_blocked_upgrade_is_reported_then_succeeds_and_newer_is_refused(store_page: Page) -> None:
-    python(store_page, """
+    python(
+        store_page,
+        """
 from nethack_webmcp.store.indexeddb import IndexedDBStore
 store = IndexedDBStore(database="upgrade-check")
 await store.list_sessions()
 await store.close()
 "1"
-""")
+""",
+    )
     # another tab of an older site: it keeps the database open and ignores versionchange
     assert store_page.evaluate(HOLD_OPEN, "upgrade-check") == 2
-    blocked = python(store_page, """
+    blocked = python(
+        store_page,
+        """
 import json
 from nethack_webmcp.store.indexeddb import IndexedDBStore
 newer = IndexedDBStore(database="upgrade-check", extra_migrations=1)
@@ -94,22 +103,28 @@ try:
     outcome = {"ok": True}
 except Exception as exc:
     outcome = {"error": type(exc).__name__, "code": getattr(exc, "code", None), "message": str(exc)}
-json.dumps(outcome)""")
+json.dumps(outcome)""",
+    )
     assert blocked["error"] == "IndexedDBError" and blocked["code"] == "blocked", blocked
     assert "another tab" in blocked["message"]
 
     store_page.evaluate("() => { window.__held.close(); }")  # the other tab lets go
-    recovered = python(store_page, """
+    recovered = python(
+        store_page,
+        """
 import json
 from nethack_webmcp.store.indexeddb import IndexedDBStore
 store = IndexedDBStore(database="upgrade-check", extra_migrations=1)
 sessions = await store.list_sessions()
 schema = await store.schema()
 await store.close()
-json.dumps({"sessions": sessions, "version": schema["version"]})""")
+json.dumps({"sessions": sessions, "version": schema["version"]})""",
+    )
     assert recovered == {"sessions": [], "version": 3}
 
-    newer = python(store_page, """
+    newer = python(
+        store_page,
+        """
 import json
 from nethack_webmcp.store.indexeddb import IndexedDBStore
 old = IndexedDBStore(database="upgrade-check")
@@ -118,12 +133,15 @@ try:
     outcome = {"ok": True}
 except Exception as exc:
     outcome = {"code": getattr(exc, "code", None), "message": str(exc)}
-json.dumps(outcome)""")
+json.dumps(outcome)""",
+    )
     assert newer["code"] == "newer" and "newer schema" in newer["message"], newer
 
 
 def test_a_closed_store_fails_loudly_and_conflicts_write_nothing(store_page: Page) -> None:
-    found = python(store_page, """
+    found = python(
+        store_page,
+        """
 import json
 from nethack_webmcp.store import StoreError
 from nethack_webmcp.store.indexeddb import IndexedDBStore
@@ -134,14 +152,17 @@ try:
     closed = "no error"
 except StoreError as exc:
     closed = str(exc)
-json.dumps({"closed": closed})""")
+json.dumps({"closed": closed})""",
+    )
     assert "closed" in found["closed"]
 
 
 def test_the_ownership_fence_stops_a_writer_that_lost_its_game(store_page: Page) -> None:
     """A game's writes carry its owner token; once another owner's token is
     recorded (a takeover), this worker's writes for it are refused."""
-    found = python(store_page, """
+    found = python(
+        store_page,
+        """
 import json, js
 from nethack_webmcp.store import StoreError
 from nethack_webmcp.store.indexeddb import IndexedDBStore
@@ -164,7 +185,8 @@ except StoreError as exc:
 lost = lease.lost
 await lease.release()
 stored = await store.get_session("fence-game")
-json.dumps({"refused": refused, "lost": lost, "updatedAt": stored["updatedAt"], "holder": holder})""")
+json.dumps({"refused": refused, "lost": lost, "updatedAt": stored["updatedAt"], "holder": holder})""",
+    )
     assert found["refused"]["code"] == "lostOwnership", found
     assert found["lost"] is True
     assert found["updatedAt"] == 1.0, "the refused write wrote nothing"

@@ -7,6 +7,7 @@ it takes exactly the path a browser without JSPI takes (Chromium 156 cannot
 switch JSPI off by flag). Pages of one browser context share IndexedDB, so
 a game journaled by the Asyncify page resumes on the JSPI page and back.
 """
+
 from __future__ import annotations
 
 from playwright.sync_api import BrowserContext, Page

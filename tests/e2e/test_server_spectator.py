@@ -7,6 +7,7 @@ question and messages follow each call within a second; a reload and a
 second tab leave the game's revision and journal as they were; hostile
 names stay text; a completed game shows its record, and the root lists it.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -58,8 +59,9 @@ def shows(page: Page, revision: int, started: float) -> float:
 
 def journal(state: Path, game: str) -> list[tuple[Any, ...]]:
     with sqlite3.connect(state / "games.sqlite3") as db:
-        return db.execute("SELECT seq, state, request_id FROM journal WHERE session_id = ? ORDER BY seq",
-                          (game,)).fetchall()
+        return db.execute(
+            "SELECT seq, state, request_id FROM journal WHERE session_id = ? ORDER BY seq", (game,)
+        ).fetchall()
 
 
 def injected(page: Page) -> int:
@@ -84,10 +86,10 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         observed = agent.call("observe", sessionId=game)
         assert_spectator_matches(spectator_state(page), observed)
         shown = spectator_state(page)
-        assert shown["name"] == HOSTILE_NAME[:len(shown["name"])] and shown["model"] == HOSTILE_MODEL
+        assert shown["name"] == HOSTILE_NAME[: len(shown["name"])] and shown["model"] == HOSTILE_MODEL
         # the game's own text carries the name too ("Hello <b>x</b>…, welcome"): text, not markup
         welcome = page.evaluate("() => document.querySelector('[data-field=messages]')?.textContent || ''")
-        assert HOSTILE_NAME[:len(shown["name"])] in welcome
+        assert HOSTILE_NAME[: len(shown["name"])] in welcome
         assert injected(page) == 0
 
         # the agent plays: every result is on the page within a second
@@ -133,8 +135,9 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         while frame["decision"] is not None:
             decision = frame["decision"]
             if decision["kind"] == "confirmation":
-                frame = agent.call("respond", **decision["reply"]["arguments"],
-                                   value=decision["prompt"] == "Really quit?")
+                frame = agent.call(
+                    "respond", **decision["reply"]["arguments"], value=decision["prompt"] == "Really quit?"
+                )
             else:
                 frame = agent.call("respond", **decision["cancel"]["arguments"])
         assert frame["control"]["gate"] == "ended"
@@ -144,8 +147,9 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         wait_until(page, "() => document.querySelector('main .muted')?.textContent.includes('closed it')", 5)
         assert page.evaluate("() => document.querySelector('[data-field=end-reason]').textContent") == "quit"
         page.goto(f"{base}/")
-        row = wait_until(page, "(id) => document.querySelector(`table.records tr[data-game-id=\"${id}\"]`)"
-                               "?.textContent", 5, game)
+        row = wait_until(
+            page, '(id) => document.querySelector(`table.records tr[data-game-id="${id}"]`)?.textContent', 5, game
+        )
         assert HOSTILE_NAME[:8] in row and HOSTILE_MODEL in row
         assert injected(page) == 0
         page.screenshot(path=str(SCREENSHOTS / "server-spectator-home.png"))
@@ -158,8 +162,12 @@ def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgen
         shows(watching, live["basis"]["revision"], time.monotonic())
         agent.close()
         for shown_page in (page, watching):
-            line = wait_until(shown_page, "() => document.getElementById('boot').dataset.state === 'disconnected' "
-                                          "&& document.getElementById('boot').textContent", 10)
+            line = wait_until(
+                shown_page,
+                "() => document.getElementById('boot').dataset.state === 'disconnected' "
+                "&& document.getElementById('boot').textContent",
+                10,
+            )
             assert "cannot reach the MCP server" in line and "retrying in" in line
     finally:
         context.close()

@@ -1,5 +1,6 @@
 """test_site.py - the page as a person sees it: a second tab, hostile text,
 records of completed games, boot errors, and requests that stay on the origin."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,8 +46,15 @@ def settle(site: Site, game: str) -> dict[str, Any]:
 def test_second_tab_sees_the_same_state_and_changes_nothing(site: Site) -> None:
     created = site.call("session", {"action": "create", "seed": 31337, "role": "samurai"})
     game = created["basis"]["sessionId"]
-    site.call("travel", {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step",
-                         "target": {"direction": walkable_direction(created)}})
+    site.call(
+        "travel",
+        {
+            "sessionId": game,
+            "viewId": created["basis"]["viewId"],
+            "mode": "step",
+            "target": {"direction": walkable_direction(created)},
+        },
+    )
     observed = settle(site, game)
     stored = site.page.evaluate(STORED_GAME, game)
 
@@ -63,12 +71,21 @@ def test_second_tab_sees_the_same_state_and_changes_nothing(site: Site) -> None:
         # which a loaded machine let land before this read
         assert site.page.evaluate(STORED_GAME, game) == stored
         after = site.call("observe", {"sessionId": game})
-        assert (after["basis"]["revision"], after["basis"]["turn"]) == \
-            (observed["basis"]["revision"], observed["basis"]["turn"])
+        assert (after["basis"]["revision"], after["basis"]["turn"]) == (
+            observed["basis"]["revision"],
+            observed["basis"]["turn"],
+        )
 
         # The owner acts; the second tab follows without being asked.
-        moved = site.call("travel", {"sessionId": game, "viewId": after["basis"]["viewId"], "mode": "step",
-                                     "target": {"direction": walkable_direction(after)}})
+        moved = site.call(
+            "travel",
+            {
+                "sessionId": game,
+                "viewId": after["basis"]["viewId"],
+                "mode": "step",
+                "target": {"direction": walkable_direction(after)},
+            },
+        )
         assert moved["outcome"]["submission"] == "accepted"
         followed = wait_for_revision(second, moved["basis"]["revision"])
         assert followed["turn"] == str(moved["basis"]["turn"])
@@ -78,13 +95,21 @@ def test_second_tab_sees_the_same_state_and_changes_nothing(site: Site) -> None:
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)>"
 HOSTILE_HARNESS = "<script>window.__pwned=1</script><b>bold</b>"
-HOSTILE_MODEL = "\"><svg onload=window.__pwned=2>"
+HOSTILE_MODEL = '"><svg onload=window.__pwned=2>'
 MARKUP = "#main img, #main script, #main svg, #main b, #main iframe"
 
 
 def test_hostile_name_and_labels_render_as_text(site: Site) -> None:
-    created = site.call("session", {"action": "create", "seed": 5, "name": HOSTILE_NAME,
-                                    "harness_name": HOSTILE_HARNESS, "model_name": HOSTILE_MODEL})
+    created = site.call(
+        "session",
+        {
+            "action": "create",
+            "seed": 5,
+            "name": HOSTILE_NAME,
+            "harness_name": HOSTILE_HARNESS,
+            "model_name": HOSTILE_MODEL,
+        },
+    )
     game = created["basis"]["sessionId"]
     assert created["result"]["session"]["name"] == HOSTILE_NAME
     settle(site, game)
@@ -95,8 +120,12 @@ def test_hostile_name_and_labels_render_as_text(site: Site) -> None:
     assert site.page.evaluate(f"() => document.querySelectorAll('{MARKUP}').length") == 0
 
     site.show_home(site.page)
-    row = wait_until(site.page, "(id) => { const row = document.querySelector(`tr[data-game-id=\"${id}\"]`); "
-                                "return row && row.textContent; }", 10, game)
+    row = wait_until(
+        site.page,
+        '(id) => { const row = document.querySelector(`tr[data-game-id="${id}"]`); return row && row.textContent; }',
+        10,
+        game,
+    )
     assert HOSTILE_NAME in row and HOSTILE_HARNESS in row and HOSTILE_MODEL in row
     assert site.page.evaluate(f"() => document.querySelectorAll('{MARKUP}').length") == 0
     assert site.page.evaluate("() => window.__pwned") is None
@@ -116,8 +145,9 @@ def answer_until_ended(site: Site, frame: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_completed_game_is_listed_in_the_records(site: Site) -> None:
-    created = site.call("session", {"action": "create", "seed": 2024, "harness_name": "e2e records",
-                                    "model_name": "scripted"})
+    created = site.call(
+        "session", {"action": "create", "seed": 2024, "harness_name": "e2e records", "model_name": "scripted"}
+    )
     game = created["basis"]["sessionId"]
     asked = site.call("interact", {"sessionId": game, "viewId": created["basis"]["viewId"], "action": "quit"})
     assert asked["decision"]["kind"] == "confirmation" and "quit" in asked["decision"]["prompt"].lower()
@@ -128,14 +158,23 @@ def test_a_completed_game_is_listed_in_the_records(site: Site) -> None:
     assert end["how"] == "quit"
 
     site.show_home(site.page)
-    cells = wait_until(site.page, "(id) => { const row = document.querySelector(`table.records tr[data-game-id=\"${id}\"]`); "
-                                  "return row && Object.fromEntries([...row.cells].map((cell) => [cell.dataset.col, cell.textContent])); }",
-                       10, game)
+    cells = wait_until(
+        site.page,
+        '(id) => { const row = document.querySelector(`table.records tr[data-game-id="${id}"]`); '
+        "return row && Object.fromEntries([...row.cells].map((cell) => [cell.dataset.col, cell.textContent])); }",
+        10,
+        game,
+    )
     assert cells["character"] == created["scene"]["self"]["name"]
     assert cells["role"].lower() == created["scene"]["self"]["role"].lower()
     assert cells["started"] != "—" and cells["ended"] != "—"
-    assert (cells["end-reason"], cells["turns"], cells["deepest"], cells["depth"], cells["score"]) == \
-        ("quit", str(end["turn"]), str(end["deepest"]), str(end["depth"]), str(end["score"]))
+    assert (cells["end-reason"], cells["turns"], cells["deepest"], cells["depth"], cells["score"]) == (
+        "quit",
+        str(end["turn"]),
+        str(end["deepest"]),
+        str(end["depth"]),
+        str(end["score"]),
+    )
     assert (cells["harness"], cells["model"]) == ("e2e records", "scripted")
 
     site.show_game(site.page, game)
@@ -153,8 +192,9 @@ def test_a_failed_load_is_reported_clearly(site: Site) -> None:
     page = context.new_page()
     try:
         page.goto(site.url)
-        state = wait_until(page, "() => window.nethackSite && window.nethackSite.status === 'failed' "
-                                 "&& window.nethackSite.error", 60)
+        state = wait_until(
+            page, "() => window.nethackSite && window.nethackSite.status === 'failed' && window.nethackSite.error", 60
+        )
         assert state["stage"] == "micropip", state
         alert = page.locator("#boot [role=alert]").text_content()
         assert alert is not None and "could not start (stage: micropip)" in alert
@@ -184,6 +224,5 @@ def test_page_sources_never_parse_markup() -> None:
     sinks = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "createContextualFragment")
     sources = [*(ROOT / "web" / "src").rglob("*.js"), *(ROOT / "webmcp").rglob("*.js")]
     assert sources
-    offending = [(path.name, sink) for path in sources for sink in sinks
-                 if sink in path.read_text()]
+    offending = [(path.name, sink) for path in sources for sink in sinks if sink in path.read_text()]
     assert offending == []

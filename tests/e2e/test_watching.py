@@ -5,6 +5,7 @@ equal the ones the Python layer computes.
 
 Screenshots for review go to build/screenshots/ (git-ignored).
 """
+
 from __future__ import annotations
 
 import time
@@ -69,9 +70,13 @@ def start_from_form(page: Page, **fields: str) -> str:
             control.fill(value)
     page.locator("[data-control=start-game]").click()
     # a started game opens its own page; a refused one says why on the form
-    return wait_until(page, "() => { const r = document.querySelector('[data-field=start-result]');"
-                            " if (r && r.dataset.state === 'refused') return 'refused: ' + r.textContent;"
-                            " const m = /^#\\/g\\/(.+)$/.exec(location.hash); return m && m[1]; }", 30)
+    return wait_until(
+        page,
+        "() => { const r = document.querySelector('[data-field=start-result]');"
+        " if (r && r.dataset.state === 'refused') return 'refused: ' + r.textContent;"
+        " const m = /^#\\/g\\/(.+)$/.exec(location.hash); return m && m[1]; }",
+        30,
+    )
 
 
 def assert_fits(page: Page, screen: str, mode: str) -> None:
@@ -88,16 +93,30 @@ def assert_fits(page: Page, screen: str, mode: str) -> None:
 def test_a_game_started_from_the_page_is_playable_and_fits_every_screen(ctx: BrowserContext, site_url: str) -> None:
     page = open_site(ctx, site_url)
     agent = Agent(page)
-    game = start_from_form(page, name=HOSTILE_NAME, role="samurai", race="human", seed="4242",
-                           harness_name="<b>person</b>", model_name="none")
+    game = start_from_form(
+        page,
+        name=HOSTILE_NAME,
+        role="samurai",
+        race="human",
+        seed="4242",
+        harness_name="<b>person</b>",
+        model_name="none",
+    )
     assert not game.startswith("refused"), game
     wait_until(page, "(id) => document.getElementById('main').dataset.gameId === id", 10, game)
 
     # the in-page agent plays it through WebMCP
     frame = agent.ok("observe", {"sessionId": game})
     assert frame["scene"]["self"]["name"] == HOSTILE_NAME and frame["scene"]["self"]["role"].lower() == "samurai"
-    moved = agent.ok("travel", {"sessionId": game, "viewId": frame["basis"]["viewId"], "mode": "step",
-                                "target": {"direction": walkable_direction(frame)}})
+    moved = agent.ok(
+        "travel",
+        {
+            "sessionId": game,
+            "viewId": frame["basis"]["viewId"],
+            "mode": "step",
+            "target": {"direction": walkable_direction(frame)},
+        },
+    )
     assert moved["outcome"]["submission"] == "accepted"
     wait_for_revision(page, moved["basis"]["revision"])
     # the activity feed shows the call as text
@@ -113,7 +132,9 @@ def test_a_game_started_from_the_page_is_playable_and_fits_every_screen(ctx: Bro
     assert a11y["statText"].startswith(f"{a11y['statLabel']}: "), a11y
     hash_before = page.evaluate("() => location.hash")
     page.evaluate("() => document.querySelector('.skip-link').focus()")
-    assert page.evaluate("() => document.querySelector('.skip-link').getBoundingClientRect().top >= 0"), "shown on focus"
+    assert page.evaluate("() => document.querySelector('.skip-link').getBoundingClientRect().top >= 0"), (
+        "shown on focus"
+    )
     page.keyboard.press("Enter")
     assert page.evaluate("() => [document.activeElement.id, location.hash]") == ["main", hash_before]
 
@@ -143,8 +164,12 @@ def test_a_game_started_from_the_page_is_playable_and_fits_every_screen(ctx: Bro
     page.set_viewport_size({"width": 1400, "height": 900})
     page.locator("[data-control=map-tiles]").click()
     reload(page)
-    canvas = wait_until(page, "() => { const c = document.querySelector('canvas.tiles');"
-                              " return c && c.dataset.state === 'drawn' && Number(c.dataset.drawn); }", 15)
+    canvas = wait_until(
+        page,
+        "() => { const c = document.querySelector('canvas.tiles');"
+        " return c && c.dataset.state === 'drawn' && Number(c.dataset.drawn); }",
+        15,
+    )
     assert canvas > 20, "the hero, floor and walls are drawn with tiles"
     assert page.evaluate(f"() => document.querySelectorAll('{MARKUP}').length") == 0
     assert page.evaluate("() => document.querySelector('[data-field=harness]').textContent") == "<b>person</b>"
@@ -155,8 +180,13 @@ def test_a_game_started_from_the_page_is_playable_and_fits_every_screen(ctx: Bro
     page.locator("[data-control=start-autopilot]").check()
     handed = start_from_form(page, name="Cy", seed="77")
     try:
-        state = wait_until(page, "(id) => { const s = window.nethackSite.autopilot;"
-                                 " return s.gameId === id && (s.unhandled || s.actions >= 3) && {...s}; }", 60, handed)
+        state = wait_until(
+            page,
+            "(id) => { const s = window.nethackSite.autopilot;"
+            " return s.gameId === id && (s.unhandled || s.actions >= 3) && {...s}; }",
+            60,
+            handed,
+        )
         assert state["unhandled"] is None and state["actions"] >= 3, state
     finally:
         page.evaluate("() => { location.hash = '#/'; }")
@@ -206,8 +236,11 @@ def die(agent: Agent, game: str) -> dict[str, Any]:
         if decision is not None:
             if decision["kind"] == "confirmation" and decision["prompt"] == "Die?":
                 return answer_to_the_end(agent, frame, "Die?")
-            frame = agent.ok("respond", decision["cancel"]["arguments"]) if decision.get("cancel") else \
-                agent.ok("respond", {**decision["reply"]["arguments"], "value": False})
+            frame = (
+                agent.ok("respond", decision["cancel"]["arguments"])
+                if decision.get("cancel")
+                else agent.ok("respond", {**decision["reply"]["arguments"], "value": False})
+            )
             continue
         frame = agent.ok("interact", {"sessionId": game, "viewId": frame["basis"]["viewId"], "action": "search"})
     raise AssertionError("the hero did not die among three soldier ants")
@@ -240,8 +273,17 @@ def ended_state(page: Page) -> dict[str, Any]:
 def test_ended_games_show_a_banner_and_records_equal_the_python_records(ctx: BrowserContext, site_url: str) -> None:
     page = open_site(ctx, site_url)
     agent = Agent(page)
-    created = agent.ok("session", {"action": "create", "seed": 2024, "name": "Ada", "role": "wizard",
-                                   "harness_name": "e2e watching", "model_name": "scripted"})
+    created = agent.ok(
+        "session",
+        {
+            "action": "create",
+            "seed": 2024,
+            "name": "Ada",
+            "role": "wizard",
+            "harness_name": "e2e watching",
+            "model_name": "scripted",
+        },
+    )
     quitter = created["basis"]["sessionId"]
     show(page, f"#/g/{quitter}")
     quit_end = quit_game(agent, quitter)["scene"]["end"]
@@ -255,9 +297,13 @@ def test_ended_games_show_a_banner_and_records_equal_the_python_records(ctx: Bro
     # the ended game: a banner, no question panel, ownership ended; after a reload too
     show(page, f"#/g/{victim}")
     for attempt in ("shown", "reloaded"):
-        state = wait_until(page, "() => { const b = document.querySelector('[data-panel=game-over]');"
-                                 " const o = document.querySelector('[data-panel=ownership]');"
-                                 " return b && o && o.dataset.ownership === 'ended' && b.textContent; }", 15)
+        state = wait_until(
+            page,
+            "() => { const b = document.querySelector('[data-panel=game-over]');"
+            " const o = document.querySelector('[data-panel=ownership]');"
+            " return b && o && o.dataset.ownership === 'ended' && b.textContent; }",
+            15,
+        )
         assert death["death"] in state and f"turn {death['turn']}" in state and f"score {death['score']}" in state
         assert ended_state(page)["decision"] is False, attempt
         assert ended_state(page)["lifecycle"] == "ended"
@@ -269,15 +315,24 @@ def test_ended_games_show_a_banner_and_records_equal_the_python_records(ctx: Bro
     show(page, "#/")
     expected = python(page, PYTHON_RECORDS)
     assert {record["sessionId"] for record in expected} == {quitter, victim}
-    shown = wait_until(page, "(n) => { const rows = (" + RECORDS_TABLE + ")(); return rows.length === n && rows; }",
-                       15, len(expected))
+    shown = wait_until(
+        page, "(n) => { const rows = (" + RECORDS_TABLE + ")(); return rows.length === n && rows; }", 15, len(expected)
+    )
     assert [row["gameId"] for row in shown] == [record["sessionId"] for record in expected]
     for row, record in zip(shown, expected, strict=True):
-        assert row == {"gameId": record["sessionId"], "name": record["characterName"], "role": record["role"],
-                       "reason": record["endReason"], "cause": record["death"] or "—",
-                       "turns": str(record["turns"]), "deepest": str(record["deepestDepth"]),
-                       "depth": str(record["lastDepth"]), "score": str(record["score"]),
-                       "harness": record["harnessName"] or "—", "model": record["modelName"] or "—"}
+        assert row == {
+            "gameId": record["sessionId"],
+            "name": record["characterName"],
+            "role": record["role"],
+            "reason": record["endReason"],
+            "cause": record["death"] or "—",
+            "turns": str(record["turns"]),
+            "deepest": str(record["deepestDepth"]),
+            "depth": str(record["lastDepth"]),
+            "score": str(record["score"]),
+            "harness": record["harnessName"] or "—",
+            "model": record["modelName"] or "—",
+        }
     reasons = {record["sessionId"]: record["endReason"] for record in expected}
     assert reasons == {quitter: "quit", victim: "died"}
     shot(page, "records")
@@ -300,8 +355,9 @@ def test_follow_mode_moves_to_the_next_autopilot_game(ctx: BrowserContext, site_
     player.locator("[data-control=autopilot-keep-playing]").check()
     player.locator("[data-control=autopilot]").click()
     try:
-        next_game = wait_until(player, "(id) => { const g = window.nethackSite.autopilot.gameId;"
-                                       " return g && g !== id && g; }", 30, victim)
+        next_game = wait_until(
+            player, "(id) => { const g = window.nethackSite.autopilot.gameId; return g && g !== id && g; }", 30, victim
+        )
         started = time.monotonic()
         wait_until(watcher, "(id) => document.getElementById('main').dataset.gameId === id", 2.0, next_game)
         followed_in = time.monotonic() - started

@@ -5,6 +5,7 @@ WebMCP client: tools listed with their exported schemas and annotations,
 a session created, one travel step, a real NetHack question answered, and
 observe agreeing with what the spectator draws.
 """
+
 from __future__ import annotations
 
 from nethack_webmcp.tools import TOOLS
@@ -43,14 +44,18 @@ def test_session_travel_decision_and_observe_match_the_spectator(site: Site) -> 
 
     # One ordinary step onto free floor: accepted, one input, a new view.
     direction = walkable_direction(created)
-    stepped = site.call("travel", {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step",
-                                   "target": {"direction": direction}})
+    stepped = site.call(
+        "travel",
+        {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step", "target": {"direction": direction}},
+    )
     assert stepped["outcome"]["submission"] == "accepted", stepped
     assert stepped["outcome"]["positionChanged"] is True
     assert stepped["basis"]["revision"] == created["basis"]["revision"] + 1
     # A stale view is refused without acting.
-    stale = site.call("travel", {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step",
-                                 "target": {"direction": direction}})
+    stale = site.call(
+        "travel",
+        {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step", "target": {"direction": direction}},
+    )
     assert stale["error"]["code"] == "staleView" and stale["basis"]["revision"] == stepped["basis"]["revision"]
 
     # A real NetHack question: praying asks for confirmation (paranoid pray).
@@ -118,23 +123,36 @@ def test_item_verbs_through_webmcp(site: Site) -> None:
     cloak = next(item for item in inventory if "cloak" in item["label"])
     assert cloak["equipmentSlots"] == ["cloak"] and "remove" in cloak["actions"]
 
-    off = site.call("equipment", {"sessionId": game, "viewId": created["basis"]["viewId"],
-                                  "action": "takeoff", "itemId": cloak["id"]})
+    off = site.call(
+        "equipment",
+        {"sessionId": game, "viewId": created["basis"]["viewId"], "action": "takeoff", "itemId": cloak["id"]},
+    )
     assert off["outcome"]["submission"] == "accepted", off
     assert any("You were wearing" in event.get("text", "") for event in off["events"])
-    worn = site.call("equipment", {"sessionId": game, "viewId": off["basis"]["viewId"],
-                                   "action": "wear", "itemId": cloak["id"]})
+    worn = site.call(
+        "equipment", {"sessionId": game, "viewId": off["basis"]["viewId"], "action": "wear", "itemId": cloak["id"]}
+    )
     assert worn["outcome"]["submission"] == "accepted", worn
     slots = site.call("equipment", {"sessionId": game})["result"]["slots"]
     assert {"slot": "cloak", "itemId": cloak["id"]} in [{k: s[k] for k in ("slot", "itemId")} for s in slots]
 
-    quaffed = site.call("use", {"sessionId": game, "viewId": worn["basis"]["viewId"], "action": "drink",
-                                "itemId": "item-8"})
+    quaffed = site.call(
+        "use", {"sessionId": game, "viewId": worn["basis"]["viewId"], "action": "drink", "itemId": "item-8"}
+    )
     assert quaffed["outcome"]["submission"] == "accepted" and quaffed["outcome"]["turnsElapsed"] >= 1
-    zapped = site.call("use", {"sessionId": game, "viewId": quaffed["basis"]["viewId"], "action": "zap",
-                               "itemId": "item-3", "direction": "east"})
+    zapped = site.call(
+        "use",
+        {
+            "sessionId": game,
+            "viewId": quaffed["basis"]["viewId"],
+            "action": "zap",
+            "itemId": "item-3",
+            "direction": "east",
+        },
+    )
     assert zapped["outcome"]["submission"] == "accepted", zapped
-    wand = next(item for item in site.call("inventory", {"sessionId": game})["result"]["items"]
-                if item["id"] == "item-3")
+    wand = next(
+        item for item in site.call("inventory", {"sessionId": game})["result"]["items"] if item["id"] == "item-3"
+    )
     assert wand["label"] == "a wand of sleep (0:6)"
     site.call("session", {"action": "close", "sessionId": game})

@@ -5,6 +5,7 @@ functions run against the native engine (the WASM host only exists in the
 worker), so the boundary's contract is checked in a second: frames come
 back as JSON, errors are frames, and spectate reads state without input.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,16 +42,25 @@ def test_calls_spectate_and_errors(native_worker: None) -> None:
         listed = json.loads(await worker.call("observe", "[]"))
         missing = worker.spectate("no-such-game")
         await worker.close_all()
-        return {"created": created, "before": before, "again": again, "observed": observed,
-                "unknown": unknown, "broken": broken, "listed": listed, "missing": missing}
+        return {
+            "created": created,
+            "before": before,
+            "again": again,
+            "observed": observed,
+            "unknown": unknown,
+            "broken": broken,
+            "listed": listed,
+            "missing": missing,
+        }
 
     result = run(scenario())
     created, before, observed = result["created"], result["before"], result["observed"]
     assert before == result["again"], "spectate is a pure read"
     assert before["revision"] == created["basis"]["revision"] == observed["basis"]["revision"]
     assert before["session"]["seed"] == 9 and before["gate"] == "ready"
-    assert [row["marks"] for row in before["map"]["rows"]] == \
-        [row["marks"] for row in observed["scene"]["world"]["rows"]]
+    assert [row["marks"] for row in before["map"]["rows"]] == [
+        row["marks"] for row in observed["scene"]["world"]["rows"]
+    ]
     assert len(before["map"]["rows"]) == 21 and all(len(row["colors"]) == 80 for row in before["map"]["rows"])
     assert before["observation"]["turn"] == observed["basis"]["turn"]
     assert result["unknown"]["error"]["code"] == "unknownTool"

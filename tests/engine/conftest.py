@@ -1,4 +1,5 @@
 """conftest.py - fixtures for the engine tests (the client lives in engine_client.py)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,8 +20,7 @@ def native_client() -> Iterator[DriverClient]:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "wasm: needs the WebAssembly driver (node scripts/wasm-driver.mjs); fails, "
-        "never skips, when it is missing",
+        "wasm: needs the WebAssembly driver (node scripts/wasm-driver.mjs); fails, never skips, when it is missing",
     )
 
 

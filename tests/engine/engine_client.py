@@ -13,6 +13,7 @@ deliberately with `-m "not wasm"` while the build is unavailable.
 (A uniquely named module rather than conftest.py, so `import` can never pick
 up another directory's conftest.)
 """
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,7 @@ def build_staleness_note() -> str:
     newest = max(sources)
     builds = [NATIVE_DRIVER] + [WASM_ENGINE / build / "nethack.wasm" for build in WASM_BUILDS]
     stale = [str(path.relative_to(ROOT)) for path in builds if path.exists() and path.stat().st_mtime < newest]
-    return (f"note: {', '.join(stale)} older than wasm/driver sources; rebuild both (./scripts/build)"
-            if stale else "")
+    return f"note: {', '.join(stale)} older than wasm/driver sources; rebuild both (./scripts/build)" if stale else ""
 
 
 def driver_command(kind: str) -> list[str]:
@@ -114,17 +114,15 @@ class DriverClient:
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise DriverError(f"no response within {self.timeout}s from {self.command}; "
-                                  f"stderr: {self._stderr_tail()}")
+                raise DriverError(
+                    f"no response within {self.timeout}s from {self.command}; stderr: {self._stderr_tail()}"
+                )
             ready, _, _ = select.select([fd], [], [], remaining)
             if not ready:
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
-                raise DriverError(
-                    f"driver closed stdout (exit code {self.proc.poll()}); stderr: "
-                    f"{self._stderr_tail()}"
-                )
+                raise DriverError(f"driver closed stdout (exit code {self.proc.poll()}); stderr: {self._stderr_tail()}")
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
         return line
@@ -213,8 +211,12 @@ class Game:
 
     def call(self, method: str, **params: Any) -> dict:
         """Send a gameplay/continuation request at the current revision."""
-        body = {"sessionId": self.session_id, "requestId": self.next_request_id(),
-                "expectedRevision": self.revision, **params}
+        body = {
+            "sessionId": self.session_id,
+            "requestId": self.next_request_id(),
+            "expectedRevision": self.revision,
+            **params,
+        }
         response = self.client.request({"version": 1, "method": method, "params": body})
         if "error" not in response:
             self.revision = response["revision"]
@@ -233,8 +235,9 @@ class Game:
         return self.ok("decision.cancel", decisionId=decision["id"])
 
     def observe(self) -> dict:
-        response = self.client.request({"version": 1, "method": "session.observe",
-                                        "params": {"sessionId": self.session_id}})
+        response = self.client.request(
+            {"version": 1, "method": "session.observe", "params": {"sessionId": self.session_id}}
+        )
         assert "error" not in response, response
         return response
 

@@ -5,6 +5,7 @@ A direction, count or item passed with the initial request must be consumed
 by the engine's own reading of that argument. Each test here once pinned a
 driver bug (an argument that reached the wrong prompt); they guard the fixes.
 """
+
 from __future__ import annotations
 
 from engine_client import DriverClient, Game, assert_rejected_without_effect, start_game
@@ -91,8 +92,9 @@ def test_quantity_refused_where_the_engine_takes_no_count(native_client: DriverC
     game, apples = apples_game(native_client)
     decision = game.ok("game.eat")["decision"]
     assert decision["kind"] == "item"
-    response = game.call("decision.answer", decisionId=decision["id"],
-                         answer={"kind": "item", "item": {"id": apples}, "quantity": 2})
+    response = game.call(
+        "decision.answer", decisionId=decision["id"], answer={"kind": "item", "item": {"id": apples}, "quantity": 2}
+    )
     assert "error" in response, f"accepted; heard {heard(response)}"
     assert response["error"]["code"] == "outOfRange"
     assert game.observe()["decision"] == decision

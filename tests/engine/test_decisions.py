@@ -6,6 +6,7 @@ from a negative answer, which is action "answer"); a stale or wrong decision ID
 is `decisionMismatch` and a wrong answer shape is `wrongAnswerKind`, neither of
 which changes the revision or the standing decision.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -50,9 +51,15 @@ def wish(game: Game, text: str) -> dict:
 def known_floor_square(game: Game, away_from: dict) -> tuple[int, int]:
     """A remembered, currently displayed floor square ('.') other than the hero's."""
     rows = game.observe()["observation"]["world"]["rows"]
-    squares = [(x, row["y"]) for row in rows for x, mark in enumerate(row["terrain"])
-               if mark == "." and row["marks"][x] == "." and row["kinds"][x] == "T"
-               and (x, row["y"]) != (away_from["x"], away_from["y"])]
+    squares = [
+        (x, row["y"])
+        for row in rows
+        for x, mark in enumerate(row["terrain"])
+        if mark == "."
+        and row["marks"][x] == "."
+        and row["kinds"][x] == "T"
+        and (x, row["y"]) != (away_from["x"], away_from["y"])
+    ]
     assert squares, "no known floor square on the map"
     # the farthest one, so a successful teleport is unmistakable
     return max(squares, key=lambda s: (abs(s[0] - away_from["x"]) + abs(s[1] - away_from["y"]), s))
@@ -234,6 +241,7 @@ def test_confirmation_pray_cancel_then_confirm(native_client: DriverClient) -> N
 def test_confirmation_decline_differs_from_cancel_on_ynq(native_client: DriverClient) -> None:
     """'Do you want to add to the current engraving?' is a [ynq] question: the engine
     treats 'n' (write afresh) and escape (abandon) differently, so must the driver."""
+
     def engrave_again(game: Game) -> dict:
         item = standing(game.call("game.engrave"), "item")
         decision = standing(game.answer(item, {"kind": "item", "hands": True}), "confirmation")
@@ -275,8 +283,9 @@ def test_choice_pickup_cancel_then_choose_one(native_client: DriverClient) -> No
 
     decision = standing(game.call("game.pickup"), "choice")
     # an ID the question does not offer is refused without effect
-    response = game.call("decision.answer", decisionId=decision["id"],
-                         answer={"kind": "choice", "choose": [len(decision["options"])]})
+    response = game.call(
+        "decision.answer", decisionId=decision["id"], answer={"kind": "choice", "choose": [len(decision["options"])]}
+    )
     assert_rejected_without_effect(game, response, "unknownChoice")
 
     dagger = next(o for o in decision["options"] if o["name"] == "a +0 dagger")
@@ -336,8 +345,7 @@ def test_text_wish_answer_creates_the_object(native_client: DriverClient) -> Non
 def test_text_answer_limits(native_client: DriverClient) -> None:
     game, decision = reach_text(native_client)
     for text, code in (("x" * 129, "outOfRange"), ("tab\there", "outOfRange"), (7, "wrongType")):
-        response = game.call("decision.answer", decisionId=decision["id"],
-                             answer={"kind": "text", "text": text})
+        response = game.call("decision.answer", decisionId=decision["id"], answer={"kind": "text", "text": text})
         assert response["error"]["code"] == code, response
         observed = game.observe()
         assert observed["revision"] == game.revision
@@ -356,8 +364,9 @@ def test_direction_kick_cancel_then_answer(native_client: DriverClient) -> None:
     assert response["observation"]["turn"] == turn
 
     decision = standing(game.call("game.kick"), "direction")
-    response = game.call("decision.answer", decisionId=decision["id"],
-                         answer={"kind": "direction", "direction": "sideways"})
+    response = game.call(
+        "decision.answer", decisionId=decision["id"], answer={"kind": "direction", "direction": "sideways"}
+    )
     assert response["error"]["code"] == "outOfRange"
     assert game.observe()["decision"] == decision
 
@@ -389,9 +398,11 @@ def test_item_eat_cancel_then_answer(native_client: DriverClient) -> None:
     assert any(item["id"] == ration_id for item in response["observation"]["inventory"])
 
     decision = standing(game.call("game.eat"), "item")
-    for answer, code in (({"kind": "item", "item": {"id": "item-999"}}, "unknownItem"),
-                         ({"kind": "item", "hands": True}, "outOfRange"),
-                         ({"kind": "item", "item": {"id": ration_id}, "quantity": 2}, "outOfRange")):
+    for answer, code in (
+        ({"kind": "item", "item": {"id": "item-999"}}, "unknownItem"),
+        ({"kind": "item", "hands": True}, "outOfRange"),
+        ({"kind": "item", "item": {"id": ration_id}, "quantity": 2}, "outOfRange"),
+    ):
         response = game.call("decision.answer", decisionId=decision["id"], answer=answer)
         assert_rejected_without_effect(game, response, code)
 
@@ -417,8 +428,9 @@ def test_position_teleport_cancel_then_select(native_client: DriverClient) -> No
 
     target_x, target_y = known_floor_square(game, start)
     decision = standing(game.wizard("teleport"), "position")
-    response = game.call("decision.answer", decisionId=decision["id"],
-                         answer={"kind": "position", "position": {"x": 0, "y": target_y}})
+    response = game.call(
+        "decision.answer", decisionId=decision["id"], answer={"kind": "position", "position": {"x": 0, "y": target_y}}
+    )
     assert response["error"]["code"] == "outOfRange"
     assert game.observe()["decision"] == decision
 

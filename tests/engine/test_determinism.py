@@ -7,6 +7,7 @@ identically. The native driver must reproduce itself byte for byte, and both
 WebAssembly builds (JSPI and Asyncify, node scripts/wasm-driver.mjs) must
 reproduce native.
 """
+
 from __future__ import annotations
 
 import functools
@@ -34,8 +35,7 @@ LEVELS = ["1", "2", "3"]
 WIZARD_COMMANDS = ["wish", "teleport", "map", "identify", "levelTeleport", "createMonster"]
 KEYS = ["y", "n", "a", "q", "."]
 LORE_NAMES = ["newt", "jackal", "Elbereth", "dagger", "no such thing"]
-ITEM_VERBS = ["game.drink", "game.wield", "game.equip", "game.remove", "game.zap", "game.throw",
-              "game.quiver"]
+ITEM_VERBS = ["game.drink", "game.wield", "game.equip", "game.remove", "game.zap", "game.throw", "game.quiver"]
 
 
 @dataclass
@@ -74,8 +74,12 @@ class Policy:
 
     def _envelope(self, method: str, **params) -> dict:
         self.counter += 1
-        body = {"sessionId": self.session_id, "requestId": f"req-{self.counter}",
-                "expectedRevision": self.revision, **params}
+        body = {
+            "sessionId": self.session_id,
+            "requestId": f"req-{self.counter}",
+            "expectedRevision": self.revision,
+            **params,
+        }
         return {"version": 1, "method": method, "params": body}
 
     def _answer(self, decision: dict) -> dict:
@@ -94,8 +98,15 @@ class Policy:
             if decision.get("purpose") == "key":
                 return {"kind": "text", "text": rng.choice(KEYS)}
             prompt = decision["prompt"].lower()
-            pool = (WISHES if "wish" in prompt else MONSTERS if "monster" in prompt
-                    else LEVELS if "level" in prompt else TEXTS)
+            pool = (
+                WISHES
+                if "wish" in prompt
+                else MONSTERS
+                if "monster" in prompt
+                else LEVELS
+                if "level" in prompt
+                else TEXTS
+            )
             return {"kind": "text", "text": rng.choice(pool)}
         if kind == "direction":
             return {"kind": "direction", "direction": rng.choice(ANSWER_DIRECTIONS)}
@@ -129,28 +140,34 @@ class Policy:
             request["params"]["expectedRevision"] = self.revision + 7  # staleRevision
             return request
         if roll < 0.065:
-            return {"version": 1, "method": "session.lookup",
-                    "params": {"sessionId": self.session_id, "name": rng.choice(LORE_NAMES)}}
+            return {
+                "version": 1,
+                "method": "session.lookup",
+                "params": {"sessionId": self.session_id, "name": rng.choice(LORE_NAMES)},
+            }
         if self.ended:
             return self._envelope("game.wait")  # gameEnded
         if self.decision is not None:
             self.decision_turn += 1
             # Cycle: answer twice, cancel once, with a rare wrong-ID probe.
             if rng.random() < 0.05:
-                return self._envelope("decision.answer", decisionId="decision-0",
-                                      answer={"kind": "confirmation", "confirm": False})
+                return self._envelope(
+                    "decision.answer", decisionId="decision-0", answer={"kind": "confirmation", "confirm": False}
+                )
             if self.decision_turn % 3 == 0:
                 return self._envelope("decision.cancel", decisionId=self.decision["id"])
-            return self._envelope("decision.answer", decisionId=self.decision["id"],
-                                  answer=self._answer(self.decision))
+            return self._envelope("decision.answer", decisionId=self.decision["id"], answer=self._answer(self.decision))
         if self.wizard and rng.random() < 0.08:
             return self._envelope("debug.wizard", command=rng.choice(WIZARD_COMMANDS))
         roll = rng.random()
         if roll < 0.40:
             return self._envelope("game.move", direction=rng.choice(COMPASS))
         if roll < 0.48:
-            return self._envelope("game.run", direction=rng.choice(COMPASS),
-                                  mode=rng.choice(["normal", "untilInteresting", "pastBranches"]))
+            return self._envelope(
+                "game.run",
+                direction=rng.choice(COMPASS),
+                mode=rng.choice(["normal", "untilInteresting", "pastBranches"]),
+            )
         if roll < 0.58:
             return self._envelope("game.search", turns=rng.randint(1, 6))
         if roll < 0.63:
@@ -164,18 +181,40 @@ class Policy:
             method = rng.choice(ITEM_VERBS)
             chosen = rng.choice(self.inventory)
             # every fourth request names its item (no extra draw: the stream stays)
-            params: dict = ({"itemName": chosen["label"]} if self.counter % 4 == 0
-                            else {"itemId": chosen["id"]})
+            params: dict = {"itemName": chosen["label"]} if self.counter % 4 == 0 else {"itemId": chosen["id"]}
             if method in ("game.zap", "game.throw"):
                 params["direction"] = rng.choice(ANSWER_DIRECTIONS)
             return self._envelope(method, **params)
         # Commands that ask questions: the engine's own decisions follow.
-        method = rng.choice(["game.kick", "game.open", "game.close", "game.eat", "game.engrave",
-                             "game.apply", "game.read", "game.drop", "game.quit", "game.pray",
-                             "game.search", "game.fire", "game.swap", "game.twoWeapon",
-                             "game.chat", "game.pay", "game.offer", "game.dip", "game.rub",
-                             "game.invoke", "game.loot", "game.force", "game.cast", "game.enhance"]
-                            + ITEM_VERBS)
+        method = rng.choice(
+            [
+                "game.kick",
+                "game.open",
+                "game.close",
+                "game.eat",
+                "game.engrave",
+                "game.apply",
+                "game.read",
+                "game.drop",
+                "game.quit",
+                "game.pray",
+                "game.search",
+                "game.fire",
+                "game.swap",
+                "game.twoWeapon",
+                "game.chat",
+                "game.pay",
+                "game.offer",
+                "game.dip",
+                "game.rub",
+                "game.invoke",
+                "game.loot",
+                "game.force",
+                "game.cast",
+                "game.enhance",
+            ]
+            + ITEM_VERBS
+        )
         if method == "game.pray" and rng.random() < 0.7:
             method = "game.search"  # keep angry gods rare
         return self._envelope(method)
@@ -194,9 +233,11 @@ def play(kind: str, seed: int, requests: int = REQUESTS_PER_RUN) -> Transcript:
     sent: list[str] = []
     received: list[str] = []
     with DriverClient(driver_command(kind)) as client:
-        create: dict[str, Any] = {"version": 1, "method": "session.create",
-                  "params": {"seed": seed, "name": "Ada", "createdAt": CREATED_AT,
-                             "sessionId": session_id}}
+        create: dict[str, Any] = {
+            "version": 1,
+            "method": "session.create",
+            "params": {"seed": seed, "name": "Ada", "createdAt": CREATED_AT, "sessionId": session_id},
+        }
         if wizard:
             create["params"].update(wizard=True, role="valkyrie")
         for index in range(requests + 1):
@@ -217,20 +258,22 @@ def native_reference(seed: int) -> Transcript:
 def assert_same_stream(expected: Transcript, actual: Transcript, what: str) -> None:
     for index, (want, got) in enumerate(zip(expected.responses, actual.responses, strict=False)):
         if want != got:
-            column = next((i for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
-                          min(len(want), len(got)))
+            column = next(
+                (i for i, (a, b) in enumerate(zip(want, got, strict=False)) if a != b), min(len(want), len(got))
+            )
             start = max(0, column - 150)
             pytest.fail(
                 f"{what}: first difference at response line {index} (character {column})\n"
                 f"request[{index}]: {actual.requests[index]}\n"
                 f"expected request[{index}]: {expected.requests[index]}\n"
-                f"expected ...{want[start:column + 150]}...\n"
-                f"actual   ...{got[start:column + 150]}...\n"
+                f"expected ...{want[start : column + 150]}...\n"
+                f"actual   ...{got[start : column + 150]}...\n"
                 f"{build_staleness_note()}",
                 pytrace=False,
             )
     assert len(expected.responses) == len(actual.responses), (
-        f"{what}: {len(expected.responses)} vs {len(actual.responses)} responses")
+        f"{what}: {len(expected.responses)} vs {len(actual.responses)} responses"
+    )
 
 
 def stream_summary(transcript: Transcript) -> Counter:
@@ -275,7 +318,7 @@ def test_seeds_give_different_games() -> None:
     """Guards the guard: if every seed produced the same bytes, equality would be vacuous."""
     worlds = [json.loads(native_reference(seed).responses[0])["observation"] for seed in SEEDS]
     for index, world in enumerate(worlds):
-        assert all(world != other for other in worlds[index + 1:]), "two seeds made the same world"
+        assert all(world != other for other in worlds[index + 1 :]), "two seeds made the same world"
 
 
 @pytest.mark.wasm

@@ -5,6 +5,7 @@ door-opening code discloses that it is not locked (it opens or resists).
 The driver emits a doorWitness event and keeps the fact in
 observation.doors; the navigation layer reports it as remembered later.
 """
+
 from __future__ import annotations
 
 from engine_client import DriverClient, start_game
@@ -21,12 +22,11 @@ def test_a_door_bump_discloses_its_lock(native_client: DriverClient) -> None:
         response = game.ok("game.move", direction=direction)
         tracker.apply(response["observation"])
         witnessed += [e for e in response["events"] if e["type"] == "doorWitness"]
-    assert witnessed == [{"type": "doorWitness", "levelId": "d0-l1", "x": 48, "y": 7,
-                          "fact": "unlocked", "turn": witnessed[0]["turn"]}]
-    assert response["observation"]["doors"] == [{"x": 48, "y": 7, "lock": "unlocked",
-                                                 "turn": witnessed[0]["turn"]}]
+    assert witnessed == [
+        {"type": "doorWitness", "levelId": "d0-l1", "x": 48, "y": 7, "fact": "unlocked", "turn": witnessed[0]["turn"]}
+    ]
+    assert response["observation"]["doors"] == [{"x": 48, "y": 7, "lock": "unlocked", "turn": witnessed[0]["turn"]}]
     later = game.ok("game.search")
     tracker.apply(later["observation"])
     door = next(d for d in navigation(tracker.view())["doors"] if (d["x"], d["y"]) == (48, 7))
-    assert door["lock"] == {"state": "unlocked", "freshness": "remembered",
-                            "observedTurn": witnessed[0]["turn"]}
+    assert door["lock"] == {"state": "unlocked", "freshness": "remembered", "observedTurn": witnessed[0]["turn"]}

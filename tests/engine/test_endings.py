@@ -6,6 +6,7 @@ as a genuine decision. The final response carries ended:true and an
 authoritative `end`; afterwards observe still works, gameplay is refused with
 gameEnded, and session.close retires the engine.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -70,8 +71,12 @@ def check_ended(game: Game, final: dict, how: str) -> dict:
     assert observed["decision"] is None
 
     # every gameplay or continuation request is refused, revision unchanged
-    for method, params in (("game.wait", {}), ("game.move", {"direction": "east"}), ("game.quit", {}),
-                           ("decision.cancel", {"decisionId": "decision-1"})):
+    for method, params in (
+        ("game.wait", {}),
+        ("game.move", {"direction": "east"}),
+        ("game.quit", {}),
+        ("decision.cancel", {"decisionId": "decision-1"}),
+    ):
         response = game.call(method, **params)
         assert response["error"]["code"] == "gameEnded", response
         assert response["revision"] == final["revision"]

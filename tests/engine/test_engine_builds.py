@@ -2,6 +2,7 @@
 detection, refused when forced without JSPI, and described by identity.json
 with the native twin's game identity (the rules), each with its own build
 identity (diagnostics)."""
+
 from __future__ import annotations
 
 import gzip
@@ -23,18 +24,21 @@ from engine_client import (
     node24,
 )
 
-CREATE = dumps({"version": 1, "method": "session.create",
-                "params": {"seed": 9, "sessionId": "builds", "createdAt": 1700000000}})
+CREATE = dumps(
+    {"version": 1, "method": "session.create", "params": {"seed": 9, "sessionId": "builds", "createdAt": 1700000000}}
+)
 
 
 def run_launcher(node: list[str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*node, str(WASM_SCRIPT), *args], input=CREATE + "\n", capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [*node, str(WASM_SCRIPT), *args], input=CREATE + "\n", capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
 
 
 def native_create() -> str:
-    return subprocess.run(native_command(), input=CREATE + "\n", capture_output=True, text=True,
-                          timeout=60, check=True).stdout
+    return subprocess.run(
+        native_command(), input=CREATE + "\n", capture_output=True, text=True, timeout=60, check=True
+    ).stdout
 
 
 @pytest.mark.wasm
@@ -90,9 +94,11 @@ def test_every_build_shares_the_game_identity_of_the_rules() -> None:
 def test_the_jspi_download_fits_the_budget() -> None:
     """What a browser with JSPI downloads for the engine (gzip at a static
     host's usual level 6): at most 1.3 MB; and the JSPI build is the smaller."""
+
     def gzipped(build: str) -> int:
-        return sum(len(gzip.compress((WASM_ENGINE / build / name).read_bytes(), 6))
-                   for name in ("nethack.js", "nethack.wasm"))
+        return sum(
+            len(gzip.compress((WASM_ENGINE / build / name).read_bytes(), 6)) for name in ("nethack.js", "nethack.wasm")
+        )
 
     assert gzipped("jspi") <= 1_300_000, gzipped("jspi")
     assert gzipped("jspi") < gzipped("asyncify")

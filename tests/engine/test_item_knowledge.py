@@ -6,6 +6,7 @@ tty inventory prints). Unidentified potions, wands and rings carry only
 their appearance; once the player learns more (here the wizard-mode
 identify fixture), the fields appear exactly when the text shows them.
 """
+
 from __future__ import annotations
 
 import re
@@ -58,8 +59,7 @@ def agrees_with_label(entry: dict) -> None:
 
 def test_unidentified_magic_shows_only_its_appearance(native_client: DriverClient) -> None:
     game = start_game(native_client, seed=7, wizard=True, role="valkyrie")
-    names = {"potion of sleeping": "sleeping", "wand of striking": "striking",
-             "ring of adornment": "adornment"}
+    names = {"potion of sleeping": "sleeping", "wand of striking": "striking", "ring of adornment": "adornment"}
     wished = {text: wish(game, text) for text in names}
     for text, item_id in wished.items():
         entry = item(game, item_id)

@@ -7,6 +7,7 @@ quantity and the turns spent. A wizard-mode fixture session creates the
 objects by wishing; normal games never carry the fixture. Bad requests are
 typed errors that send no input and leave the revision alone.
 """
+
 from __future__ import annotations
 
 import re
@@ -78,8 +79,7 @@ def test_put_on_a_ring_in_the_chosen_hand_and_remove_it_by_slot(native_client: D
     second = wish(game, "uncursed ring of adornment")
     # the occupied hand is no destination, and a request for it is refused
     assert [t["slot"] for t in item(game, second)["equipmentTargets"]] == ["leftRing"]
-    assert_rejected_without_effect(game, game.call("game.equip", itemId=second, slot="rightRing"),
-                                   "outOfRange")
+    assert_rejected_without_effect(game, game.call("game.equip", itemId=second, slot="rightRing"), "outOfRange")
     response = game.call("game.remove", slot="rightRing")
     completed(response, "remove", 1)
     assert item(game, ring)["equipmentSlots"] == []
@@ -200,8 +200,10 @@ def test_throw_upwards(native_client: DriverClient) -> None:
     darts = wish(game, "3 uncursed darts")
     response = game.call("game.throw", itemId=darts, direction="up")
     completed(response, "throw", 1)
-    assert any(re.fullmatch(r"A dart (almost )?hits the ceiling, then falls back on top of your head\.",
-                            text) for text in heard(response)), heard(response)
+    assert any(
+        re.fullmatch(r"A dart (almost )?hits the ceiling, then falls back on top of your head\.", text)
+        for text in heard(response)
+    ), heard(response)
     assert item(game, darts)["quantity"] == 2
 
 
@@ -265,8 +267,10 @@ def test_item_question_letter_ranges_expand(native_client: DriverClient) -> None
 def test_item_question_ranges_with_gaps_and_gold(native_client: DriverClient) -> None:
     """`[e-km or ?*]`-style prompts: ranges, single letters and gold, exactly the offered items."""
     game = fixture_game(native_client)
-    potions = [wish(game, f"uncursed potion of {kind}") for kind in
-               ("water", "sleeping", "healing", "blindness", "confusion", "booze", "sickness")]
+    potions = [
+        wish(game, f"uncursed potion of {kind}")
+        for kind in ("water", "sleeping", "healing", "blindness", "confusion", "booze", "sickness")
+    ]
     darts = wish(game, "5 uncursed darts")
     potions.append(wish(game, "uncursed potion of see invisible"))
     gold = wish(game, "9 gold pieces")
@@ -299,17 +303,17 @@ def test_bad_item_requests_change_nothing(native_client: DriverClient) -> None:
     game.ok("game.drop", itemId=apple)
     floor_apple = game.last["observation"]["here"]["items"][0]["id"]
     cases = [
-        ("game.drink", {"itemId": "item-999"}, "unknownItem"),          # never published
-        ("game.wield", {"itemId": floor_apple}, "unknownItem"),         # not carried
+        ("game.drink", {"itemId": "item-999"}, "unknownItem"),  # never published
+        ("game.wield", {"itemId": floor_apple}, "unknownItem"),  # not carried
         ("game.drink", {"itemId": potion, "quantity": 1}, "unknownField"),  # no count here
         ("game.throw", {"itemId": potion, "quantity": 2}, "unknownField"),
         ("game.drink", {"itemId": potion, "direction": "east"}, "unknownField"),  # no aim
         ("game.equip", {"itemId": "item-3", "direction": "up"}, "unknownField"),
         ("game.wield", {"itemId": "item-2", "hands": True}, "outOfRange"),
-        ("game.equip", {"itemId": potion}, "outOfRange"),               # not wearable
+        ("game.equip", {"itemId": potion}, "outOfRange"),  # not wearable
         ("game.equip", {"itemId": "item-3", "slot": "helmet"}, "outOfRange"),
-        ("game.remove", {"itemId": potion}, "outOfRange"),              # not worn
-        ("game.remove", {"slot": "helmet"}, "outOfRange"),              # nothing there
+        ("game.remove", {"itemId": potion}, "outOfRange"),  # not worn
+        ("game.remove", {"slot": "helmet"}, "outOfRange"),  # nothing there
         ("game.zap", {"direction": "sideways"}, "outOfRange"),
         ("game.equip", {"slot": "tail"}, "outOfRange"),
     ]
@@ -319,8 +323,7 @@ def test_bad_item_requests_change_nothing(native_client: DriverClient) -> None:
     decision = game.wizard("identify")["decision"]
     game.answer(decision, {"kind": "choice", "choose": [o["id"] for o in decision["options"]]})
     assert item(game, light)["known"]["identity"] == "wand of light"
-    assert_rejected_without_effect(game, game.call("game.zap", itemId=light, direction="east"),
-                                   "outOfRange")
+    assert_rejected_without_effect(game, game.call("game.zap", itemId=light, direction="east"), "outOfRange")
     completed(game.call("game.zap", itemId=light), "zap", 1)
 
 
@@ -330,8 +333,7 @@ def test_item_names_resolve_against_what_the_player_sees(native_client: DriverCl
     sleeping = wish(game, "uncursed potion of sleeping")
     appearance = item(game, sleeping)["known"]["appearance"]
     # the hidden identity names nothing; the appearance the player sees does
-    assert_rejected_without_effect(game, game.call("game.drink", itemName="potion of sleeping"),
-                                   "unknownItem")
+    assert_rejected_without_effect(game, game.call("game.drink", itemName="potion of sleeping"), "unknownItem")
     decision = game.ok("game.drop", itemName=f"{appearance} potion")
     assert decision["decision"] is None and sleeping not in {e["id"] for e in decision["observation"]["inventory"]}
     # the label, and NetHack's singular name, name the stack
@@ -345,21 +347,29 @@ def test_item_names_resolve_against_what_the_player_sees(native_client: DriverCl
     assert water not in {e["id"] for e in game.last["observation"]["inventory"]}
     wish(game, "cursed dagger")  # a second, separate dagger stack
     assert_rejected_without_effect(game, game.call("game.wield", itemName="dagger"), "ambiguousItem")
-    assert_rejected_without_effect(game, game.call("game.wield", itemName="dagger", itemId="item-2"),
-                                   "outOfRange")
+    assert_rejected_without_effect(game, game.call("game.wield", itemName="dagger", itemId="item-2"), "outOfRange")
     completed(game.call("game.wield", itemName="+0 dagger"), "wield", 1)
     assert item(game, "item-2")["equipmentSlots"] == ["weapon"]
 
 
 ITEM_SCRIPT: list[tuple[str, Any]] = [
-    ("wish", "uncursed helmet"), ("game.equip", {"item": 0}),
-    ("wish", "2 uncursed potions of water"), ("game.drink", {"item": 1}),
-    ("wish", "4 uncursed darts"), ("game.quiver", {"item": 2}),
-    ("game.fire", {"direction": "west"}), ("game.throw", {"item": 2, "direction": "up"}),
-    ("wish", "wand of striking"), ("game.zap", {"item": 3, "direction": "east"}),
-    ("game.wield", {"itemId": "item-2"}), ("game.swap", {}), ("game.remove", {"item": 0}),
-    ("wish", "ring of adornment"), ("game.equip", {"item": 4, "slot": "leftRing"}),
-    ("game.wield", {"hands": True}), ("game.quiver", {"hands": True}),
+    ("wish", "uncursed helmet"),
+    ("game.equip", {"item": 0}),
+    ("wish", "2 uncursed potions of water"),
+    ("game.drink", {"item": 1}),
+    ("wish", "4 uncursed darts"),
+    ("game.quiver", {"item": 2}),
+    ("game.fire", {"direction": "west"}),
+    ("game.throw", {"item": 2, "direction": "up"}),
+    ("wish", "wand of striking"),
+    ("game.zap", {"item": 3, "direction": "east"}),
+    ("game.wield", {"itemId": "item-2"}),
+    ("game.swap", {}),
+    ("game.remove", {"item": 0}),
+    ("wish", "ring of adornment"),
+    ("game.equip", {"item": 4, "slot": "leftRing"}),
+    ("game.wield", {"hands": True}),
+    ("game.quiver", {"hands": True}),
 ]
 
 
@@ -370,8 +380,10 @@ def play_item_script(client: DriverClient) -> list[bytes]:
         if step == "wish":
             wished.append(wish(game, argument))
             continue
-        params = {("itemId" if key == "item" else key): (wished[value] if key == "item" else value)
-                  for key, value in argument.items()}
+        params = {
+            ("itemId" if key == "item" else key): (wished[value] if key == "item" else value)
+            for key, value in argument.items()
+        }
         response = game.call(step, **params)
         assert "error" not in response, (step, response["error"])
     game.observe()

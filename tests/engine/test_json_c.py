@@ -1,4 +1,5 @@
 """test_json_c.py - build and run the C JSON reader/writer self-test (tests/c/test_json.c)."""
+
 import os
 import re
 import shutil
@@ -9,8 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "wasm" / "driver"
-SOURCES = [ROOT / "tests" / "c" / "test_json.c", DRIVER / "json_read.c", DRIVER / "json_write.c",
-           DRIVER / "utf8.c"]
+SOURCES = [ROOT / "tests" / "c" / "test_json.c", DRIVER / "json_read.c", DRIVER / "json_write.c", DRIVER / "utf8.c"]
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", f"-I{DRIVER}"]
 
 VARIANTS = {
@@ -61,7 +61,9 @@ def test_json_c(variant, tmp_path):
     exe = tmp_path / f"test_json_{variant}"
     build = subprocess.run(
         [gcc, *extra, *CFLAGS, *map(str, SOURCES), "-o", str(exe)],
-        check=False, capture_output=True, text=True,
+        check=False,
+        capture_output=True,
+        text=True,
     )
     assert build.returncode == 0, f"compile failed:\n{build.stderr}"
     assert build.stderr.strip() == "", f"compiler warnings:\n{build.stderr}"

@@ -7,6 +7,7 @@ NetHack did: energy spent, the item moved into and out of the box, the lock
 forced, the engraving read back by the hero, the skill rank raised. Bad
 requests are typed errors that send no input and leave the revision alone.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,13 +24,22 @@ from engine_client import (
 )
 from test_item_verbs import completed, heard, wish
 
-COMPASS = {(0, -1): "north", (0, 1): "south", (1, 0): "east", (-1, 0): "west", (1, -1): "northeast",
-           (-1, -1): "northwest", (1, 1): "southeast", (-1, 1): "southwest"}
+COMPASS = {
+    (0, -1): "north",
+    (0, 1): "south",
+    (1, 0): "east",
+    (-1, 0): "west",
+    (1, -1): "northeast",
+    (-1, -1): "northwest",
+    (1, 1): "southeast",
+    (-1, 1): "southwest",
+}
 
 
 def lookup(game: Game, name: str) -> dict:
-    return game.client.request({"version": 1, "method": "session.lookup",
-                                "params": {"sessionId": game.session_id, "name": name}})
+    return game.client.request(
+        {"version": 1, "method": "session.lookup", "params": {"sessionId": game.session_id, "name": name}}
+    )
 
 
 def knowledge(game: Game) -> dict:
@@ -63,6 +73,7 @@ def test_lookup_changes_nothing(native_client: DriverClient) -> None:
     """A lookup sends no input and draws no random number: a game that looks
     things up between its moves answers every move byte for byte like one
     that does not (the moves search, so the RNG decides what they find)."""
+
     def play(looking: bool) -> list[str]:
         with DriverClient(native_client.command) as client:
             game = start_game(client, seed=23)
@@ -75,12 +86,22 @@ def test_lookup_changes_nothing(native_client: DriverClient) -> None:
             for _ in range(6):
                 if looking:
                     lookup(game, "newt")
-                raw, response = client.send({"version": 1, "method": "game.search", "params": {
-                    "sessionId": game.session_id, "requestId": game.next_request_id(),
-                    "expectedRevision": game.revision, "turns": 5}})
+                raw, response = client.send(
+                    {
+                        "version": 1,
+                        "method": "game.search",
+                        "params": {
+                            "sessionId": game.session_id,
+                            "requestId": game.next_request_id(),
+                            "expectedRevision": game.revision,
+                            "turns": 5,
+                        },
+                    }
+                )
                 game.revision = response["revision"]
                 raws.append(raw)
             return raws
+
     assert play(True) == play(False)
 
 
@@ -104,8 +125,13 @@ def test_lookup_needs_a_name(native_client: DriverClient) -> None:
 def test_cast_a_known_spell_spends_energy(native_client: DriverClient) -> None:
     game = start_game(native_client, seed=7, wizard=True, role="wizard")
     spells = {spell["name"]: spell for spell in knowledge(game)["spells"]}
-    assert spells["force bolt"] == {"name": "force bolt", "level": 1, "school": "attack",
-                                    "failure": spells["force bolt"]["failure"], "retention": "100%"}
+    assert spells["force bolt"] == {
+        "name": "force bolt",
+        "level": 1,
+        "school": "attack",
+        "failure": spells["force bolt"]["failure"],
+        "retention": "100%",
+    }
     energy = game.last["observation"]["vitals"]["energy"]
     response = game.call("game.cast", spell="force bolt", direction="east")
     completed(response, "cast", 1)
@@ -114,8 +140,9 @@ def test_cast_a_known_spell_spends_energy(native_client: DriverClient) -> None:
     # without a spell the real menu asks, one line per known spell
     decision = game.ok("game.cast")["decision"]
     assert decision["kind"] == "choice" and decision["prompt"].startswith("Choose which spell to cast")
-    assert [option["name"].split()[0] for option in decision["options"]] == ["force", "charm"] or \
-        len(decision["options"]) == len(spells)
+    assert [option["name"].split()[0] for option in decision["options"]] == ["force", "charm"] or len(
+        decision["options"]
+    ) == len(spells)
 
 
 def test_knowledge_lists_only_known_spells(native_client: DriverClient) -> None:
@@ -247,8 +274,7 @@ def test_chat_pay_offer_dip_rub_invoke(native_client: DriverClient) -> None:
     game.cancel(dipped["decision"])  # naming the potion type is optional
     lamp = wish(game, "oil lamp")
     rubbed = game.ok("game.rub", itemId=lamp)
-    assert "You are now wielding the oil lamp." in heard(rubbed) or "Nothing happens." in heard(rubbed), \
-        heard(rubbed)
+    assert "You are now wielding the oil lamp." in heard(rubbed) or "Nothing happens." in heard(rubbed), heard(rubbed)
     invoked = game.ok("game.invoke", itemId=lamp)
     assert "Nothing happens." in heard(invoked), heard(invoked)
 
@@ -266,8 +292,7 @@ def test_a_witnessed_death_is_a_creature_died_event(native_client: DriverClient)
             break
     else:
         raise AssertionError("the newt did not die in 20 attacks")
-    assert {"levelId": "d0-l1", "x": newt["x"], "y": newt["y"], "appearance": "newt"}.items() \
-        <= died[0].items()
+    assert {"levelId": "d0-l1", "x": newt["x"], "y": newt["y"], "appearance": "newt"}.items() <= died[0].items()
     assert died[0]["turn"] <= response["observation"]["turn"]
     assert response["observation"]["knowledge"]["conduct"]["kills"] >= 1
 
@@ -294,16 +319,16 @@ def test_a_hostile_interrupts_a_counted_search_and_a_meal(native_client: DriverC
     # a meal nothing interrupts is completed
     with DriverClient(native_client.command) as client:
         fresh = start_game(client, seed=7, role="valkyrie")
-        ration = next(entry["id"] for entry in fresh.last["observation"]["inventory"]
-                      if "food ration" in entry["label"])
+        ration = next(
+            entry["id"] for entry in fresh.last["observation"]["inventory"] if "food ration" in entry["label"]
+        )
         meal = fresh.ok("game.eat", itemId=ration)
         assert "You're finally finished." in heard(meal), heard(meal)
         assert meal["outcome"]["status"] == "completed"
 
 
 def pickup_settings(**changes: object) -> dict:
-    settings = {"enabled": True, "itemTypes": ["gold"], "arrows": True, "leaveCorpses": True,
-                "leaveKnownCursed": True}
+    settings = {"enabled": True, "itemTypes": ["gold"], "arrows": True, "leaveCorpses": True, "leaveKnownCursed": True}
     settings.update(changes)
     return settings
 
@@ -346,14 +371,16 @@ def test_pickup_patterns_and_bad_settings(native_client: DriverClient) -> None:
     back = step_off_and_back(game)
     assert any("dagger" in label for label in labels(game)), heard(back)
     assert game.last["observation"]["automaticPickup"]["lootPatterns"] == ["DAGGER"]
-    for bad, code in ((pickup_settings(lootPatterns=["x" * 65]), "outOfRange"),
-                      (pickup_settings(ignorePatterns=["   "]), "outOfRange"),
-                      (pickup_settings(itemTypes=["gold", "gold"]), "outOfRange"),
-                      (pickup_settings(itemTypes=["jewels"]), "outOfRange"),
-                      (pickup_settings(lootPatterns=["a"] * 17), "outOfRange"),
-                      # NetHack 3.6.7 has no review of automatic pickup (docs/DECISIONS.md)
-                      (pickup_settings(review=True), "unknownField"),
-                      ({"enabled": True}, "missingField")):
+    for bad, code in (
+        (pickup_settings(lootPatterns=["x" * 65]), "outOfRange"),
+        (pickup_settings(ignorePatterns=["   "]), "outOfRange"),
+        (pickup_settings(itemTypes=["gold", "gold"]), "outOfRange"),
+        (pickup_settings(itemTypes=["jewels"]), "outOfRange"),
+        (pickup_settings(lootPatterns=["a"] * 17), "outOfRange"),
+        # NetHack 3.6.7 has no review of automatic pickup (docs/DECISIONS.md)
+        (pickup_settings(review=True), "unknownField"),
+        ({"enabled": True}, "missingField"),
+    ):
         assert_rejected_without_effect(game, game.call("game.configurePickup", **bad), code)
 
 
@@ -377,8 +404,9 @@ def test_offer_a_corpse_at_an_altar(native_client: DriverClient) -> None:
     game.wizard("map")
     rows = game.observe()["observation"]["world"]["rows"]
     altar = next((x, row["y"]) for row in rows for x, mark in enumerate(row["features"]) if mark == "_")
-    arrived = game.answer(game.wizard("teleport")["decision"],
-                          {"kind": "position", "position": {"x": altar[0], "y": altar[1]}})
+    arrived = game.answer(
+        game.wizard("teleport")["decision"], {"kind": "position", "position": {"x": altar[0], "y": altar[1]}}
+    )
     assert arrived["observation"]["position"] == {"x": altar[0], "y": altar[1]}
     corpse = wish(game, "newt corpse")
     gnostic = knowledge(game)["conduct"]["gnostic"]
@@ -407,8 +435,7 @@ def test_buy_in_a_shop_and_pay(native_client: DriverClient) -> None:
     in the inventory, and paying moves real gold to the shopkeeper."""
     game = start_game(native_client, seed=2, wizard=True, role="valkyrie")
     game.answer(game.wizard("levelTeleport")["decision"], {"kind": "text", "text": "2"})
-    arrived = game.answer(game.wizard("teleport")["decision"],
-                          {"kind": "position", "position": {"x": 68, "y": 12}})
+    arrived = game.answer(game.wizard("teleport")["decision"], {"kind": "position", "position": {"x": 68, "y": 12}})
     assert "You see here a tin (for sale, 7 zorkmids)." in heard(arrived), heard(arrived)
     assert [entry["label"] for entry in arrived["observation"]["here"]["items"]] == ["a tin (for sale, 7 zorkmids)"]
     wish(game, "100 gold pieces")
@@ -417,8 +444,9 @@ def test_buy_in_a_shop_and_pay(native_client: DriverClient) -> None:
     assert '"For you, esteemed lady; only 7 zorkmids for this tin."' in heard(picked), heard(picked)
     assert "a tin (unpaid, 7 zorkmids)" in labels(game)
     asked = game.ok("game.pay")
-    assert asked["decision"]["kind"] == "confirmation" and asked["decision"]["prompt"] == \
-        "A tin for 7 zorkmids.  Pay?", asked["decision"]
+    assert (
+        asked["decision"]["kind"] == "confirmation" and asked["decision"]["prompt"] == "A tin for 7 zorkmids.  Pay?"
+    ), asked["decision"]
     paid = game.answer(asked["decision"], {"kind": "confirmation", "confirm": True})
     assert "You bought a tin for 7 gold pieces." in heard(paid), heard(paid)
     assert paid["observation"]["vitals"]["gold"] == 93
@@ -439,15 +467,18 @@ def test_a_price_outside_a_shop_is_not_shown(native_client: DriverClient) -> Non
 def test_automatic_pickup_set_at_creation(native_client: DriverClient) -> None:
     """session.create's automaticPickup is the game's configuration from the
     first turn: gold dropped and walked onto again comes back in that step."""
-    for bad, code, field in (({"enabled": True}, "missingField", "itemTypes"),
-                             ("$", "wrongType", "automaticPickup"),
-                             (pickup_settings(types=["gold"]), "unknownField", "types"),
-                             (pickup_settings(itemTypes=["jewels"]), "outOfRange", "itemTypes"),
-                             (pickup_settings(lootPatterns=["x" * 65]), "outOfRange", "lootPatterns")):
+    for bad, code, field in (
+        ({"enabled": True}, "missingField", "itemTypes"),
+        ("$", "wrongType", "automaticPickup"),
+        (pickup_settings(types=["gold"]), "unknownField", "types"),
+        (pickup_settings(itemTypes=["jewels"]), "outOfRange", "itemTypes"),
+        (pickup_settings(lootPatterns=["x" * 65]), "outOfRange", "lootPatterns"),
+    ):
         refused = native_client.request(create_request("test-1", 7, wizard=True, automaticPickup=bad))
         assert refused["error"]["code"] == code and refused["error"]["field"] == field, refused
-    game = start_game(native_client, seed=7, wizard=True, role="valkyrie",
-                      automaticPickup=pickup_settings(ignorePatterns=["cursed"]))
+    game = start_game(
+        native_client, seed=7, wizard=True, role="valkyrie", automaticPickup=pickup_settings(ignorePatterns=["cursed"])
+    )
     assert game.last["observation"]["automaticPickup"] == pickup_settings(ignorePatterns=["cursed"])
     assert game.last["revision"] == 0
     gold = wish(game, "20 gold pieces")
@@ -459,10 +490,14 @@ def test_automatic_pickup_set_at_creation(native_client: DriverClient) -> None:
 
 
 def test_automatic_pickup_off_at_creation(native_client: DriverClient) -> None:
-    game = start_game(native_client, seed=7, wizard=True, role="valkyrie",
-                      automaticPickup=pickup_settings(enabled=False, itemTypes=["gold", "scrolls"]))
-    assert game.last["observation"]["automaticPickup"] == pickup_settings(enabled=False,
-                                                                          itemTypes=["gold", "scrolls"])
+    game = start_game(
+        native_client,
+        seed=7,
+        wizard=True,
+        role="valkyrie",
+        automaticPickup=pickup_settings(enabled=False, itemTypes=["gold", "scrolls"]),
+    )
+    assert game.last["observation"]["automaticPickup"] == pickup_settings(enabled=False, itemTypes=["gold", "scrolls"])
     gold = wish(game, "20 gold pieces")
     game.ok("game.drop", itemId=gold)
     back = step_off_and_back(game)
@@ -500,8 +535,11 @@ def test_wasm_shop_pickup_and_artifact_scenes_match_native(kind: str) -> None:
     """The shop purchase, creation-time automatic pickup and the touchstone and
     artifact scenes give byte-identical response streams natively and in each
     WASM build."""
-    scenes = (test_buy_in_a_shop_and_pay, test_automatic_pickup_set_at_creation,
-              test_rub_a_touchstone_and_invoke_an_artifact)
+    scenes = (
+        test_buy_in_a_shop_and_pay,
+        test_automatic_pickup_set_at_creation,
+        test_rub_a_touchstone_and_invoke_an_artifact,
+    )
     streams: list[list[bytes]] = []
     for command in (driver_command("native"), driver_command(kind)):
         streams.append([])

@@ -1,5 +1,6 @@
 """test_protocol_describe.py - protocol.describe lists every method, and the list is
 the one validation actually uses."""
+
 from __future__ import annotations
 
 import pytest
@@ -81,16 +82,25 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
     names = [method["name"] for method in response["methods"]]
     assert len(names) == len(set(names)), "a method is listed twice"
     assert set(names) == set(EXPECTED_METHODS), (
-        f"missing {sorted(set(EXPECTED_METHODS) - set(names))}, "
-        f"unexpected {sorted(set(names) - set(EXPECTED_METHODS))}")
+        f"missing {sorted(set(EXPECTED_METHODS) - set(names))}, unexpected {sorted(set(names) - set(EXPECTED_METHODS))}"
+    )
     for method in response["methods"]:
         assert method["class"] == EXPECTED_METHODS[method["name"]], method
         assert isinstance(method["summary"], str) and method["summary"], method
         params = {param["name"]: param for param in method["params"]}
         assert len(params) == len(method["params"])
         for param in method["params"]:
-            assert param["type"] in {"string", "token", "integer", "boolean", "enum", "answer",
-                                     "enumList", "stringList", "object"}, param
+            assert param["type"] in {
+                "string",
+                "token",
+                "integer",
+                "boolean",
+                "enum",
+                "answer",
+                "enumList",
+                "stringList",
+                "object",
+            }, param
             assert isinstance(param["required"], bool)
             if param["type"] in ("enum", "enumList"):
                 assert param["values"], param
@@ -98,8 +108,16 @@ def test_describe_lists_every_method(native_client: DriverClient) -> None:
             assert {n for n, p in params.items() if p["required"]} >= GAME_INPUT, method
     by_name = {method["name"]: method for method in response["methods"]}
     move_directions = next(p for p in by_name["game.move"]["params"] if p["name"] == "direction")["values"]
-    assert set(move_directions) == {"north", "south", "east", "west",
-                                    "northeast", "northwest", "southeast", "southwest"}
+    assert set(move_directions) == {
+        "north",
+        "south",
+        "east",
+        "west",
+        "northeast",
+        "northwest",
+        "southeast",
+        "southwest",
+    }
     for method in ("game.zap", "game.throw", "game.fire"):
         aims = next(p for p in by_name[method]["params"] if p["name"] == "direction")["values"]
         assert set(aims) == set(move_directions) | {"self", "up", "down"}, method

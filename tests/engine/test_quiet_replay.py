@@ -4,12 +4,15 @@ A resume replays the journal with `quiet: true`: each response then carries
 only revision, outcome, decision and end. The game must be exactly the one a
 full-response run reaches: the final session.observe is byte-identical.
 """
+
 from __future__ import annotations
 
 from engine_client import DriverClient, start_game
 
-STEPS = [("game.move", {"direction": d}) for d in ("west", "north", "east", "south")] * 10 + \
-        [("game.search", {"turns": 5}), ("game.eat", {})]
+STEPS = [("game.move", {"direction": d}) for d in ("west", "north", "east", "south")] * 10 + [
+    ("game.search", {"turns": 5}),
+    ("game.eat", {}),
+]
 
 
 def play(client: DriverClient, quiet: bool) -> tuple[list[dict], str]:
@@ -19,8 +22,9 @@ def play(client: DriverClient, quiet: bool) -> tuple[list[dict], str]:
         response = game.ok(method, **({"quiet": True} if quiet else {}), **params)
         responses.append(response)
         if response["decision"]:
-            responses.append(game.ok("decision.cancel", decisionId=response["decision"]["id"],
-                                     **({"quiet": True} if quiet else {})))
+            responses.append(
+                game.ok("decision.cancel", decisionId=response["decision"]["id"], **({"quiet": True} if quiet else {}))
+            )
     raw, _ = client.send({"version": 1, "method": "session.observe", "params": {"sessionId": "quiet-test"}})
     return responses, raw
 
@@ -39,8 +43,13 @@ def test_quiet_responses_reach_the_same_game(native_client_factory) -> None:
 # no #terrain view from then on). The terrain under the potion must be known
 # whether the walk's responses were quiet or full, because the driver fills
 # covered terrain when the square is drawn, not when a response is written.
-WALK = ["east", "northeast", "northeast", "northeast"] + ["north"] * 7 + \
-       ["northwest", "west", "northwest"] + ["north"] * 4 + ["east"] * 6
+WALK = (
+    ["east", "northeast", "northeast", "northeast"]
+    + ["north"] * 7
+    + ["northwest", "west", "northwest"]
+    + ["north"] * 4
+    + ["east"] * 6
+)
 
 
 def stunned_walk(client: DriverClient, quiet: bool) -> str:

@@ -7,6 +7,7 @@
 - docs/PROTOCOL.md states the error precedence the reader really applies.
 - An echoed field name is never cut in the middle of a UTF-8 character.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,8 +51,9 @@ def test_item_id_aliases_are_rejected_as_item_answers(native_client: DriverClien
     decision = asked["decision"]
     assert decision["kind"] == "item", decision
     for alias in _aliases(item["id"]):
-        response = game.call("decision.answer", decisionId=decision["id"],
-                             answer={"kind": "item", "item": {"id": alias}})
+        response = game.call(
+            "decision.answer", decisionId=decision["id"], answer={"kind": "item", "item": {"id": alias}}
+        )
         assert_rejected_without_effect(game, response, "unknownItem")
     answered = game.answer(decision, {"kind": "item", "item": {"id": item["id"]}})
     assert item["id"] not in [i["id"] for i in answered["observation"]["inventory"]]
@@ -95,6 +97,7 @@ def test_a_deep_level_with_a_morgue_does_not_kill_the_engine(native_client: Driv
 
 # ---- error precedence: what docs/PROTOCOL.md states is what the reader does ----
 
+
 def _frame(params: bytes) -> bytes:
     return b'{"version":1,"method":"session.observe","params":' + params + b"}"
 
@@ -110,12 +113,24 @@ PRECEDENCE_CASES = [
     (b'{"version":1,,"method":"x\xff"}', "invalidUtf8", "malformedJson", "before"),
     (b'{"version":1,"version":1,"method":}', "duplicateField", "malformedJson", "position"),
     (b'{"version":1,"method":},"version":1', "malformedJson", "duplicateField", "position"),
-    (b'{"version":1,"method":"session.observe","params":{"x":"\\u0000","y":' + b"[" * 20 + b"]" * 20 + b"}}",
-     "controlCharacter", "tooDeep", "position"),
-    (b'{"version":1,"method":"session.observe","params":{"y":' + b"[" * 20 + b"]" * 20 + b',"x":"\\u0000"}}',
-     "tooDeep", "controlCharacter", "position"),
-    (b'{"version":2,"method":"session.observe","params":{"sessionId":"s"},"method":1}', "duplicateField",
-     "unsupportedVersion", "before"),
+    (
+        b'{"version":1,"method":"session.observe","params":{"x":"\\u0000","y":' + b"[" * 20 + b"]" * 20 + b"}}",
+        "controlCharacter",
+        "tooDeep",
+        "position",
+    ),
+    (
+        b'{"version":1,"method":"session.observe","params":{"y":' + b"[" * 20 + b"]" * 20 + b',"x":"\\u0000"}}',
+        "tooDeep",
+        "controlCharacter",
+        "position",
+    ),
+    (
+        b'{"version":2,"method":"session.observe","params":{"sessionId":"s"},"method":1}',
+        "duplicateField",
+        "unsupportedVersion",
+        "before",
+    ),
     (b'{"version":2,"method":"no.such"}', "unsupportedVersion", "unknownMethod", "order"),
 ]
 
@@ -138,10 +153,12 @@ def _stage_of(stages: list[list[str]], code: str) -> int:
     pytest.fail(f"{code} is not in the documented precedence")
 
 
-@pytest.mark.parametrize("frame,winner,loser,relation", PRECEDENCE_CASES,
-                         ids=[f"{case[1]}-over-{case[2]}" for case in PRECEDENCE_CASES])
-def test_documented_precedence_is_the_real_one(native_client: DriverClient, frame: bytes, winner: str,
-                                               loser: str, relation: str) -> None:
+@pytest.mark.parametrize(
+    "frame,winner,loser,relation", PRECEDENCE_CASES, ids=[f"{case[1]}-over-{case[2]}" for case in PRECEDENCE_CASES]
+)
+def test_documented_precedence_is_the_real_one(
+    native_client: DriverClient, frame: bytes, winner: str, loser: str, relation: str
+) -> None:
     _, response = native_client.send_raw(frame)
     assert response["error"]["code"] == winner, response
     stages = _documented_stages()
@@ -155,6 +172,7 @@ def test_documented_precedence_is_the_real_one(native_client: DriverClient, fram
 
 
 # ---- echoed field names ----
+
 
 @pytest.mark.parametrize("prefix", [59, 60, 78, 79])
 def test_an_echoed_field_name_keeps_whole_characters(native_client: DriverClient, prefix: int) -> None:

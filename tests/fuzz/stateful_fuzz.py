@@ -21,6 +21,7 @@ any finding, with the frames that led to it saved under --findings.
 
     python tests/fuzz/stateful_fuzz.py --seconds 60 [--seed N] [--driver PATH]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "engine")]
 
-from engine_client import CREATED_AT, DriverClient, DriverError, dumps
-from test_determinism import Policy
+from engine_client import CREATED_AT, DriverClient, DriverError, dumps  # noqa: E402
+from test_determinism import Policy  # noqa: E402
 
 ASAN_DRIVER = ROOT / "build" / "asan" / "nhdriver"
 SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer", "SUMMARY: UndefinedBehavior")
@@ -49,16 +50,44 @@ SANITIZER_ENV = {
 STEPS_PER_GAME = 600
 MALFORMED_SHARE = 0.45
 ITEM_ALIASES: tuple[Callable[[str], str], ...] = (
-    lambda n: f"item-{n}.junk", lambda n: f"item-0{n}", lambda n: f"item-00{n}", lambda n: f"item-{n}:x",
-    lambda n: f"item-{n}_", lambda n: f"item-{n}-2", lambda n: f"item-{n}x",
+    lambda n: f"item-{n}.junk",
+    lambda n: f"item-0{n}",
+    lambda n: f"item-00{n}",
+    lambda n: f"item-{n}:x",
+    lambda n: f"item-{n}_",
+    lambda n: f"item-{n}-2",
+    lambda n: f"item-{n}x",
 )
 
 
 # Text answers a client may type anywhere, wizard prompts included: level numbers
 # past the dungeon's ends, wildcards, junk and the longest text allowed.
-HOSTILE_TEXTS = ["-5", "0", "30", "45", "60", "999", "-100", "2147483648", "*", "?", "-", "\u00e9\u6f22",
-                 "x" * 128, "Elbereth" * 16, "100 blessed +100 daggers", "-1 arrows", "wand of wishing",
-                 "Amulet of Yendor", "Medusa", "Wizard of Yendor", "%s%n%d", "\\", "'", '"']
+HOSTILE_TEXTS = [
+    "-5",
+    "0",
+    "30",
+    "45",
+    "60",
+    "999",
+    "-100",
+    "2147483648",
+    "*",
+    "?",
+    "-",
+    "\u00e9\u6f22",
+    "x" * 128,
+    "Elbereth" * 16,
+    "100 blessed +100 daggers",
+    "-1 arrows",
+    "wand of wishing",
+    "Amulet of Yendor",
+    "Medusa",
+    "Wizard of Yendor",
+    "%s%n%d",
+    "\\",
+    "'",
+    '"',
+]
 
 
 class FuzzPolicy(Policy):
@@ -102,8 +131,20 @@ def mutate(request: dict, policy: Policy, rng: random.Random) -> tuple[str, byte
     params = request.setdefault("params", {})
     frame = dumps(request).encode()
     gameplay = "expectedRevision" in params
-    choices = ["truncate", "nul", "badUtf8", "tooLarge", "unknownField", "duplicateField", "badVersion",
-               "unknownMethod", "tooDeep", "bigNumber", "escapedName", "wrongSession"]
+    choices = [
+        "truncate",
+        "nul",
+        "badUtf8",
+        "tooLarge",
+        "unknownField",
+        "duplicateField",
+        "badVersion",
+        "unknownMethod",
+        "tooDeep",
+        "bigNumber",
+        "escapedName",
+        "wrongSession",
+    ]
     if gameplay:
         choices += ["missingField", "wrongType", "staleRevision", "staleRevision", "badToken"]
         if policy.decision is not None:
@@ -150,8 +191,13 @@ def mutate(request: dict, policy: Policy, rng: random.Random) -> tuple[str, byte
         del params[rng.choice(["sessionId", "requestId", "expectedRevision"])]
     elif name == "wrongType":
         key = rng.choice(["expectedRevision", "requestId", "quiet"])
-        params[key] = rng.choice({"expectedRevision": ["3", [], {}, 2.5, None, -1],
-                                  "requestId": [3, [], None, True], "quiet": ["yes", 1, None, {}]}[key])
+        params[key] = rng.choice(
+            {
+                "expectedRevision": ["3", [], {}, 2.5, None, -1],
+                "requestId": [3, [], None, True],
+                "quiet": ["yes", 1, None, {}],
+            }[key]
+        )
     elif name == "staleRevision":
         params["expectedRevision"] = max(0, policy.revision + rng.choice([-3, -1, 1, 2, 1000]))
         if params["expectedRevision"] == policy.revision:
@@ -174,7 +220,8 @@ def mutate(request: dict, policy: Policy, rng: random.Random) -> tuple[str, byte
         assert policy.decision is not None
         kind = policy.decision["kind"]
         wrong = {"confirmation": {"kind": "direction", "direction": "north"}}.get(
-            kind, {"kind": "confirmation", "confirm": True})
+            kind, {"kind": "confirmation", "confirm": True}
+        )
         request["method"] = "decision.answer"
         for key in list(params):
             if key not in ("sessionId", "requestId", "expectedRevision"):
@@ -198,8 +245,19 @@ def mutate(request: dict, policy: Policy, rng: random.Random) -> tuple[str, byte
             if key not in ("sessionId", "requestId", "expectedRevision"):
                 del params[key]
         if name == "itemAlias" and policy.decision is None:
-            request["method"] = rng.choice(["game.drop", "game.eat", "game.apply", "game.read", "game.wield",
-                                            "game.quiver", "game.throw", "game.drink", "game.offer"])
+            request["method"] = rng.choice(
+                [
+                    "game.drop",
+                    "game.eat",
+                    "game.apply",
+                    "game.read",
+                    "game.wield",
+                    "game.quiver",
+                    "game.throw",
+                    "game.drink",
+                    "game.offer",
+                ]
+            )
             params["itemId"] = alias
         else:
             assert policy.decision is not None
@@ -283,8 +341,10 @@ class Fuzzer:
             policy.absorb(response)
             return
         self.stats.codes[error["code"]] = self.stats.codes.get(error["code"], 0) + 1
-        observed = self._send(client, dumps({"version": 1, "method": "session.observe",
-                                              "params": {"sessionId": policy.session_id}}).encode())
+        observed = self._send(
+            client,
+            dumps({"version": 1, "method": "session.observe", "params": {"sessionId": policy.session_id}}).encode(),
+        )
         if observed.get("revision") != before or response.get("revision", before) != before:
             self.stats.revision_moved += 1
             self._save(f"revision moved from {before} to {observed.get('revision')} after {name}")
@@ -305,8 +365,9 @@ def main() -> int:
     parser.add_argument("--findings", type=Path, default=ROOT / "build" / "fuzz" / "findings")
     args = parser.parse_args()
     if not os.access(args.driver, os.X_OK):
-        print(f"no sanitized driver at {args.driver}: make -f wasm/engine.mk TARGET=asan "
-              f"{ASAN_DRIVER}", file=sys.stderr)
+        print(
+            f"no sanitized driver at {args.driver}: make -f wasm/engine.mk TARGET=asan {ASAN_DRIVER}", file=sys.stderr
+        )
         return 2
     os.environ.update(SANITIZER_ENV)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)

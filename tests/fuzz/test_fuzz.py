@@ -9,6 +9,7 @@
 Both need a toolchain scripts/build installs; a missing one fails the test
 with what to install, it never skips.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,23 +28,39 @@ STATEFUL_SECONDS = 25
 
 def test_libfuzzer_finds_nothing_in_the_request_reader(tmp_path: Path) -> None:
     harness = tmp_path / "request_fuzzer"
-    build = subprocess.run(["bash", "-c", f'source "{ROOT}/scripts/lib.sh" && build_request_fuzzer "{harness}"'],
-                           check=False, capture_output=True, text=True)
+    build = subprocess.run(
+        ["bash", "-c", f'source "{ROOT}/scripts/lib.sh" && build_request_fuzzer "{harness}"'],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
     assert build.returncode == 0, (
         "the libFuzzer harness did not build; scripts/build installs clang, "
-        f"libclang-rt-<version>-dev and g++-multilib (lib.sh fuzz_toolchain):\n{build.stderr[-3000:]}")
+        f"libclang-rt-<version>-dev and g++-multilib (lib.sh fuzz_toolchain):\n{build.stderr[-3000:]}"
+    )
     corpus = tmp_path / "corpus"
     shutil.copytree(FUZZ / "corpus" / "request", corpus)
     seeds = len(list(corpus.iterdir()))
     run = subprocess.run(
-        [str(harness), f"-max_total_time={LIBFUZZER_SECONDS}", "-print_final_stats=1",
-         f"-dict={FUZZ / 'request.dict'}", f"-artifact_prefix={tmp_path}/", str(corpus)],
-        check=False, capture_output=True, text=True, timeout=LIBFUZZER_SECONDS + 120)
+        [
+            str(harness),
+            f"-max_total_time={LIBFUZZER_SECONDS}",
+            "-print_final_stats=1",
+            f"-dict={FUZZ / 'request.dict'}",
+            f"-artifact_prefix={tmp_path}/",
+            str(corpus),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=LIBFUZZER_SECONDS + 120,
+    )
     log = run.stderr
     assert run.returncode == 0, f"libFuzzer found something:\n{log[-4000:]}"
     assert not list(tmp_path.glob("crash-*")) and not list(tmp_path.glob("timeout-*"))
-    execs = int(next(line.split()[-1] for line in log.splitlines()
-                     if line.startswith("stat::number_of_executed_units")))
+    execs = int(
+        next(line.split()[-1] for line in log.splitlines() if line.startswith("stat::number_of_executed_units"))
+    )
     assert execs > 10_000, log[-2000:]  # it really ran
     assert len(list(corpus.iterdir())) > seeds, "no new coverage from the seed corpus: is the harness wired?"
 
@@ -51,11 +68,22 @@ def test_libfuzzer_finds_nothing_in_the_request_reader(tmp_path: Path) -> None:
 def test_stateful_fuzzer_finds_nothing_in_real_games(tmp_path: Path) -> None:
     assert os.access(ASAN_DRIVER, os.X_OK), (
         f"no sanitized driver at {ASAN_DRIVER}; ./scripts/build builds it "
-        f"(make -f wasm/engine.mk TARGET=asan {ASAN_DRIVER})")
+        f"(make -f wasm/engine.mk TARGET=asan {ASAN_DRIVER})"
+    )
     run = subprocess.run(
-        [sys.executable, str(FUZZ / "stateful_fuzz.py"), "--seconds", str(STATEFUL_SECONDS),
-         "--findings", str(tmp_path / "findings")],
-        check=False, capture_output=True, text=True, timeout=STATEFUL_SECONDS + 300)
+        [
+            sys.executable,
+            str(FUZZ / "stateful_fuzz.py"),
+            "--seconds",
+            str(STATEFUL_SECONDS),
+            "--findings",
+            str(tmp_path / "findings"),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=STATEFUL_SECONDS + 300,
+    )
     assert run.stdout.strip(), run.stderr[-4000:]
     summary = json.loads(run.stdout.strip().splitlines()[-1])
     assert run.returncode == 0, f"{summary}\n{run.stderr[-4000:]}"

@@ -6,6 +6,7 @@ real driver responses recorded by record_fixtures.py (see recorded.py);
 live tests drive the native driver itself and fail (as tests/engine does)
 when it is not built.
 """
+
 from __future__ import annotations
 
 import sys

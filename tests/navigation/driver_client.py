@@ -5,6 +5,7 @@ build/native/nhdriver, sends one request per line and reads one response
 per line. It exists here (not in tests/engine) so the navigation tests stay
 importable on their own; it deliberately knows nothing about navigation.
 """
+
 from __future__ import annotations
 
 import json

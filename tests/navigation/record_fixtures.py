@@ -11,6 +11,7 @@ under test. Run from the repository root:
 The driver is deterministic for a seed and creation time, so re-recording
 with an unchanged engine reproduces the files byte for byte.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from driver_client import DriverClient
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-KEYS = {"k": "north", "j": "south", "l": "east", "h": "west",
-        "u": "northeast", "y": "northwest", "n": "southeast", "b": "southwest"}
+KEYS = {
+    "k": "north",
+    "j": "south",
+    "l": "east",
+    "h": "west",
+    "u": "northeast",
+    "y": "northwest",
+    "n": "southeast",
+    "b": "southwest",
+}
 
 #: name -> (seed, steps); a step is a move key, "run:<key>" or "observe".
 SCRIPTS: dict[str, tuple[int, list[str]]] = {
@@ -47,8 +56,10 @@ def play(seed: int, steps: list[str]) -> list[dict[str, Any]]:
     """Play one script and return its request/response pairs."""
     lines: list[dict[str, Any]] = []
     with DriverClient(seed) as client:
-        create = {"method": "session.create", "params": {"seed": seed, "sessionId": client.session_id,
-                                                         "createdAt": 1700000000}}
+        create = {
+            "method": "session.create",
+            "params": {"seed": seed, "sessionId": client.session_id, "createdAt": 1700000000},
+        }
         lines.append({"request": create, "response": client.created})
         for step in steps:
             request: dict[str, Any]

@@ -5,6 +5,7 @@ helpers read them back and feed the observations to a WorldTracker exactly
 as the session layer does. (Kept out of conftest.py: every test folder has
 a conftest module, and only a uniquely named module imports reliably.)
 """
+
 from __future__ import annotations
 
 import json

@@ -5,6 +5,7 @@ send one game.move, merge the observation into a WorldTracker, and report a
 StepOutcome built by the package's own step_outcome(). Every request and
 response is kept so a test can show exactly what happened.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -7,6 +7,7 @@ from the features unless a cell is overridden, e.g. to put a boulder,
 an object or a creature on it. Squares of unknown terrain stay ' '.
 observation() wraps the same rows as a driver observation for WorldTracker.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -30,13 +31,28 @@ def rows_of(
         marks = "".join(_MARKS.get(code, code) for code in features)
         kinds = "".join(" " if code == " " else "X" if code == "^" else "T" for code in features)
         seen = "".join("1" if visible and code != " " else "0" for code in features)
-        rows[y] = {"marks": marks, "kinds": kinds, "terrain": marks, "features": features,
-                   "visible": seen, "colors": "7" * 80}
+        rows[y] = {
+            "marks": marks,
+            "kinds": kinds,
+            "terrain": marks,
+            "features": features,
+            "visible": seen,
+            "colors": "7" * 80,
+        }
     for (x, y), (mark, kind) in (cells or {}).items():
-        row = rows.setdefault(y, {"marks": " " * 80, "kinds": " " * 80, "terrain": " " * 80,
-                                  "features": " " * 80, "visible": "0" * 80, "colors": "7" * 80})
-        row["marks"] = row["marks"][:x] + mark + row["marks"][x + 1:]
-        row["kinds"] = row["kinds"][:x] + kind + row["kinds"][x + 1:]
+        row = rows.setdefault(
+            y,
+            {
+                "marks": " " * 80,
+                "kinds": " " * 80,
+                "terrain": " " * 80,
+                "features": " " * 80,
+                "visible": "0" * 80,
+                "colors": "7" * 80,
+            },
+        )
+        row["marks"] = row["marks"][:x] + mark + row["marks"][x + 1 :]
+        row["kinds"] = row["kinds"][:x] + kind + row["kinds"][x + 1 :]
     return rows
 
 
@@ -77,12 +93,22 @@ def observation(
         if visited is not None:
             row["visited"] = "".join("1" if (x, y) in stood else "0" for x in range(80))
         sent.append(row)
-    return {"levelId": level_id, "position": {"x": hero[0], "y": hero[1]}, "entities": [],
-            "world": {"encoding": "rows-v1", "full": full, "rows": sent}}
+    return {
+        "levelId": level_id,
+        "position": {"x": hero[0], "y": hero[1]},
+        "entities": [],
+        "world": {"encoding": "rows-v1", "full": full, "rows": sent},
+    }
 
 
-def creature(x: int, y: int, kind: str = "creature", attitude: str | None = "hostile",
-             appearance: str = "jackal", mark: str = "d") -> dict[str, Any]:
+def creature(
+    x: int,
+    y: int,
+    kind: str = "creature",
+    attitude: str | None = "hostile",
+    appearance: str = "jackal",
+    mark: str = "d",
+) -> dict[str, Any]:
     """An entity record shaped like the driver's."""
     entity: dict[str, Any] = {"x": x, "y": y, "kind": kind, "mark": mark, "appearance": appearance}
     if attitude:

@@ -1,4 +1,5 @@
 """navigation(): frontiers, ways down/up and doors with approaches."""
+
 from __future__ import annotations
 
 from nethack_webmcp.navigation import WorldTracker, is_frontier, navigation, route
@@ -36,8 +37,7 @@ def test_squares_passed_in_a_run_are_not_frontiers():
     old = WorldTracker()
     old.apply(observation(corridor, (1, 1)))
     old.apply(observation(corridor, (6, 1), full=False))
-    assert [(f["x"], f["distance"]) for f in navigation(old.view())["frontiers"]] == [
-        (5, 1), (4, 2), (3, 3), (2, 4)]
+    assert [(f["x"], f["distance"]) for f in navigation(old.view())["frontiers"]] == [(5, 1), (4, 2), (3, 3), (2, 4)]
 
 
 def test_object_covered_squares_are_not_undiscovered():
@@ -48,7 +48,11 @@ def test_object_covered_squares_are_not_undiscovered():
 def test_frontiers_sort_by_distance_then_row_major():
     view = draw([" ", "  .", " ...", "  ."], (2, 2))
     assert [(f["x"], f["y"], f["distance"]) for f in navigation(view)["frontiers"]] == [
-        (2, 1, 1), (1, 2, 1), (3, 2, 1), (2, 3, 1)]
+        (2, 1, 1),
+        (1, 2, 1),
+        (3, 2, 1),
+        (2, 3, 1),
+    ]
 
 
 def test_real_start_room_frontiers_and_doors():
@@ -57,15 +61,25 @@ def test_real_start_room_frontiers_and_doors():
     # (59,4) borders the not-yet-displayed east doorway; (48,3) and (48,5) are the west doorways.
     # (48,3) is reachable because the floor under the '[' at (49,3) is known (the #terrain view).
     assert [(f["x"], f["y"], f["distance"], f["firstStep"]) for f in result["frontiers"]] == [
-        (59, 4, 2, "north"), (48, 3, 11, "west"), (48, 5, 11, "west")]
+        (59, 4, 2, "north"),
+        (48, 3, 11, "west"),
+        (48, 5, 11, "west"),
+    ]
     # The hero stands on the up staircase: its terrain is known under the '@', at distance 0.
     assert result["waysDown"] == []
     assert result["waysUp"] == [{"x": 59, "y": 6, "distance": 0, "type": "stairsUp"}]
     closed_south = at(result["doors"], 53, 9)
     assert closed_south == {
-        "x": 53, "y": 9, "state": "closed", "orientation": "horizontal",
+        "x": 53,
+        "y": 9,
+        "state": "closed",
+        "orientation": "horizontal",
         "lock": {"state": "unknown", "freshness": "unknown"},
-        "distance": 6, "approach": {"x": 53, "y": 8}, "direction": "south", "firstStep": "west"}
+        "distance": 6,
+        "approach": {"x": 53, "y": 8},
+        "direction": "south",
+        "firstStep": "west",
+    }
     west = at(result["doors"], 48, 7)
     assert west["state"] == "closed" and west["orientation"] == "vertical"
     assert west["approach"] == {"x": 49, "y": 7} and west["direction"] == "west" and west["distance"] == 10
@@ -76,19 +90,22 @@ def test_real_start_room_frontiers_and_doors():
     assert behind_object["distance"] == 10 and behind_object["firstStep"] == "west"
     # Sorted by distance, then row-major: every door of the first room is approachable.
     assert [(d["x"], d["y"], d["distance"]) for d in result["doors"]] == [
-        (53, 9, 6), (48, 3, 10), (48, 5, 10), (48, 7, 10)]
+        (53, 9, 6),
+        (48, 3, 10),
+        (48, 5, 10),
+        (48, 7, 10),
+    ]
     for entry in result["frontiers"]:
-        assert route(fixture_view("seed42_start"), (entry["x"], entry["y"]))["steps"][0]["direction"] == \
-            entry["firstStep"]
+        assert (
+            route(fixture_view("seed42_start"), (entry["x"], entry["y"]))["steps"][0]["direction"] == entry["firstStep"]
+        )
 
 
 def test_real_ways_down_and_up():
     # The hero stands in a doorless doorway (known under the '@'): diagonals out of it are allowed.
     result = navigation(fixture_view("seed42_stairs"))
-    assert result["waysDown"] == [
-        {"x": 31, "y": 12, "distance": 2, "firstStep": "southeast", "type": "stairsDown"}]
-    assert result["waysUp"] == [
-        {"x": 59, "y": 6, "distance": 30, "firstStep": "northeast", "type": "stairsUp"}]
+    assert result["waysDown"] == [{"x": 31, "y": 12, "distance": 2, "firstStep": "southeast", "type": "stairsDown"}]
+    assert result["waysUp"] == [{"x": 59, "y": 6, "distance": 30, "firstStep": "northeast", "type": "stairsUp"}]
 
 
 def test_unreachable_way_down_is_listed_with_null_distance():
@@ -96,14 +113,17 @@ def test_unreachable_way_down_is_listed_with_null_distance():
     assert navigation(view)["waysDown"] == [{"x": 4, "y": 1, "distance": None, "type": "stairsDown"}]
     ladder = draw([" ", " ..L"], (1, 1))
     assert navigation(ladder)["waysDown"] == [
-        {"x": 3, "y": 1, "distance": 2, "firstStep": "east", "type": "ladderDown"}]
+        {"x": 3, "y": 1, "distance": 2, "firstStep": "east", "type": "ladderDown"}
+    ]
 
 
 def test_real_closed_room_has_no_frontier_but_approachable_doors():
     result = navigation(fixture_view("seed7_closed_room"))
     assert result["frontiers"] == []
     assert {(d["x"], d["y"], d["state"], d["distance"]) for d in result["doors"]} == {
-        (46, 14, "closed", 4), (48, 18, "closed", 5)}
+        (46, 14, "closed", 4),
+        (48, 18, "closed", 5),
+    }
 
 
 def test_door_approach_prefers_the_nearest_cardinal_square():
@@ -123,8 +143,11 @@ def test_navigation_imports_only_the_standard_library():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level:
                 continue
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module] if isinstance(node, ast.ImportFrom) else [])
+            )
             for name in names:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names and top not in ("subprocess", "asyncio", "js"), (path, name)

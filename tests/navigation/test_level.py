@@ -1,4 +1,5 @@
 """WorldTracker merging and LevelView accessors, on recorded driver responses."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,10 +24,8 @@ def test_full_world_fills_every_row_and_reads_cells():
     assert view.feature(53, 9) == "h"  # closed door in the south wall
     # Terrain under objects and creatures comes from the #terrain view: the floor under the
     # '[', the up staircase under the hero, the floor under the dog.
-    assert (view.mark(49, 3), view.kind(49, 3), view.feature(49, 3), view.terrain_mark(49, 3)) == (
-        "[", "O", ".", ".")
-    assert (view.mark(59, 6), view.kind(59, 6), view.feature(59, 6), view.terrain_mark(59, 6)) == (
-        "@", "M", "<", "<")
+    assert (view.mark(49, 3), view.kind(49, 3), view.feature(49, 3), view.terrain_mark(49, 3)) == ("[", "O", ".", ".")
+    assert (view.mark(59, 6), view.kind(59, 6), view.feature(59, 6), view.terrain_mark(59, 6)) == ("@", "M", "<", "<")
     assert (view.mark(58, 7), view.kind(58, 7), view.feature(58, 7)) == ("d", "P", ".")
     assert view.visible(50, 5) and not view.visible(10, 10)
     assert view.color(49, 3) is not None and view.color(-1, 0) is None
@@ -85,8 +84,10 @@ def test_driver_visited_rows_are_read_and_agree_with_observed_positions():
     # Single moves only: the driver's record equals the positions the observations report.
     for name in ("seed42_door", "seed1_boulder", "seed26_trap"):
         pairs = load_fixture(name)
-        positions = {(p["response"]["observation"]["position"]["x"], p["response"]["observation"]["position"]["y"])
-                     for p in pairs}
+        positions = {
+            (p["response"]["observation"]["position"]["x"], p["response"]["observation"]["position"]["y"])
+            for p in pairs
+        }
         assert _driver_visited(pairs) == positions, name
         assert tracked(name).view().visited == positions, name
     # The teleport trap at (75, 14) was entered but never drawn with the hero on it.
@@ -121,8 +122,9 @@ def test_levels_are_kept_apart():
     start = load_fixture("seed42_start")[0]["response"]["observation"]
     tracker = WorldTracker()
     tracker.apply(start)
-    other = dict(start, levelId="d0-l2", position={"x": 10, "y": 10},
-                 world={"encoding": "rows-v1", "full": False, "rows": []})
+    other = dict(
+        start, levelId="d0-l2", position={"x": 10, "y": 10}, world={"encoding": "rows-v1", "full": False, "rows": []}
+    )
     tracker.apply(other)
     assert tracker.view().level_id == "d0-l2"
     assert tracker.view().feature(48, 3) == " "  # nothing of level 1 leaks into level 2

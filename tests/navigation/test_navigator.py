@@ -1,4 +1,5 @@
 """run_leg: every stop reason, re-planning after each step, and real legs on the native driver."""
+
 from __future__ import annotations
 
 import asyncio
@@ -57,8 +58,14 @@ class FakeGame:
         if moved:
             self.hero = target
             self.visited.add(target)
-        outcome = StepOutcome(position_changed=moved, level_id=self.level_id, hp=self.hp,
-                              conditions=(), hunger="not_hungry", events=[{"type": "heard", "text": direction}])
+        outcome = StepOutcome(
+            position_changed=moved,
+            level_id=self.level_id,
+            hp=self.hp,
+            conditions=(),
+            hunger="not_hungry",
+            events=[{"type": "heard", "text": direction}],
+        )
         tweak = self.tweaks.get(len(self.sent))
         return tweak(self, outcome) if tweak else outcome
 
@@ -74,10 +81,27 @@ def replace(**changes: Any) -> Callable[[FakeGame, StepOutcome], StepOutcome]:
 
 def test_stop_reasons_are_documented():
     assert set(STOP_REASONS) == {
-        "ended", "decision", "levelChanged", "hpDropped", "conditionsChanged", "hungerChanged",
-        "newCreature", "doorAttempt", "interrupted", "blocked", "unexpectedPosition", "stepFailed",
-        "arrived", "atWayDown",
-        "frontierReached", "frontierRevealed", "noRoute", "noWayDown", "noFrontier", "budgetExhausted"}
+        "ended",
+        "decision",
+        "levelChanged",
+        "hpDropped",
+        "conditionsChanged",
+        "hungerChanged",
+        "newCreature",
+        "doorAttempt",
+        "interrupted",
+        "blocked",
+        "unexpectedPosition",
+        "stepFailed",
+        "arrived",
+        "atWayDown",
+        "frontierReached",
+        "frontierRevealed",
+        "noRoute",
+        "noWayDown",
+        "noFrontier",
+        "budgetExhausted",
+    }
 
 
 def test_arrived_with_confirmed_steps():
@@ -278,8 +302,9 @@ def test_explore_without_frontier_points_at_closed_doors():
     result = leg(FakeGame([" ", " WWWW", " ..vW", " WWWW"], (1, 2)), "explore")
     assert (result.stop_reason, result.why, result.actions_taken) == ("noFrontier", "closedDoor", 0)
     named = result.to_dict()["closedDoors"]
-    assert [(door["x"], door["y"], door["approach"], door["direction"]) for door in named] == \
-        [(3, 2, {"x": 2, "y": 2}, "east")]
+    assert [(door["x"], door["y"], door["approach"], door["direction"]) for door in named] == [
+        (3, 2, {"x": 2, "y": 2}, "east")
+    ]
 
 
 def test_invalid_arguments():
@@ -315,13 +340,15 @@ def test_replayed_real_door_bump_stops_with_door_attempt():
     start = HeroState.from_observation(state["observation"])
     walk = asyncio.run(run_leg("to", step=step, view=tracker.view, target=(49, 7), start=start))
     assert walk.stop_reason == "arrived" and walk.actions_taken == 10
+
     # The caller's next ordinary move west bumps the door; as a leg step it stops the leg.
     async def bump(direction: str) -> StepOutcome:
         return await step("west")
 
     door_view = tracker.view
-    result = asyncio.run(run_leg("to", step=bump, view=door_view, target=(50, 7),
-                                 start=HeroState.from_observation(state["observation"])))
+    result = asyncio.run(
+        run_leg("to", step=bump, view=door_view, target=(50, 7), start=HeroState.from_observation(state["observation"]))
+    )
     assert result.stop_reason == "doorAttempt" and result.actions_taken == 1 and result.steps == ()
 
 
@@ -330,8 +357,9 @@ def test_replayed_real_door_bump_stops_with_door_attempt():
 
 def test_live_travel_matches_the_recorded_game(driver):
     stepper = DriverStepper(driver(42))
-    result = asyncio.run(run_leg("to", step=stepper.step, view=stepper.view, target=(49, 7),
-                                 start=stepper.hero_state()))
+    result = asyncio.run(
+        run_leg("to", step=stepper.step, view=stepper.view, target=(49, 7), start=stepper.hero_state())
+    )
     assert result.stop_reason == "arrived" and result.actions_taken == 10
     assert [s["direction"] for s in result.steps] == ["west"] * 9 + ["southwest"]
     # The same moves as the recorded game: the engine saw the same world.
@@ -357,20 +385,19 @@ def test_live_descend_stops_on_the_stairs_without_climbing(driver):
 def test_live_door_bump_stops_with_door_attempt(driver):
     """The live counterpart of the replayed bump: seed 42's west door opens on the first push."""
     stepper = DriverStepper(driver(42))
-    walk = asyncio.run(run_leg("to", step=stepper.step, view=stepper.view, target=(49, 7),
-                               start=stepper.hero_state()))
+    walk = asyncio.run(run_leg("to", step=stepper.step, view=stepper.view, target=(49, 7), start=stepper.hero_state()))
     assert walk.stop_reason == "arrived"
     # A leg never plans through the closed door itself ...
-    refused = asyncio.run(run_leg("to", step=stepper.step, view=stepper.view, target=(48, 7),
-                                  start=stepper.hero_state()))
+    refused = asyncio.run(
+        run_leg("to", step=stepper.step, view=stepper.view, target=(48, 7), start=stepper.hero_state())
+    )
     assert (refused.stop_reason, refused.why, refused.actions_taken) == ("noRoute", "closedDoor", 0)
 
     # ... but a caller whose step pushes into it (here: always west) is stopped at once.
     async def push_west(direction: str):
         return await stepper.step("west")
 
-    result = asyncio.run(run_leg("to", step=push_west, view=stepper.view, target=(50, 7),
-                                 start=stepper.hero_state()))
+    result = asyncio.run(run_leg("to", step=push_west, view=stepper.view, target=(50, 7), start=stepper.hero_state()))
     assert result.stop_reason == "doorAttempt" and result.actions_taken == 1 and result.steps == ()
     assert {"type": "heard", "text": "The door opens."} in result.events
     assert stepper.view().feature(48, 7) == "V" and stepper.view().hero == (49, 7)
@@ -383,8 +410,16 @@ def test_live_exploration_stops_for_a_new_creature_and_for_damage(driver):
     reasons, sighted = [], []
     for _ in range(12):
         hp = stepper.observation["vitals"]["hp"]
-        result = asyncio.run(run_leg("explore", step=stepper.step, view=stepper.view,
-                                     start=stepper.hero_state(), max_frontiers=5, max_actions=60))
+        result = asyncio.run(
+            run_leg(
+                "explore",
+                step=stepper.step,
+                view=stepper.view,
+                start=stepper.hero_state(),
+                max_frontiers=5,
+                max_actions=60,
+            )
+        )
         reasons.append(result.stop_reason)
         if result.stop_reason == "blocked":
             assert any("is in the way" in str(e.get("text")) for e in result.events)
@@ -417,8 +452,9 @@ def test_live_run_marks_every_square_passed_as_visited(driver):
 
 def test_live_teleport_trap_voids_the_plan(driver):
     stepper = DriverStepper(driver(26))
-    result = asyncio.run(run_leg("to", step=stepper.step, view=stepper.view, target=(74, 15),
-                                 start=stepper.hero_state()))
+    result = asyncio.run(
+        run_leg("to", step=stepper.step, view=stepper.view, target=(74, 15), start=stepper.hero_state())
+    )
     # The route's first step lands on an unseen teleportation trap at (75, 14).
     assert result.stop_reason == "unexpectedPosition" and result.actions_taken == 1
     assert result.steps == ({"x": 15, "y": 13, "direction": "southwest"},)
@@ -431,8 +467,10 @@ def test_live_closed_room_has_nothing_to_explore(driver):
     assert (result.stop_reason, result.why, result.actions_taken) == ("noFrontier", "closedDoor", 0)
     # The closed doors to try are named with where to stand and which way to push.
     named = result.to_dict()["closedDoors"]
-    assert [(door["x"], door["y"], door["approach"], door["direction"]) for door in named] == \
-        [(46, 14, {"x": 46, "y": 15}, "north"), (48, 18, {"x": 47, "y": 18}, "east")]
+    assert [(door["x"], door["y"], door["approach"], door["direction"]) for door in named] == [
+        (46, 14, {"x": 46, "y": 15}, "north"),
+        (48, 18, {"x": 47, "y": 18}, "east"),
+    ]
     assert stepper.log == []
 
 

@@ -1,4 +1,5 @@
 """The 81-cell neighborhood: shape, terrain facts, occupants, objects and movement offers."""
+
 from __future__ import annotations
 
 from nethack_webmcp.navigation import neighborhood
@@ -78,6 +79,7 @@ def test_real_doors_carry_orientation():
 def test_real_trap_keeps_its_base_and_hazard():
     view = fixture_view("seed26_trap")
     from nethack_webmcp.navigation import neighborhood_cell
+
     trap = neighborhood_cell(view, 75, 14)
     assert trap["terrain"]["type"] == "floor" and trap["terrain"]["mark"] == "^"
     assert trap["hazards"] == ["trap"] and trap["walkable"] is True
@@ -102,11 +104,7 @@ def test_unknown_terrain_under_the_hero_stays_unknown():
 
 def test_movement_intents_and_restrictions():
     view = draw(
-        [" ",
-         " W...",
-         " WvV.",
-         " W...",
-         " W.WW"],
+        [" ", " W...", " WvV.", " W...", " W.WW"],
         (3, 3),
         cells={(4, 3): ("0", "B")},
         entities=[creature(2, 3, attitude="peaceful")],
@@ -114,7 +112,10 @@ def test_movement_intents_and_restrictions():
     result = neighborhood(view)
     assert cell(result, 0, -1)["movement"] == {"direction": "north", "intent": "step"}  # open door (3,2)
     assert cell(result, -1, -1)["movement"] == {
-        "direction": "northwest", "intent": "step", "blocked": {"reason": "intactDoorDiagonal"}}
+        "direction": "northwest",
+        "intent": "step",
+        "blocked": {"reason": "intactDoorDiagonal"},
+    }
     assert cell(result, 1, -1)["movement"]["intent"] == "step"
     assert cell(result, -1, 0)["movement"]["intent"] == "attack"  # peaceful: still an attack attempt
     assert cell(result, 1, 0)["movement"]["intent"] == "possiblePush"
@@ -128,7 +129,10 @@ def test_open_door_in_frame_and_closed_door_offers():
     assert cell(result, 0, 1)["movement"] == {"direction": "south", "intent": "openDoor"}
     diagonal = neighborhood(draw([" ", " ...", " .v.", " ..."], (1, 1)))
     assert cell(diagonal, 1, 1)["movement"] == {
-        "direction": "southeast", "intent": "step", "blocked": {"reason": "intactDoorDiagonal"}}
+        "direction": "southeast",
+        "intent": "step",
+        "blocked": {"reason": "intactDoorDiagonal"},
+    }
 
 
 def test_squeeze_between_two_perceived_rock_squares():

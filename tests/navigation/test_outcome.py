@@ -1,4 +1,5 @@
 """StepOutcome built from real driver responses: door attempts, new creatures, vitals."""
+
 from __future__ import annotations
 
 from nethack_webmcp.navigation import (
@@ -28,7 +29,8 @@ def test_real_door_bump_is_a_door_attempt_that_did_not_move():
     assert not any(o.door_attempt or o.decision or o.ended or o.interrupted for _, o in walk)
     assert last_pair["response"]["events"] == [
         {"type": "doorWitness", "levelId": "d0-l1", "x": 48, "y": 7, "fact": "unlocked", "turn": 11},
-        {"type": "heard", "text": "The door opens."}]
+        {"type": "heard", "text": "The door opens."},
+    ]
     assert bump.door_attempt and not bump.position_changed
     assert bump.level_id == "d0-l1" and bump.hp == 16 and bump.hunger == "not_hungry"
     assert tuple(bump.conditions) == ()

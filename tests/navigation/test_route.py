@@ -1,4 +1,5 @@
 """Known walking routes: shortest paths, the compass tie-break, exclusions and why."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,7 +16,15 @@ def directions(result):
 
 def test_tie_break_order_is_the_driver_compass_order():
     assert [name for name, _, _ in COMPASS] == [
-        "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]
+        "north",
+        "south",
+        "east",
+        "west",
+        "northeast",
+        "northwest",
+        "southeast",
+        "southwest",
+    ]
 
 
 def test_origin_has_distance_zero():

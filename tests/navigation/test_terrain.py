@@ -1,4 +1,5 @@
 """Terrain classification: walkability, doors, hazards, diagonal corners."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,10 +10,34 @@ from synthetic import draw
 
 @pytest.mark.parametrize(
     "code, expected",
-    [(".", True), (":", True), ("#", True), ("d", True), ("V", True), ("H", True),
-     ("<", True), (">", True), ("l", True), ("L", True), ("_", True), ("{", True), ("i", True),
-     ("=", True), ("W", False), ("T", False), ("B", False), ("v", None), ("h", None),
-     ("~", None), ("w", None), ("x", None), ("r", None), ("a", None), ("k", None), (" ", None)],
+    [
+        (".", True),
+        (":", True),
+        ("#", True),
+        ("d", True),
+        ("V", True),
+        ("H", True),
+        ("<", True),
+        (">", True),
+        ("l", True),
+        ("L", True),
+        ("_", True),
+        ("{", True),
+        ("i", True),
+        ("=", True),
+        ("W", False),
+        ("T", False),
+        ("B", False),
+        ("v", None),
+        ("h", None),
+        ("~", None),
+        ("w", None),
+        ("x", None),
+        ("r", None),
+        ("a", None),
+        ("k", None),
+        (" ", None),
+    ],
 )
 def test_feature_walkability(code, expected):
     assert terrain.feature_walkable(code) is expected
@@ -44,8 +69,7 @@ def test_trap_walkability_comes_from_the_base_beneath_it():
 
 def test_door_state_and_orientation():
     assert [terrain.door_state(c) for c in "dVHvh."] == ["doorway", "open", "open", "closed", "closed", None]
-    assert [terrain.door_orientation(c) for c in "dVHvh"] == [None, "vertical", "horizontal",
-                                                               "vertical", "horizontal"]
+    assert [terrain.door_orientation(c) for c in "dVHvh"] == [None, "vertical", "horizontal", "vertical", "horizontal"]
 
 
 def test_hazards_of_water_and_lava():

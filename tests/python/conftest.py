@@ -1,4 +1,5 @@
 """conftest.py - the `agent` fixture: a tool caller over live native games."""
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterator

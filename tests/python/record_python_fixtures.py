@@ -6,6 +6,7 @@ Plays each scenario on build/native/nhdriver (or $NNH_DRIVER) through the
 Session API and writes tests/python/fixtures/<scenario>.json with every
 request/response pair. Re-run it whenever the driver's output changes.
 """
+
 from __future__ import annotations
 
 import asyncio

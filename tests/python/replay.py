@@ -5,6 +5,7 @@ the real native driver through a RecordingEngine, and the projection tests
 replay those exact responses through a ReplayEngine, which also checks that
 the Session sends byte-for-byte the recorded requests.
 """
+
 from __future__ import annotations
 
 import json
@@ -69,8 +70,7 @@ async def replay(name: str, each: Visit | None = None) -> Session:
         if request["method"] == "session.observe":
             await session.observe()
             continue
-        params = {k: v for k, v in request["params"].items()
-                  if k not in ("sessionId", "requestId", "expectedRevision")}
+        params = {k: v for k, v in request["params"].items() if k not in ("sessionId", "requestId", "expectedRevision")}
         result = await session.step(request["method"], params, request_id=request["params"]["requestId"])
         if each is not None:
             each(session, result)

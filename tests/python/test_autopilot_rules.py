@@ -6,6 +6,7 @@ relies on is pinned: which corpses are eaten, which armour is worn, when a
 prayer is allowed, and that a question is answered only as the autopilot's
 own intent calls for.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,9 @@ console.log(JSON.stringify(out));
 
 
 def rules() -> dict:
-    ran = subprocess.run(["node", "--input-type=module", "-e", SCRIPT], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, check=False)
+    ran = subprocess.run(
+        ["node", "--input-type=module", "-e", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+    )
     assert ran.returncode == 0, ran.stderr[-2000:]
     return json.loads(ran.stdout)
 

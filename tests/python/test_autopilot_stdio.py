@@ -6,6 +6,7 @@ one short game must make real progress (turns pass, new squares are stood
 on) and every decision it answered must have been the standing one (the
 server accepts an answer only for the decision standing now).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,13 @@ def test_the_autopilot_plays_through_the_stdio_server() -> None:
     require_driver()
     finished = subprocess.run(
         ["node", "scripts/autopilot-mcp.mjs", "--seed", str(SEED), "--max-calls", str(MAX_CALLS)],
-        cwd=ROOT, env={**os.environ, "PYTHON": sys.executable}, capture_output=True, text=True, timeout=300,
-        check=False)
+        cwd=ROOT,
+        env={**os.environ, "PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert finished.returncode == 0, finished.stderr[-2000:]
     game = json.loads(finished.stdout.strip().splitlines()[-1])
     assert game["endReason"] in ("maxCalls", "died", "quit"), game

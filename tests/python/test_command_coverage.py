@@ -6,6 +6,7 @@ the item facts the driver writes (wasm/driver/obs_items.c), and the tests
 it cites (each must exist, and a test marked as not using the wizard-mode
 fixture must not mention it).
 """
+
 from __future__ import annotations
 
 import ast
@@ -45,8 +46,13 @@ def tables() -> dict[str, list[list[str]]]:
 
 def describe() -> dict:
     require_driver()
-    done = subprocess.run([str(DRIVER)], input=b'{"version":1,"method":"protocol.describe"}\n',
-                          capture_output=True, timeout=30, check=True)
+    done = subprocess.run(
+        [str(DRIVER)],
+        input=b'{"version":1,"method":"protocol.describe"}\n',
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
     return json.loads(done.stdout.splitlines()[0])
 
 
@@ -56,8 +62,7 @@ def described_methods() -> list[str]:
 
 def test_tool_vocabularies_are_the_drivers() -> None:
     """The tools' slot and aim enums are the driver's, in its order."""
-    params = {(method["name"], param["name"]): param for method in describe()["methods"]
-              for param in method["params"]}
+    params = {(method["name"], param["name"]): param for method in describe()["methods"] for param in method["params"]}
     assert list(ARMOR_SLOTS + ACCESSORY_SLOTS) == params[("game.equip", "slot")]["values"]
     assert params[("game.remove", "slot")]["values"] == params[("game.equip", "slot")]["values"]
     for method in ("game.zap", "game.throw", "game.fire"):
@@ -107,10 +112,16 @@ def uses_fixture(name: str, functions: Mapping[str, ast.AST], source: str, depth
     body = ast.get_source_segment(source, functions[name]) or ""
     if FIXTURE.search(body):
         return True
-    called = {node.func.id for node in ast.walk(functions[name])
-              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
-    return depth > 0 and any(uses_fixture(callee, functions, source, depth - 1)
-                             for callee in called if callee in functions and callee != name)
+    called = {
+        node.func.id
+        for node in ast.walk(functions[name])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+    return depth > 0 and any(
+        uses_fixture(callee, functions, source, depth - 1)
+        for callee in called
+        if callee in functions and callee != name
+    )
 
 
 def test_cited_tests_exist_and_fixture_marks_hold() -> None:
@@ -123,8 +134,11 @@ def test_cited_tests_exist_and_fixture_marks_hold() -> None:
             assert row[4] in ("yes", "no", "both"), row
             for path, name in refs:
                 source = (ROOT / path).read_text()
-                functions = {node.name: node for node in ast.walk(ast.parse(source))
-                             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                functions = {
+                    node.name: node
+                    for node in ast.walk(ast.parse(source))
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                }
                 assert name in functions, f"{path}::{name} does not exist"
                 if row[4] == "no":
                     assert not uses_fixture(name, functions, source), f"uses the fixture: {row}"

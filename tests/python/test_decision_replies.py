@@ -1,6 +1,7 @@
 """test_decision_replies.py - every decision kind, reached in a real game and
 answered by sending its own `decision.reply` back through the respond tool.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -100,9 +101,10 @@ async def test_position_wizard_teleport(agent: Client) -> None:
     assert decision["kind"] == "position"
     level = session.level()
     start = level.hero
-    floor = max(((x, y) for y in range(21) for x in range(1, 80)
-                 if level.feature(x, y) == "." and level.kind(x, y) == "T"),
-                key=lambda p: abs(p[0] - start[0]) + abs(p[1] - start[1]))
+    floor = max(
+        ((x, y) for y in range(21) for x in range(1, 80) if level.feature(x, y) == "." and level.kind(x, y) == "T"),
+        key=lambda p: abs(p[0] - start[0]) + abs(p[1] - start[1]),
+    )
     answered = await reply(agent, frame, {"x": floor[0], "y": floor[1]})
     assert answered["scene"]["self"]["position"] == {"x": floor[0], "y": floor[1]}
 
@@ -133,9 +135,18 @@ async def test_a_single_choice_takes_a_bare_option_or_a_list() -> None:
     from nethack_webmcp.session import SessionError
     from nethack_webmcp.tools.answers import to_answer
 
-    sell = {"id": "decision-4", "kind": "choice", "select": "one", "prompt": "Sell it? [ynaq]",
-            "options": [{"id": 0, "name": "yes"}, {"id": 1, "name": "no"}, {"id": 2, "name": "all"},
-                        {"id": 3, "name": "quit"}]}
+    sell = {
+        "id": "decision-4",
+        "kind": "choice",
+        "select": "one",
+        "prompt": "Sell it? [ynaq]",
+        "options": [
+            {"id": 0, "name": "yes"},
+            {"id": 1, "name": "no"},
+            {"id": 2, "name": "all"},
+            {"id": 3, "name": "quit"},
+        ],
+    }
     for value in ("yes", 0, ["yes"], [0]):
         assert to_answer(sell, value) == {"kind": "choice", "choose": [0]}, value
     with pytest.raises(SessionError):

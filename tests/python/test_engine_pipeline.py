@@ -5,6 +5,7 @@ keeps up to `window` in flight, the base Engine (any other host) sends them
 one at a time. Both must hand `check` the same responses in the same order,
 and a malformed reply is a transport failure (codec) on every host.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,11 +23,21 @@ SEARCHES = 24
 
 def requests() -> list[dict[str, Any]]:
     """A game's creation and searches at their expected revisions (each search takes one)."""
-    found: list[dict[str, Any]] = [{"version": 1, "method": "session.create",
-                                    "params": {"sessionId": SESSION, "seed": 42, "createdAt": CREATED_AT}}]
+    found: list[dict[str, Any]] = [
+        {
+            "version": 1,
+            "method": "session.create",
+            "params": {"sessionId": SESSION, "seed": 42, "createdAt": CREATED_AT},
+        }
+    ]
     for index in range(SEARCHES):
-        found.append({"version": 1, "method": "game.search",
-                      "params": {"sessionId": SESSION, "requestId": f"r{index}", "expectedRevision": index}})
+        found.append(
+            {
+                "version": 1,
+                "method": "game.search",
+                "params": {"sessionId": SESSION, "requestId": f"r{index}", "expectedRevision": index},
+            }
+        )
     found.append({"version": 1, "method": "session.observe", "params": {"sessionId": SESSION}})
     return found
 

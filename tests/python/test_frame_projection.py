@@ -3,6 +3,7 @@
 The fixtures were recorded from the native driver (record_fixtures.py) and
 are replayed through a Session, so these tests check the projection alone.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,19 +19,38 @@ from replay import replay
 pytestmark = pytest.mark.asyncio
 
 FRAME_KEYS = {"version", "basis", "control", "outcome", "scene", "decision", "events", "diagnostics"}
-SCENE_KEYS = {"kind", "self", "nearby", "entities", "features", "objects", "map", "inventory", "here",
-              "automaticPickup", "perception"}
+SCENE_KEYS = {
+    "kind",
+    "self",
+    "nearby",
+    "entities",
+    "features",
+    "objects",
+    "map",
+    "inventory",
+    "here",
+    "automaticPickup",
+    "perception",
+}
 KINDS = ["confirmation", "choice", "text", "direction", "item", "position"]
 
 # value examples that each kind's valueSchema must accept, and ones it must refuse
 GOOD_VALUES: dict[str, list[Any]] = {
-    "confirmation": [True, False], "choice": [[0], ["2 apples"], [0, 1]], "text": ["Elbereth"],
-               "direction": ["north", "self", "down"], "item": [{"itemId": "item-4"}],
-               "position": [{"x": 40, "y": 12}, "finish", "help", "west"]}
+    "confirmation": [True, False],
+    "choice": [[0], ["2 apples"], [0, 1]],
+    "text": ["Elbereth"],
+    "direction": ["north", "self", "down"],
+    "item": [{"itemId": "item-4"}],
+    "position": [{"x": 40, "y": 12}, "finish", "help", "west"],
+}
 BAD_VALUES: dict[str, list[Any]] = {
-    "confirmation": ["yes", 1], "choice": [[], [7], "0"], "text": [3, "x" * 129],
-              "direction": ["up-left", 4], "item": ["item-4", {"itemId": "item-4", "quantity": 2}, "hands"],
-              "position": [{"x": 0, "y": 3}, {"x": 3}, "stay"]}
+    "confirmation": ["yes", 1],
+    "choice": [[], [7], "0"],
+    "text": [3, "x" * 129],
+    "direction": ["up-left", 4],
+    "item": ["item-4", {"itemId": "item-4", "quantity": 2}, "hands"],
+    "position": [{"x": 0, "y": 3}, {"x": 3}, "stay"],
+}
 
 
 def size(frame: dict[str, Any]) -> int:
@@ -59,11 +79,15 @@ async def test_standing_decision_carries_its_reply(kind: str) -> None:
     decision = frame["decision"]
     assert decision["id"] == low["id"] and decision["kind"] == kind and decision["prompt"] == low["prompt"]
     assert decision["reply"]["tool"] == "respond"
-    assert decision["reply"]["arguments"] == {"action": "answer", "sessionId": session.session_id,
-                                              "decisionId": low["id"]}
-    assert decision["cancel"] == {"tool": "respond", "arguments": {"action": "cancel",
-                                                                  "sessionId": session.session_id,
-                                                                  "decisionId": low["id"]}}
+    assert decision["reply"]["arguments"] == {
+        "action": "answer",
+        "sessionId": session.session_id,
+        "decisionId": low["id"],
+    }
+    assert decision["cancel"] == {
+        "tool": "respond",
+        "arguments": {"action": "cancel", "sessionId": session.session_id, "decisionId": low["id"]},
+    }
     schema = decision["reply"]["valueSchema"]
     assert not checker.unsupported_keywords(schema)
     for value in GOOD_VALUES[kind]:
@@ -93,11 +117,20 @@ async def test_frame_envelope_has_no_legacy_fields() -> None:
     assert frame["version"] == 2
     assert set(frame["scene"]) == SCENE_KEYS
     basis = frame["basis"]
-    assert basis == {"sessionId": "fixture-walk", "revision": session.revision, "viewId": session.view_id,
-                     "levelId": "d0-l1", "turn": session.observation["turn"]}
+    assert basis == {
+        "sessionId": "fixture-walk",
+        "revision": session.revision,
+        "viewId": session.view_id,
+        "levelId": "d0-l1",
+        "turn": session.observation["turn"],
+    }
     assert frame["scene"]["automaticPickup"] == {"enabled": False}
-    assert frame["scene"]["perception"] == {"map": "current", "inventory": "current", "equipment": "current",
-                                            "here": "current"}
+    assert frame["scene"]["perception"] == {
+        "map": "current",
+        "inventory": "current",
+        "equipment": "current",
+        "here": "current",
+    }
     for legacy in ("state", "observation", "messages", "context", "reply"):
         assert legacy not in frame
 
@@ -181,5 +214,8 @@ async def test_observe_frame_adds_the_full_world_only() -> None:
     assert "world" not in routine["scene"]
     world = observed["scene"]["world"]
     assert [row["y"] for row in world["rows"]] == list(range(21))
-    assert all(len(row[layer]) == 80 for row in world["rows"]
-               for layer in ("marks", "colors", "kinds", "terrain", "features", "visible"))
+    assert all(
+        len(row[layer]) == 80
+        for row in world["rows"]
+        for layer in ("marks", "colors", "kinds", "terrain", "features", "visible")
+    )

@@ -1,4 +1,5 @@
 """test_free_queries.py - discovery and queries: results, no input, no turn."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -102,8 +103,9 @@ async def test_discovery_never_offers_a_route_onto_a_creature(agent: Client) -> 
     hostile = None
     for _ in range(15):
         frame = await agent.call("travel", **bound(frame), mode="explore", maxActions=60, maxFrontiers=5)
-        hostile = next((e for e in frame["scene"]["entities"] if e.get("attitude") == "hostile"
-                        and e["distance"] > 1), None)
+        hostile = next(
+            (e for e in frame["scene"]["entities"] if e.get("attitude") == "hostile" and e["distance"] > 1), None
+        )
         if hostile or frame["control"]["gate"] != "ready":
             break
     assert hostile is not None, "seed 3 shows a hostile creature at a distance while exploring"

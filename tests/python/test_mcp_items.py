@@ -8,6 +8,7 @@ labels and messages NetHack produced. No wizard-mode fixture: the starting
 kit of seed 2 (wand of sleep, ring of protection, potion of healing) is the
 game's own.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -42,8 +43,7 @@ class Player:
         return frame
 
     async def free(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        result = await self.session.call_tool(tool, {"sessionId": self.frame["basis"]["sessionId"],
-                                                     **arguments})
+        result = await self.session.call_tool(tool, {"sessionId": self.frame["basis"]["sessionId"], **arguments})
         assert result.structuredContent is not None and not result.isError
         return result.structuredContent
 
@@ -60,11 +60,15 @@ def heard(frame: dict[str, Any]) -> list[str]:
 async def wizard_game(tmp_path: Path) -> AsyncIterator[tuple[ClientSession, Player]]:
     """The stdio MCP server playing seed 2's Wizard (its own starting kit, no fixture)."""
     require_driver()
-    server = StdioServerParameters(command=sys.executable, args=["-m", "nethack_webmcp.mcp"], cwd=str(ROOT),
-                                   env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")})
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "nethack_webmcp.mcp"],
+        cwd=str(ROOT),
+        env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")},
+    )
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        created = (await session.call_tool("session", {"action": "create", "seed": 2, "role": "wizard"}))
+        created = await session.call_tool("session", {"action": "create", "seed": 2, "role": "wizard"})
         assert created.structuredContent is not None
         yield session, Player(session, created.structuredContent)
 
@@ -78,10 +82,17 @@ async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) 
 
         # free discovery offers the new verbs, bound and ready to call
         offers = (await player.free("use"))["result"]
-        attempts = {(a["tool"], a["arguments"]["action"], a["arguments"].get("itemId"))
-                    for entry in offers["items"] for a in entry["attempts"]}
-        assert {("use", "drink", "item-8"), ("use", "zap", "item-3"), ("equipment", "takeoff", "item-2"),
-                ("equipment", "puton", "item-4")} <= attempts
+        attempts = {
+            (a["tool"], a["arguments"]["action"], a["arguments"].get("itemId"))
+            for entry in offers["items"]
+            for a in entry["attempts"]
+        }
+        assert {
+            ("use", "drink", "item-8"),
+            ("use", "zap", "item-3"),
+            ("equipment", "takeoff", "item-2"),
+            ("equipment", "puton", "item-4"),
+        } <= attempts
 
         frame = await player.call("equipment", action="takeoff", itemId="item-2")
         assert "You were wearing an uncursed +0 cloak of magic resistance." in heard(frame)
@@ -112,9 +123,16 @@ async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) 
         assert await player.label("item-14") is None  # the blindfold left the pack
 
         # a bad request is an error frame and sends nothing
-        result = await session.call_tool("equipment", {"sessionId": frame["basis"]["sessionId"],
-                                                       "viewId": frame["basis"]["viewId"],
-                                                       "action": "wield", "itemId": "item-1", "hands": True})
+        result = await session.call_tool(
+            "equipment",
+            {
+                "sessionId": frame["basis"]["sessionId"],
+                "viewId": frame["basis"]["viewId"],
+                "action": "wield",
+                "itemId": "item-1",
+                "hands": True,
+            },
+        )
         assert result.isError and result.structuredContent is not None
         assert result.structuredContent["error"]["code"] == "invalidArguments"
         assert (await player.free("observe"))["basis"]["revision"] == frame["basis"]["revision"]

@@ -7,6 +7,7 @@ force bolt by name and pays its energy, engraves Elbereth with a finger,
 chats, looks "newt" up in NetHack's encyclopedia without changing the game,
 and has its bad requests refused with nothing sent.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,8 +22,9 @@ pytestmark = pytest.mark.asyncio
 
 async def refused(session: ClientSession, frame: dict[str, Any], tool: str, **arguments: Any) -> dict[str, Any]:
     """An error frame with nothing sent: the revision is unchanged afterwards."""
-    result = await session.call_tool(tool, {"sessionId": frame["basis"]["sessionId"],
-                                            "viewId": frame["basis"]["viewId"], **arguments})
+    result = await session.call_tool(
+        tool, {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"], **arguments}
+    )
     assert result.isError and result.structuredContent is not None, result
     refusal = result.structuredContent
     assert refusal["outcome"]["submission"] == "rejected", refusal["outcome"]
@@ -44,8 +46,12 @@ async def test_cast_engrave_chat_and_lookup_through_the_tools(tmp_path: Path) ->
         # the encyclopedia is free: same revision, view and engine state afterwards
         lore = (await player.free("lookup", name="newt"))["result"]
         assert lore["kind"] == "lore" and lore["found"] and any("Eye of newt" in line for line in lore["lines"])
-        assert (await player.free("lookup", name="qwzx"))["result"] == {"kind": "lore", "name": "qwzx",
-                                                                         "found": False, "lines": []}
+        assert (await player.free("lookup", name="qwzx"))["result"] == {
+            "kind": "lore",
+            "name": "qwzx",
+            "found": False,
+            "lines": [],
+        }
         again = await player.free("observe")
         assert again["result"]["stateHash"] == observed["result"]["stateHash"]
         assert again["basis"] == observed["basis"]
@@ -65,13 +71,18 @@ async def test_cast_engrave_chat_and_lookup_through_the_tools(tmp_path: Path) ->
         assert frame["scene"]["automaticPickup"]["enabled"] is False
         frame = await player.call("interact", action="autopickup", types="$?")
         assert frame["outcome"]["turnsElapsed"] == 0
-        assert frame["scene"]["automaticPickup"] == {"enabled": True, "itemTypes": ["gold", "scrolls"],
-                                                     "arrows": True, "leaveCorpses": True,
-                                                     "leaveKnownCursed": True}
+        assert frame["scene"]["automaticPickup"] == {
+            "enabled": True,
+            "itemTypes": ["gold", "scrolls"],
+            "arrows": True,
+            "leaveCorpses": True,
+            "leaveKnownCursed": True,
+        }
         frame = await player.call("interact", action="autopickup")
         assert frame["scene"]["automaticPickup"]["enabled"] is False
-        assert (await refused(session, frame, "interact", action="autopickup", types="$$"))["code"] == \
-            "invalidArguments"
+        assert (await refused(session, frame, "interact", action="autopickup", types="$$"))[
+            "code"
+        ] == "invalidArguments"
 
         assert (await refused(session, frame, "use", action="cast", text="fireball"))["code"] == "unknownSpell"
         assert (await refused(session, frame, "interact", action="loot"))["code"] == "noContainer"

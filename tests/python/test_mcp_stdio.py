@@ -4,6 +4,7 @@ The whole path a desktop MCP client takes: list tools, create a game, move,
 hit, answer a real decision, query a route, run a bounded explore leg,
 quit - over stdio, against the real engine - and no driver outlives it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +23,6 @@ from support.processes import drivers
 from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
 pytestmark = pytest.mark.asyncio
-
-
 
 
 class Client:
@@ -46,8 +45,12 @@ def bound(frame: dict[str, Any]) -> dict[str, Any]:
 async def test_stdio_server_plays_a_game(tmp_path: Path) -> None:
     require_driver()
     before = drivers()
-    server = StdioServerParameters(command=sys.executable, args=["-m", "nethack_webmcp.mcp"], cwd=str(ROOT),
-                                   env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")})
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "nethack_webmcp.mcp"],
+        cwd=str(ROOT),
+        env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")},
+    )
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         listed = await session.list_tools()
@@ -62,21 +65,22 @@ async def test_stdio_server_plays_a_game(tmp_path: Path) -> None:
         assert compact_size(loaded) <= BUDGET_BYTES
         client = Client(session)
 
-        frame = await client.frame("session", action="create", seed=42, name="Ada",
-                                   harness_name="pytest", model_name="none")
+        frame = await client.frame(
+            "session", action="create", seed=42, name="Ada", harness_name="pytest", model_name="none"
+        )
         second = await client.frame("session", action="create", seed=43)
         assert second["basis"]["sessionId"] != frame["basis"]["sessionId"]
         assert len(drivers() - before) == 2, "one engine per game"
 
         # hit: the pet next to the hero, named by its mark
-        hit = await client.frame("interact", **bound(frame), action="attack",
-                                 target={"symbol": "d", "scope": "adjacent"})
+        hit = await client.frame(
+            "interact", **bound(frame), action="attack", target={"symbol": "d", "scope": "adjacent"}
+        )
         assert hit["outcome"]["submission"] == "accepted" and hit["events"]
         moved = await client.frame("travel", **bound(hit), mode="step", target={"direction": "west"})
         assert moved["outcome"]["positionChanged"] is True
 
-        stale = await client.frame("travel", expect_error=True, **bound(hit), mode="step",
-                                   target={"direction": "west"})
+        stale = await client.frame("travel", expect_error=True, **bound(hit), mode="step", target={"direction": "west"})
         assert stale["error"]["code"] == "staleView"
 
         kick = await client.frame("interact", **bound(moved), action="kick")
@@ -85,8 +89,7 @@ async def test_stdio_server_plays_a_game(tmp_path: Path) -> None:
         answered = await client.frame("respond", **decision["reply"]["arguments"], value="north")
         assert answered["outcome"]["submission"] == "accepted"
 
-        route = await client.frame("plan", sessionId=frame["basis"]["sessionId"], query="route",
-                                   to={"x": 52, "y": 4})
+        route = await client.frame("plan", sessionId=frame["basis"]["sessionId"], query="route", to={"x": 52, "y": 4})
         assert route["result"]["kind"] == "route" and route["result"]["distance"]
 
         leg = await client.frame("travel", **bound(answered), mode="explore", maxActions=4)

@@ -1,4 +1,5 @@
 """test_native_engine.py - one driver process per game, serialised, and always reaped."""
+
 from __future__ import annotations
 
 import asyncio
@@ -45,8 +46,9 @@ async def test_requests_are_serialised() -> None:
     try:
         session = await Session.create(engine, {"seed": 42, "createdAt": CREATED_AT})
         message = {"version": 1, "method": "session.observe", "params": {"sessionId": session.session_id}}
-        replies = await asyncio.gather(*(engine.request(message) for _ in range(8)),
-                                       engine.request({"version": 1, "method": "protocol.describe"}))
+        replies = await asyncio.gather(
+            *(engine.request(message) for _ in range(8)), engine.request({"version": 1, "method": "protocol.describe"})
+        )
         assert all(reply["sessionId"] == session.session_id for reply in replies[:8])
         assert "methods" in replies[8]
     finally:
@@ -91,8 +93,9 @@ def test_interpreter_exit_reaps_unclosed_engines() -> None:
         loop.run_until_complete(main())
         # exit with the loop still open and the engines never closed
     """)
-    done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 0, done.stderr
     pids = [int(p) for p in done.stdout.split()]
     assert len(pids) == 2

@@ -7,6 +7,7 @@ HTTP edge and transport its HTTP stack; only the PostgreSQL store may use
 its driver; only the WASM engine host and the IndexedDB store
 may touch `js`/`pyodide`. Everything else is plain Python.
 """
+
 from __future__ import annotations
 
 import ast
@@ -17,8 +18,12 @@ PROCESS = ("subprocess", "asyncio.subprocess", "mcp", "anyio", "signal", "atexit
 BROWSER = ("js", "pyodide")
 PROCESS_ALLOWED = {PACKAGE / "engine" / "native.py", PACKAGE / "mcp.py", PACKAGE / "service" / "http.py"}
 HTTP = ("starlette", "uvicorn")
-HTTP_ALLOWED = {PACKAGE / "watch" / "app.py", PACKAGE / "watch" / "listener.py", PACKAGE / "service" / "edge.py",
-                PACKAGE / "service" / "http.py"}
+HTTP_ALLOWED = {
+    PACKAGE / "watch" / "app.py",
+    PACKAGE / "watch" / "listener.py",
+    PACKAGE / "service" / "edge.py",
+    PACKAGE / "service" / "http.py",
+}
 DATABASE = ("psycopg",)
 DATABASE_ALLOWED = {PACKAGE / "store" / "postgres.py"}
 

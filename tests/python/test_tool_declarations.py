@@ -1,4 +1,5 @@
 """test_tool_declarations.py - the eleven tools, declared once, strict, flat, small, exported verbatim."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,19 @@ from nethack_webmcp.tools.schema import unsupported_keywords
 from support.client import ROOT
 from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
-NAMES = ["session", "observe", "interact", "use", "travel", "equipment", "inventory", "plan", "lookup",
-         "respond", "help"]
+NAMES = [
+    "session",
+    "observe",
+    "interact",
+    "use",
+    "travel",
+    "equipment",
+    "inventory",
+    "plan",
+    "lookup",
+    "respond",
+    "help",
+]
 READ_ONLY = {"observe", "inventory", "plan", "lookup", "help"}  # equipment also changes what is worn
 
 
@@ -45,10 +57,15 @@ def test_every_model_api_accepts_the_schemas() -> None:
 
 def test_the_compatibility_rules_catch_what_model_apis_refuse() -> None:
     """The checker itself: each rule fires on the shape a model API refuses."""
+
     def tool(schema: dict[str, Any], name: str = "t") -> dict[str, Any]:
         return {"name": name, "description": "d", "inputSchema": schema}
-    flat = {"type": "object", "properties": {"a": {"type": "string", "description": "a"}},
-            "additionalProperties": False}
+
+    flat = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "description": "a"}},
+        "additionalProperties": False,
+    }
     assert problems([tool(flat)]) == []
     assert problems([tool({**flat, "oneOf": [flat]})])
     assert problems([tool({**flat, "allOf": [flat]})])
@@ -102,6 +119,7 @@ def test_mutations_bind_to_a_view_and_debug_is_not_offered() -> None:
 
 
 def test_export_writes_the_same_declarations() -> None:
-    done = subprocess.run([sys.executable, "-m", "nethack_webmcp.tools.export"], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "nethack_webmcp.tools.export"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert json.loads(done.stdout) == {"tools": declarations()}

@@ -3,6 +3,7 @@
 Each case checks the error code and that the engine's own revision (asked
 directly, not our bookkeeping) did not change.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,33 +30,76 @@ async def test_stale_view(agent: Client) -> None:
     created = await agent.create(seed=42)
     moved = await agent.call("travel", **bound(created), mode="step", target={"direction": "west"})
     assert moved["outcome"]["submission"] == "accepted"
-    frame = await refused(agent, created, "staleView", "travel", **bound(created), mode="step",
-                          target={"direction": "west"})
+    frame = await refused(
+        agent, created, "staleView", "travel", **bound(created), mode="step", target={"direction": "west"}
+    )
     assert frame["basis"]["viewId"] == moved["basis"]["viewId"], "the error frame shows the current view"
     assert frame["error"]["currentViewId"] == moved["basis"]["viewId"]
 
 
 async def test_stale_revision(agent: Client) -> None:
     created = await agent.create(seed=42)
-    await refused(agent, created, "staleRevision", "interact", **bound(created), action="search",
-                  expectedRevision=created["basis"]["revision"] + 5)
+    await refused(
+        agent,
+        created,
+        "staleRevision",
+        "interact",
+        **bound(created),
+        action="search",
+        expectedRevision=created["basis"]["revision"] + 5,
+    )
     kick = await agent.call("interact", **bound(created), action="kick")
-    await refused(agent, created, "staleRevision", "respond", **kick["decision"]["reply"]["arguments"],
-                  value="north", expectedRevision=created["basis"]["revision"])
+    await refused(
+        agent,
+        created,
+        "staleRevision",
+        "respond",
+        **kick["decision"]["reply"]["arguments"],
+        value="north",
+        expectedRevision=created["basis"]["revision"],
+    )
 
 
 async def test_ambiguous_symbol(agent: Client) -> None:
     created = await agent.create(seed=42)  # two closed doors '+' on this level, walls all around
-    frame = await refused(agent, created, "ambiguous", "interact", **bound(created), action="open",
-                          target={"symbol": "+", "scope": "level"})
+    frame = await refused(
+        agent,
+        created,
+        "ambiguous",
+        "interact",
+        **bound(created),
+        action="open",
+        target={"symbol": "+", "scope": "level"},
+    )
     assert {(c["x"], c["y"]) for c in frame["error"]["candidates"]} == {(48, 7), (53, 9)}
-    frame = await refused(agent, created, "ambiguous", "interact", **bound(created), action="kick",
-                          target={"symbol": "|", "scope": "adjacent"})
+    frame = await refused(
+        agent,
+        created,
+        "ambiguous",
+        "interact",
+        **bound(created),
+        action="kick",
+        target={"symbol": "|", "scope": "adjacent"},
+    )
     assert all("direction" in c for c in frame["error"]["candidates"])
-    await refused(agent, created, "notFound", "interact", **bound(created), action="attack",
-                  target={"symbol": "Z", "scope": "level"})
-    await refused(agent, created, "notAdjacent", "interact", **bound(created), action="attack",
-                  target={"position": {"x": 53, "y": 9}})
+    await refused(
+        agent,
+        created,
+        "notFound",
+        "interact",
+        **bound(created),
+        action="attack",
+        target={"symbol": "Z", "scope": "level"},
+    )
+    await refused(
+        agent,
+        created,
+        "notAdjacent",
+        "interact",
+        **bound(created),
+        action="attack",
+        target={"position": {"x": 53, "y": 9}},
+    )
 
 
 async def test_wrong_decision_id(agent: Client) -> None:
@@ -66,8 +110,15 @@ async def test_wrong_decision_id(agent: Client) -> None:
     frame = await refused(agent, created, "decisionMismatch", "respond", **wrong, value=True)
     assert frame["error"]["standingDecisionId"] == standing
     assert frame["decision"]["id"] == standing, "the question still stands"
-    await refused(agent, created, "decisionMismatch", "respond", action="cancel",
-                  sessionId=wrong["sessionId"], decisionId="decision-0")
+    await refused(
+        agent,
+        created,
+        "decisionMismatch",
+        "respond",
+        action="cancel",
+        sessionId=wrong["sessionId"],
+        decisionId="decision-0",
+    )
     # gameplay cannot jump the queue either
     await refused(agent, created, "decisionStanding", "interact", **bound(quit_frame), action="search")
 
@@ -75,20 +126,22 @@ async def test_wrong_decision_id(agent: Client) -> None:
 async def test_no_decision_and_invalid_arguments(agent: Client) -> None:
     created = await agent.create(seed=42)
     sid = created["basis"]["sessionId"]
-    await refused(agent, created, "noDecision", "respond", action="answer", sessionId=sid,
-                  decisionId="decision-1", value=True)
-    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="step",
-                          target={"direction": "up"})
+    await refused(
+        agent, created, "noDecision", "respond", action="answer", sessionId=sid, decisionId="decision-1", value=True
+    )
+    frame = await refused(
+        agent, created, "invalidArguments", "travel", **bound(created), mode="step", target={"direction": "up"}
+    )
     assert "direction" in frame["error"]["message"]
     await refused(agent, created, "invalidArguments", "interact", **bound(created), action="dance")
-    await refused(agent, created, "invalidArguments", "use", **bound(created), action="eat", itemId="item-4",
-                  letter="d")
+    await refused(
+        agent, created, "invalidArguments", "use", **bound(created), action="eat", itemId="item-4", letter="d"
+    )
 
 
 async def test_engine_rejection_passes_through(agent: Client) -> None:
     created = await agent.create(seed=42)
-    frame = await refused(agent, created, "unknownItem", "use", **bound(created), action="eat",
-                          itemId="item-999")
+    frame = await refused(agent, created, "unknownItem", "use", **bound(created), action="eat", itemId="item-999")
     assert frame["outcome"]["submission"] == "rejected"
 
 
@@ -148,49 +201,65 @@ async def test_each_action_takes_its_own_fields(agent: Client) -> None:
     frame = await refused(agent, created, "invalidArguments", "interact", **bound(created), action="attack")
     message = frame["error"]["message"]
     assert "action 'attack' needs 'target'" in message and "accepts: sessionId, viewId, target" in message
-    frame = await refused(agent, created, "invalidArguments", "interact", **bound(created), action="search",
-                          target={"direction": "north"})
+    frame = await refused(
+        agent, created, "invalidArguments", "interact", **bound(created), action="search", target={"direction": "north"}
+    )
     assert "action 'search' does not take 'target'" in frame["error"]["message"]
-    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="climb",
-                          direction="east")
+    frame = await refused(
+        agent, created, "invalidArguments", "travel", **bound(created), mode="climb", direction="east"
+    )
     assert "mode 'climb' takes direction up | down" in frame["error"]["message"]
-    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="run",
-                          direction="down")
+    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="run", direction="down")
     assert "mode 'run' takes direction north" in frame["error"]["message"]
-    await refused(agent, created, "invalidArguments", "plan", sessionId=created["basis"]["sessionId"],
-                  query="route")
+    await refused(agent, created, "invalidArguments", "plan", sessionId=created["basis"]["sessionId"], query="route")
     await refused(agent, created, "invalidArguments", "lookup", sessionId=created["basis"]["sessionId"])
     await refused(agent, created, "invalidArguments", "use", **bound(created), action="drop", quantity=2)
 
 
 async def test_targets_positions_and_ids_are_checked(agent: Client) -> None:
     created = await agent.create(seed=42)
-    frame = await refused(agent, created, "invalidTarget", "interact", **bound(created), action="kick",
-                          target={"direction": "north", "position": {"x": 3, "y": 3}})
+    frame = await refused(
+        agent,
+        created,
+        "invalidTarget",
+        "interact",
+        **bound(created),
+        action="kick",
+        target={"direction": "north", "position": {"x": 3, "y": 3}},
+    )
     assert "exactly one of direction, position or symbol" in frame["error"]["message"]
-    await refused(agent, created, "invalidTarget", "interact", **bound(created), action="kick",
-                  target={"symbol": "+"})
-    await refused(agent, created, "invalidTarget", "travel", **bound(created), mode="step",
-                  target={"direction": "self"})
-    frame = await refused(agent, created, "invalidArguments", "travel", **bound(created), mode="to",
-                          to={"x": 80, "y": 3})
+    await refused(agent, created, "invalidTarget", "interact", **bound(created), action="kick", target={"symbol": "+"})
+    await refused(
+        agent, created, "invalidTarget", "travel", **bound(created), mode="step", target={"direction": "self"}
+    )
+    frame = await refused(
+        agent, created, "invalidArguments", "travel", **bound(created), mode="to", to={"x": 80, "y": 3}
+    )
     assert "to.x must be 1 to 79" in frame["error"]["message"]
-    frame = await refused(agent, created, "invalidArguments", "interact", **bound(created), action="attack",
-                          target={"position": {"x": 3, "y": -1}})
+    frame = await refused(
+        agent,
+        created,
+        "invalidArguments",
+        "interact",
+        **bound(created),
+        action="attack",
+        target={"position": {"x": 3, "y": -1}},
+    )
     assert "target.position.y must be 0 to 20" in frame["error"]["message"]
-    frame = await refused(agent, created, "invalidArguments", "use", **bound(created), action="eat",
-                          itemId="item 4")
+    frame = await refused(agent, created, "invalidArguments", "use", **bound(created), action="eat", itemId="item 4")
     assert "itemId must be 1-96 characters" in frame["error"]["message"]
 
 
 async def test_every_rejection_of_an_acting_tool_has_a_rejected_outcome(agent: Client) -> None:
     created = await agent.create(seed=42)
     sid = created["basis"]["sessionId"]
-    for tool, arguments in (("interact", {"sessionId": sid, "action": "search"}),
-                            ("travel", {"sessionId": sid, "mode": "explore"}),
-                            ("use", {"sessionId": sid, "action": "eat"}),
-                            ("interact", {**bound(created), "action": "dance"}),
-                            ("respond", {"sessionId": sid, "action": "answer", "decisionId": "decision-9"})):
+    for tool, arguments in (
+        ("interact", {"sessionId": sid, "action": "search"}),
+        ("travel", {"sessionId": sid, "mode": "explore"}),
+        ("use", {"sessionId": sid, "action": "eat"}),
+        ("interact", {**bound(created), "action": "dance"}),
+        ("respond", {"sessionId": sid, "action": "answer", "decisionId": "decision-9"}),
+    ):
         frame = await refused(agent, created, "invalidArguments", tool, **arguments)
         assert frame["outcome"] is not None and frame["outcome"]["submission"] == "rejected", (tool, frame)
     missing_view = await agent.call("interact", sessionId=sid, action="search")

@@ -1,4 +1,5 @@
 """test_travel.py - single movement commands and bounded navigation legs."""
+
 from __future__ import annotations
 
 import pytest

@@ -6,6 +6,7 @@ and the character choices the `session` tool offers are typed again in
 Python for the tool schemas; these tests hold each copy equal to the
 driver's, value for value and in order, so neither side can drift.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,8 +32,11 @@ async def described() -> dict[str, dict[str, dict[str, Any]]]:
 
 
 async def test_every_direction_enum_is_a_python_vocabulary() -> None:
-    found = {name: tuple(params["direction"]["values"]) for name, params in (await described()).items()
-             if "direction" in params}
+    found = {
+        name: tuple(params["direction"]["values"])
+        for name, params in (await described()).items()
+        if "direction" in params
+    }
     assert found["game.move"] == COMPASS_NAMES, "the compass, in the driver's order (the tie-break order)"
     assert found["game.climb"] == VERTICAL
     assert found["game.zap"] == AIMS
@@ -46,15 +50,25 @@ async def test_compass_deltas_are_the_maps_own() -> None:
     require_driver()
     engine = await NativeEngine.start()
     try:
-        created = await engine.request({"version": 1, "method": "session.create",
-                                        "params": {"seed": 42, "createdAt": CREATED_AT}})
+        created = await engine.request(
+            {"version": 1, "method": "session.create", "params": {"seed": 42, "createdAt": CREATED_AT}}
+        )
         sid, revision = created["sessionId"], created["revision"]
         position = created["observation"]["position"]
         moved: dict[str, tuple[int, int]] = {}
         for name, _, _ in COMPASS:
-            reply = await engine.request({"version": 1, "method": "game.moveWithoutAttack",
-                                          "params": {"sessionId": sid, "requestId": f"r-{name}",
-                                                     "expectedRevision": revision, "direction": name}})
+            reply = await engine.request(
+                {
+                    "version": 1,
+                    "method": "game.moveWithoutAttack",
+                    "params": {
+                        "sessionId": sid,
+                        "requestId": f"r-{name}",
+                        "expectedRevision": revision,
+                        "direction": name,
+                    },
+                }
+            )
             assert "error" not in reply, reply
             if reply.get("decision") is not None:
                 break  # a question (none expected here) would hold every further move
@@ -75,10 +89,12 @@ async def test_map_bounds_are_the_worlds_rows() -> None:
     require_driver()
     engine = await NativeEngine.start()
     try:
-        created = await engine.request({"version": 1, "method": "session.create",
-                                        "params": {"seed": 7, "createdAt": CREATED_AT}})
-        observed = await engine.request({"version": 1, "method": "session.observe",
-                                         "params": {"sessionId": created["sessionId"]}})
+        created = await engine.request(
+            {"version": 1, "method": "session.create", "params": {"seed": 7, "createdAt": CREATED_AT}}
+        )
+        observed = await engine.request(
+            {"version": 1, "method": "session.observe", "params": {"sessionId": created["sessionId"]}}
+        )
     finally:
         await engine.close()
     rows = observed["observation"]["world"]["rows"]

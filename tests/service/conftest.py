@@ -1,6 +1,7 @@
 """conftest.py - the service tests run against a real PostgreSQL server (one
 private cluster for the session, a fresh database per test) and the real
 native engine over real HTTP."""
+
 from __future__ import annotations
 
 import itertools

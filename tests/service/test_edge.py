@@ -1,5 +1,6 @@
 """test_edge.py - the listener refuses hostile Host and Origin values (DNS rebinding, look-alike
 names, a forged forwarded host, "null"), oversized bodies; /mcp is never cacheable."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,16 @@ import httpx
 import pytest
 from support.service_instance import Instance
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "edge-test", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "edge-test", "version": "1"},
+    },
+}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -22,8 +30,12 @@ def instance(tmp_path_factory: pytest.TempPathFactory) -> Instance:
 
 
 def post(instance: Instance, headers: dict[str, str], body: bytes | None = None) -> httpx.Response:
-    return httpx.post(instance.mcp_url, content=body if body is not None else json.dumps(INIT).encode(),
-                      headers={**MCP_HEADERS, **headers}, timeout=30)
+    return httpx.post(
+        instance.mcp_url,
+        content=body if body is not None else json.dumps(INIT).encode(),
+        headers={**MCP_HEADERS, **headers},
+        timeout=30,
+    )
 
 
 def test_the_own_address_is_served(instance: Instance) -> None:
@@ -36,26 +48,50 @@ def test_the_own_address_is_served(instance: Instance) -> None:
     assert httpx.get(f"{instance.url}/health", timeout=30).status_code == 200
 
 
-@pytest.mark.parametrize("host", [
-    "evil.example", "evil.example:{port}", "127.0.0.1.evil.example:{port}", "127.0.0.1:{port}.evil.example",
-    "127.0.0.1", "127.0.0.1:1", "localhost", "0.0.0.0:{port}", "[::1]:1", "",
-    "127.0.0.1:{port}@evil.example",
-])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example",
+        "evil.example:{port}",
+        "127.0.0.1.evil.example:{port}",
+        "127.0.0.1:{port}.evil.example",
+        "127.0.0.1",
+        "127.0.0.1:1",
+        "localhost",
+        "0.0.0.0:{port}",
+        "[::1]:1",
+        "",
+        "127.0.0.1:{port}@evil.example",
+    ],
+)
 def test_hostile_host_is_refused(instance: Instance, host: str) -> None:
     port = instance.url.rsplit(":", 1)[1]
     value = host.format(port=port)
     for url in (instance.mcp_url, f"{instance.url}/api/recent", f"{instance.url}/"):
-        answer = httpx.request("POST" if url == instance.mcp_url else "GET", url, headers={**MCP_HEADERS,
-                               "Host": value}, content=json.dumps(INIT).encode() if url == instance.mcp_url else None,
-                               timeout=30)
+        answer = httpx.request(
+            "POST" if url == instance.mcp_url else "GET",
+            url,
+            headers={**MCP_HEADERS, "Host": value},
+            content=json.dumps(INIT).encode() if url == instance.mcp_url else None,
+            timeout=30,
+        )
         assert answer.status_code == 421, (value, url, answer.status_code)
         assert answer.json()["error"] == "hostNotAllowed"
         assert value not in answer.text or not value
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", "https://127.0.0.1:{port}",
-                                    "http://127.0.0.1:{port}.evil.example", "http://localhost:1",
-                                    "file://", "http://127.0.0.1"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://evil.example",
+        "null",
+        "https://127.0.0.1:{port}",
+        "http://127.0.0.1:{port}.evil.example",
+        "http://localhost:1",
+        "file://",
+        "http://127.0.0.1",
+    ],
+)
 def test_hostile_origin_is_refused(instance: Instance, origin: str) -> None:
     port = instance.url.rsplit(":", 1)[1]
     answer = post(instance, {"Origin": origin.format(port=port)})
@@ -66,8 +102,10 @@ def test_hostile_origin_is_refused(instance: Instance, origin: str) -> None:
 
 def test_forwarded_headers_are_not_trusted(instance: Instance) -> None:
     # a forged forwarded host changes nothing (never read); the Host check still applies
-    answer = post(instance, {"X-Forwarded-Host": "evil.example", "Forwarded": "host=evil.example",
-                             "X-Forwarded-For": "203.0.113.9"})
+    answer = post(
+        instance,
+        {"X-Forwarded-Host": "evil.example", "Forwarded": "host=evil.example", "X-Forwarded-For": "203.0.113.9"},
+    )
     assert answer.status_code == 200
     assert post(instance, {"Host": "evil.example", "X-Forwarded-Host": f"{instance.url[7:]}"}).status_code == 421
 

@@ -1,6 +1,7 @@
 """test_http_service.py - MCP over HTTP through the SDK's own client, on a real instance
 (real engine, real PostgreSQL): the tools, play, control tokens, the spectator read,
 and that a refused call changes nothing."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,8 +39,9 @@ async def test_lists_the_tools_and_plays_with_its_token(database: str, tmp_path:
             assert other_token != token
             view = created["basis"]["viewId"]
 
-            acted = await agent.call("interact", {"sessionId": game, "viewId": view, "action": "search",
-                                                  "controlToken": token})
+            acted = await agent.call(
+                "interact", {"sessionId": game, "viewId": view, "action": "search", "controlToken": token}
+            )
             assert not acted["isError"] and acted["outcome"]["submission"] == "accepted", acted
             assert acted["basis"]["revision"] == 1
             view = acted["basis"]["viewId"]
@@ -47,15 +49,28 @@ async def test_lists_the_tools_and_plays_with_its_token(database: str, tmp_path:
 
             refused = [
                 await agent.call("interact", {"sessionId": game, "viewId": view, "action": "search"}),
-                await agent.call("interact", {"sessionId": game, "viewId": view, "action": "search",
-                                              "controlToken": other_token}),
-                await agent.call("interact", {"sessionId": game, "viewId": view, "action": "search",
-                                              "controlToken": token[:-1] + ("A" if token[-1] != "A" else "B")}),
+                await agent.call(
+                    "interact", {"sessionId": game, "viewId": view, "action": "search", "controlToken": other_token}
+                ),
+                await agent.call(
+                    "interact",
+                    {
+                        "sessionId": game,
+                        "viewId": view,
+                        "action": "search",
+                        "controlToken": token[:-1] + ("A" if token[-1] != "A" else "B"),
+                    },
+                ),
                 await agent.call("session", {"action": "close", "sessionId": game}),
                 await agent.call("observe", {"sessionId": game, "controlToken": other_token}),
             ]
-            assert [frame["error"]["code"] for frame in refused] == \
-                ["controlTokenRequired", "forbidden", "forbidden", "controlTokenRequired", "forbidden"]
+            assert [frame["error"]["code"] for frame in refused] == [
+                "controlTokenRequired",
+                "forbidden",
+                "forbidden",
+                "controlTokenRequired",
+                "forbidden",
+            ]
             assert all(frame["isError"] for frame in refused)
             assert all(frame["outcome"]["submission"] == "rejected" for frame in refused[:4])
             assert await journal_length(database, game) == before, "a refused call sends nothing"
@@ -63,7 +78,8 @@ async def test_lists_the_tools_and_plays_with_its_token(database: str, tmp_path:
             # without a token a reading tool observes as a spectator would: the same state, nothing changed
             seen = await agent.call("observe", {"sessionId": game})
             assert not seen["isError"] and seen["basis"]["revision"] == 1 and seen["basis"]["viewId"] == view
-            again = await agent.call("interact", {"sessionId": game, "viewId": view, "action": "search",
-                                                  "controlToken": token})
+            again = await agent.call(
+                "interact", {"sessionId": game, "viewId": view, "action": "search", "controlToken": token}
+            )
             assert again["outcome"]["submission"] == "accepted" and again["basis"]["revision"] == 2
         assert token not in instance.log() and other_token not in instance.log()

@@ -1,6 +1,7 @@
 """test_inspector_http.py - an independent MCP client over HTTP: the MCP Inspector CLI
 (tests/support/inspector.py) lists the tools and plays a game on a running service
 instance, each invocation a new HTTP client, the control token passed as an argument."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,15 @@ from support.service_instance import Instance
 
 def cli(inspector: Path, home: Path, url: str, *args: str, refused: bool = False) -> dict[str, Any]:
     env = {**os.environ, "HOME": str(home), "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
-    run = subprocess.run([str(inspector), "--cli", url, "--transport", "http", *args], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=180, check=False)
+    run = subprocess.run(
+        [str(inspector), "--cli", url, "--transport", "http", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
     assert (run.returncode != 0) == refused, run.stdout + run.stderr  # the CLI exits non-zero on isError
     return json.loads(run.stdout)
 
@@ -25,13 +33,35 @@ def test_the_inspector_lists_and_plays_over_http(inspector: Path, database: str,
     with Instance.start(database, tmp_path / "state") as instance:
         listed = cli(inspector, tmp_path, instance.mcp_url, "--method", "tools/list")
         assert [tool["name"] for tool in listed["tools"]][:2] == ["session", "observe"]
-        created = cli(inspector, tmp_path, instance.mcp_url, "--method", "tools/call", "--tool-name", "session",
-                      "--tool-arg", "action=create", "--tool-arg", "seed=42")
+        created = cli(
+            inspector,
+            tmp_path,
+            instance.mcp_url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "session",
+            "--tool-arg",
+            "action=create",
+            "--tool-arg",
+            "seed=42",
+        )
         assert created["isError"] is False
         basis, token = created["structuredContent"]["basis"], created["structuredContent"]["result"]["controlToken"]
-        step = ["--method", "tools/call", "--tool-name", "travel", "--tool-arg", f"sessionId={basis['sessionId']}",
-                "--tool-arg", f"viewId={basis['viewId']}", "--tool-arg", "mode=step",
-                "--tool-arg", 'target={"direction":"east"}']
+        step = [
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "travel",
+            "--tool-arg",
+            f"sessionId={basis['sessionId']}",
+            "--tool-arg",
+            f"viewId={basis['viewId']}",
+            "--tool-arg",
+            "mode=step",
+            "--tool-arg",
+            'target={"direction":"east"}',
+        ]
         refused = cli(inspector, tmp_path, instance.mcp_url, *step, refused=True)
         assert refused["isError"] is True and refused["structuredContent"]["error"]["code"] == "controlTokenRequired"
         moved = cli(inspector, tmp_path, instance.mcp_url, *step, "--tool-arg", f"controlToken={token}")

@@ -1,6 +1,7 @@
 """test_limits_and_secrecy.py - the limits as configuration (typed refusals; games ended by
 idle time and lifetime with records that say so), and control tokens that appear nowhere
 but in their creator's result: not in logs, spectator pages or APIs, records, or the database."""
+
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +24,14 @@ async def test_game_counts_are_limited_with_typed_errors(database: str, tmp_path
             third = await agent.call("session", {"action": "create", "seed": 3})
             assert third["isError"] and third["error"]["code"] == "tooManyGamesForClient"
             # closing one (with its token) makes room again
-            closed = await agent.call("session", {"action": "close", "sessionId": first["basis"]["sessionId"],
-                                                  "controlToken": first["result"]["controlToken"]})
+            closed = await agent.call(
+                "session",
+                {
+                    "action": "close",
+                    "sessionId": first["basis"]["sessionId"],
+                    "controlToken": first["result"]["controlToken"],
+                },
+            )
             assert not closed["isError"], closed
             again = await agent.call("session", {"action": "create", "seed": 4})
             assert not again["isError"], again
@@ -41,16 +48,25 @@ async def test_the_instance_limit_is_typed(database: str, tmp_path: Path) -> Non
 
 
 async def test_invalid_limits_are_refused_at_start(tmp_path: Path) -> None:
-    for flag, value in (("--max-games", "0"), ("--idle-timeout", "-1"), ("--max-lifetime", "0"),
-                        ("--max-body-bytes", "0")):
+    for flag, value in (
+        ("--max-games", "0"),
+        ("--idle-timeout", "-1"),
+        ("--max-lifetime", "0"),
+        ("--max-body-bytes", "0"),
+    ):
         with pytest.raises(RuntimeError, match="must be a positive"), Instance.start(None, tmp_path, flag, value):
             pass
 
 
 async def record_of(database: str, session_id: str) -> tuple[str, str] | None:
     async with await psycopg.AsyncConnection.connect(database) as db:
-        row = await (await db.execute("SELECT end_reason, s.status FROM game_records r JOIN sessions s ON "
-                                      "s.session_id = r.game_id WHERE game_id = %s", (session_id,))).fetchone()
+        row = await (
+            await db.execute(
+                "SELECT end_reason, s.status FROM game_records r JOIN sessions s ON "
+                "s.session_id = r.game_id WHERE game_id = %s",
+                (session_id,),
+            )
+        ).fetchone()
     return (row[0], row[1]) if row else None
 
 
@@ -68,8 +84,10 @@ async def test_idle_games_end_with_a_record_saying_so(database: str, tmp_path: P
                 await asyncio.sleep(0.5)
                 await agent.call("observe", {"sessionId": game})  # a spectator's read: no activity
             assert await record_of(database, game) == ("idle_timeout", "ended")
-            after = await agent.call("interact", {"sessionId": game, "viewId": created["basis"]["viewId"],
-                                                  "action": "search", "controlToken": token})
+            after = await agent.call(
+                "interact",
+                {"sessionId": game, "viewId": created["basis"]["viewId"], "action": "search", "controlToken": token},
+            )
             assert after["isError"] and after["error"]["code"] == "gameEnded"
             async with httpx.AsyncClient(timeout=30) as http:
                 page = await http.get(f"{instance.url}/api/games/{game}/state")
@@ -85,13 +103,15 @@ async def test_lifetime_ends_a_busy_game_at_the_call(database: str, tmp_path: Pa
             view = created["basis"]["viewId"]
             started = time.monotonic()
             while time.monotonic() - started < 2.5:
-                frame = await agent.call("interact", {"sessionId": game, "viewId": view, "action": "search",
-                                                      "controlToken": token})
+                frame = await agent.call(
+                    "interact", {"sessionId": game, "viewId": view, "action": "search", "controlToken": token}
+                )
                 assert frame["outcome"]["submission"] == "accepted", frame
                 view = frame["basis"]["viewId"]
             await asyncio.sleep(max(0.0, 3.2 - (time.monotonic() - started)))
-            late = await agent.call("interact", {"sessionId": game, "viewId": view, "action": "search",
-                                                 "controlToken": token})
+            late = await agent.call(
+                "interact", {"sessionId": game, "viewId": view, "action": "search", "controlToken": token}
+            )
             assert late["isError"] and late["error"]["code"] == "gameEnded"
             assert await record_of(database, game) == ("time_limit", "ended")
 
@@ -104,12 +124,21 @@ async def test_tokens_appear_nowhere_but_in_the_creators_result(database: str, t
             assert token in created["text"]  # the creator is told, once
             frame = created
             for step in range(2):
-                frame = await agent.call("interact", {"sessionId": game, "viewId": frame["basis"]["viewId"],
-                                                      "action": "search", "requestId": f"s{step}",
-                                                      "controlToken": token})
+                frame = await agent.call(
+                    "interact",
+                    {
+                        "sessionId": game,
+                        "viewId": frame["basis"]["viewId"],
+                        "action": "search",
+                        "requestId": f"s{step}",
+                        "controlToken": token,
+                    },
+                )
                 assert token not in str(frame)
-            quit_ = await agent.call("interact", {"sessionId": game, "viewId": frame["basis"]["viewId"],
-                                                  "action": "quit", "controlToken": token})
+            quit_ = await agent.call(
+                "interact",
+                {"sessionId": game, "viewId": frame["basis"]["viewId"], "action": "quit", "controlToken": token},
+            )
             for _ in range(16):  # "Really quit?" -> yes (and whatever follows), so the game has a record
                 if not quit_.get("decision"):
                     break
@@ -123,15 +152,18 @@ async def test_tokens_appear_nowhere_but_in_the_creators_result(database: str, t
                 quit_ = await agent.call(reply["tool"], {**arguments, "controlToken": token})
             assert quit_["control"]["gate"] == "ended", (quit_.get("error"), quit_.get("decision"))
             async with httpx.AsyncClient(timeout=30) as http:
-                pages = [(await http.get(f"{instance.url}{path}")).text
-                         for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent")]
+                pages = [
+                    (await http.get(f"{instance.url}{path}")).text
+                    for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent")
+                ]
         async with await psycopg.AsyncConnection.connect(database) as db:
             dumped = []
             for table in ("sessions", "journal", "receipts", "game_records", "control_tokens"):
                 rows = await (await db.execute(f"SELECT * FROM {table}")).fetchall()  # type: ignore[arg-type]
                 dumped.append(repr(rows))
-            held = await (await db.execute("SELECT token_hash FROM control_tokens WHERE session_id = %s",
-                                           (game,))).fetchone()
+            held = await (
+                await db.execute("SELECT token_hash FROM control_tokens WHERE session_id = %s", (game,))
+            ).fetchone()
         assert held is not None and len(held[0]) == 64 and held[0] != token
         assert "'quit'" in dumped[3], "the game's record was written (and holds no token)"
         assert any(game in page for page in pages)

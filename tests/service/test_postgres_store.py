@@ -1,6 +1,7 @@
 """test_postgres_store.py - the PostgreSQL store passes the very contract SQLite passes
 (tests/durability/store_contract.py), on a real server, plus its own schema and
 advisory-lock ownership checks."""
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,11 @@ async def store(database: str) -> AsyncIterator[PostgresStore]:
         await made.close()
 
 
-@pytest.mark.parametrize("check", [*store_contract.CHECKS, *store_contract.SERVICE_CHECKS],
-                         ids=lambda check: check.__name__.removeprefix("check_"))
+@pytest.mark.parametrize(
+    "check",
+    [*store_contract.CHECKS, *store_contract.SERVICE_CHECKS],
+    ids=lambda check: check.__name__.removeprefix("check_"),
+)
 async def test_contract(store: Store, check: Callable[[Store], Awaitable[None]]) -> None:
     await check(store)
 

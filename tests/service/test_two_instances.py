@@ -1,6 +1,7 @@
 """test_two_instances.py - two service instances on one PostgreSQL database: failover when
 the owner is killed mid-game, and a hammer on one game through both instances that proves
 one owner at a time and no lost or doubled input."""
+
 from __future__ import annotations
 
 import asyncio
@@ -17,10 +18,13 @@ pytestmark = pytest.mark.asyncio
 
 async def journal(database: str, session_id: str) -> list[dict[str, Any]]:
     async with await psycopg.AsyncConnection.connect(database) as db:
-        cursor = await db.execute("SELECT seq, request_id, state, receipt_json FROM journal WHERE session_id = %s "
-                                  "ORDER BY seq", (session_id,))
-        return [{"seq": seq, "requestId": rid, "state": state, "receipt": receipt}
-                for seq, rid, state, receipt in await cursor.fetchall()]
+        cursor = await db.execute(
+            "SELECT seq, request_id, state, receipt_json FROM journal WHERE session_id = %s ORDER BY seq", (session_id,)
+        )
+        return [
+            {"seq": seq, "requestId": rid, "state": state, "receipt": receipt}
+            for seq, rid, state, receipt in await cursor.fetchall()
+        ]
 
 
 async def test_the_game_continues_on_b_when_a_is_killed(database: str, tmp_path: Path) -> None:
@@ -30,16 +34,25 @@ async def test_the_game_continues_on_b_when_a_is_killed(database: str, tmp_path:
             game, token = created["basis"]["sessionId"], created["result"]["controlToken"]
             last = created
             for step in range(3):
-                last = await on_a.call("interact", {"sessionId": game, "viewId": last["basis"]["viewId"],
-                                                    "action": "search", "requestId": f"a-{step}",
-                                                    "controlToken": token})
+                last = await on_a.call(
+                    "interact",
+                    {
+                        "sessionId": game,
+                        "viewId": last["basis"]["viewId"],
+                        "action": "search",
+                        "requestId": f"a-{step}",
+                        "controlToken": token,
+                    },
+                )
                 assert last["outcome"]["submission"] == "accepted", last
         async with Agent(b.mcp_url) as on_b:
             # while A lives, B only observes: acting through B is refused and changes nothing
             watched = await on_b.call("observe", {"sessionId": game})
             assert watched["basis"] == last["basis"] and watched["control"]["gate"] == "lostOwnership"
-            refused = await on_b.call("interact", {"sessionId": game, "viewId": last["basis"]["viewId"],
-                                                   "action": "search", "controlToken": token})
+            refused = await on_b.call(
+                "interact",
+                {"sessionId": game, "viewId": last["basis"]["viewId"], "action": "search", "controlToken": token},
+            )
             assert refused["isError"] and refused["error"]["code"] == "lostOwnership"
             assert len(await journal(database, game)) == 3
 
@@ -53,10 +66,20 @@ async def test_the_game_continues_on_b_when_a_is_killed(database: str, tmp_path:
             assert not resumed["isError"], resumed
             assert resumed["basis"] == last["basis"], "B resumes the game at the very state A left"
             assert resumed["control"]["gate"] == "ready"
-            moved = await on_b.call("interact", {"sessionId": game, "viewId": resumed["basis"]["viewId"],
-                                                 "action": "search", "requestId": "b-0", "controlToken": token})
-            assert moved["outcome"]["submission"] == "accepted" and moved["basis"]["revision"] == \
-                last["basis"]["revision"] + 1
+            moved = await on_b.call(
+                "interact",
+                {
+                    "sessionId": game,
+                    "viewId": resumed["basis"]["viewId"],
+                    "action": "search",
+                    "requestId": "b-0",
+                    "controlToken": token,
+                },
+            )
+            assert (
+                moved["outcome"]["submission"] == "accepted"
+                and moved["basis"]["revision"] == last["basis"]["revision"] + 1
+            )
     entries = await journal(database, game)
     assert [e["seq"] for e in entries] == [1, 2, 3, 4] and all(e["state"] == "completed" for e in entries)
 
@@ -64,9 +87,13 @@ async def test_the_game_continues_on_b_when_a_is_killed(database: str, tmp_path:
 async def owners(database: str) -> int:
     """How many connections hold a game advisory lock right now (pg_locks)."""
     async with await psycopg.AsyncConnection.connect(database) as db:
-        row = await (await db.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                                      "AND database = (SELECT oid FROM pg_database WHERE datname = "
-                                      "current_database())")).fetchone()
+        row = await (
+            await db.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = "
+                "current_database())"
+            )
+        ).fetchone()
     assert row is not None
     return int(row[0])
 
@@ -88,9 +115,16 @@ async def test_hammering_one_game_through_both_instances(database: str, tmp_path
                     try:
                         seen = await via.call("observe", {"sessionId": game, "controlToken": token})
                         view = seen["basis"]["viewId"] if seen.get("basis") else "v0-x"
-                        frame = await via.call("interact", {"sessionId": game, "viewId": view, "action": "search",
-                                                            "requestId": f"h{number}-{round_}",
-                                                            "controlToken": token})
+                        frame = await via.call(
+                            "interact",
+                            {
+                                "sessionId": game,
+                                "viewId": view,
+                                "action": "search",
+                                "requestId": f"h{number}-{round_}",
+                                "controlToken": token,
+                            },
+                        )
                     except Exception:
                         if via is on_a and killed.is_set():
                             continue
@@ -118,8 +152,9 @@ async def test_hammering_one_game_through_both_instances(database: str, tmp_path
     # no lost input: every accepted call is in the journal, completed; no doubled input: nothing else is
     assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
     assert all(e["state"] == "completed" for e in entries), entries
-    assert sorted(e["requestId"].rsplit(".", 1)[0] for e in entries) == \
-        sorted(f["outcome"]["operationId"] for f in accepted)
+    assert sorted(e["requestId"].rsplit(".", 1)[0] for e in entries) == sorted(
+        f["outcome"]["operationId"] for f in accepted
+    )
     revisions = sorted(f["basis"]["revision"] for f in accepted)
     assert revisions == list(range(1, len(accepted) + 1)), "each accepted call advanced the game exactly once"
     # progress under load: calls race for one view, so many are refused as stale; some must get through

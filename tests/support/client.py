@@ -4,6 +4,7 @@ Used by tests/python (the `agent` fixture) and tests/durability alike, on a
 GameRegistry over the real native engine and whatever real store the test
 chose. Nothing here mocks the engine or the store.
 """
+
 from __future__ import annotations
 
 import os
@@ -50,8 +51,9 @@ class Client:
 
     async def engine_revision(self, session: Session) -> int:
         """The revision as the engine itself reports it (not our bookkeeping)."""
-        response = await session.engine.request({"version": 1, "method": "session.observe",
-                                                 "params": {"sessionId": session.session_id}})
+        response = await session.engine.request(
+            {"version": 1, "method": "session.observe", "params": {"sessionId": session.session_id}}
+        )
         return int(response["revision"])
 
     async def close(self) -> None:

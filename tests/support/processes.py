@@ -1,4 +1,5 @@
 """processes.py - which engine processes are alive, for no-orphan checks."""
+
 from __future__ import annotations
 
 import os

@@ -7,6 +7,7 @@ an agent that talks to them through the MCP SDK's Streamable-HTTP client.
 
 Used by tests/service and scripts/bench-service.
 """
+
 from __future__ import annotations
 
 import os
@@ -64,14 +65,22 @@ class Instance:
 
     @classmethod
     @contextmanager
-    def start(cls, store_url: str | None, state_dir: Path, *extra: str,
-              env: dict[str, str] | None = None) -> Iterator[Instance]:
+    def start(
+        cls, store_url: str | None, state_dir: Path, *extra: str, env: dict[str, str] | None = None
+    ) -> Iterator[Instance]:
         command = [sys.executable, "-m", "nethack_webmcp.mcp", "--http", "127.0.0.1:0", *extra]
         if store_url is not None:
             command += ["--store", store_url]
         environment = {**os.environ, "NNH_STATE_DIR": str(state_dir), "PYTHONUNBUFFERED": "1", **(env or {})}
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, text=True, env=environment, cwd=REPOSITORY)
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+            cwd=REPOSITORY,
+        )
         instance = cls(process)
         try:
             if not instance._announced.wait(60) or not instance.url:
@@ -98,6 +107,7 @@ class Instance:
     def cpu_seconds(self) -> float:
         """User + system CPU time so far of the instance and its engines (Linux /proc): the
         server process, its reaped children, and its live descendants."""
+
         def stat(pid: int | str) -> list[str]:
             return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
@@ -143,8 +153,9 @@ class Agent:
         await self.session.initialize()
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        traceback: TracebackType | None) -> None:
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         await self._stack.aclose()
 
     async def tools(self) -> list[str]:

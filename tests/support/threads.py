@@ -1,4 +1,5 @@
 """threads.py - run a coroutine to completion from synchronous test code."""
+
 from __future__ import annotations
 
 import asyncio

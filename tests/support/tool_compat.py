@@ -8,6 +8,7 @@ every property and string enums; every one limits names to
 any client listed it (MCP `tools/list`, WebMCP, tools.json), so the same
 rules hold the declarations, the stdio server and the page to account.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,8 +51,9 @@ def _property_problems(tool: str, path: str, name: str, schema: Mapping[str, Any
     for member in schema.get("anyOf", ()):
         found += _typed_problems(where, member)
     found += _typed_problems(where, schema)
-    if "enum" in schema and (schema.get("type") != "string" or
-                             not all(isinstance(value, str) for value in schema["enum"])):
+    if "enum" in schema and (
+        schema.get("type") != "string" or not all(isinstance(value, str) for value in schema["enum"])
+    ):
         found.append(f"{where}: enums must be string-typed lists of strings")
     if "$ref" in json.dumps(schema):
         found.append(f"{where}: $ref")

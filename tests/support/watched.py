@@ -7,6 +7,7 @@ The server runs as `python -m nethack_webmcp.mcp --spectator-port 0` (a free
 loopback port); its stderr goes to a file, where the announced URL is read.
 Used by tests/watch, tests/e2e and scripts/bench-spectators.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -32,15 +33,21 @@ def require_driver() -> None:
 
     if not os.access(os.environ.get("NNH_DRIVER", DEFAULT_DRIVER), os.X_OK):
         raise AssertionError(f"native driver missing at {DEFAULT_DRIVER}; build it with ./scripts/build")
+
+
 ANNOUNCED = re.compile(r"watch the games at (http://\S+?)/?$", re.MULTILINE)
 
 
 @asynccontextmanager
-async def watched_server(state_dir: Path, *args: str, timeout: float = 20.0
-                         ) -> AsyncIterator[tuple[ClientSession, str]]:
-    server = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "nethack_webmcp.mcp", "--spectator-port", "0", *args],
-                                   cwd=str(ROOT), env={**os.environ, "NNH_STATE_DIR": str(state_dir)})
+async def watched_server(
+    state_dir: Path, *args: str, timeout: float = 20.0
+) -> AsyncIterator[tuple[ClientSession, str]]:
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "nethack_webmcp.mcp", "--spectator-port", "0", *args],
+        cwd=str(ROOT),
+        env={**os.environ, "NNH_STATE_DIR": str(state_dir)},
+    )
     with tempfile.TemporaryFile("w+") as errlog:
         async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
@@ -87,8 +94,9 @@ class ThreadedAgent:
         self._futures = concurrent.futures
         self.loop = asyncio.new_event_loop()
         self._ready: concurrent.futures.Future[str] = concurrent.futures.Future()
-        self._thread = threading.Thread(target=self.loop.run_until_complete, args=(self._main(state_dir, args),),
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self.loop.run_until_complete, args=(self._main(state_dir, args),), daemon=True
+        )
         self._thread.start()
         self.base = self._ready.result(timeout=60)
 

@@ -1,6 +1,7 @@
 """test_board.py - the spectator app in this process, on a real listener and real
 games: malformed IDs never reach the store, the listener shares the event
 loop, and the ten most recent records come in seed 002's order."""
+
 from __future__ import annotations
 
 import asyncio
@@ -70,9 +71,22 @@ async def test_malformed_ids_never_reach_the_store(tmp_path: Path) -> None:
 
 
 def record(game: str, ended: int) -> GameRecord:
-    return GameRecord(sessionId=game, characterName=f"<i>{game}</i>", harnessName="h", modelName="m",
-                      startedAt=ended - 100, endedAt=ended, endTimeKind="observed", endReason="died", how="died",
-                      death="killed by a jackal", score=ended, turns=10, lastDepth=2, deepestDepth=3)
+    return GameRecord(
+        sessionId=game,
+        characterName=f"<i>{game}</i>",
+        harnessName="h",
+        modelName="m",
+        startedAt=ended - 100,
+        endedAt=ended,
+        endTimeKind="observed",
+        endReason="died",
+        how="died",
+        death="killed by a jackal",
+        score=ended,
+        turns=10,
+        lastDepth=2,
+        deepestDepth=3,
+    )
 
 
 async def test_recent_lists_ten_completed_games_newest_first(tmp_path: Path) -> None:
@@ -90,11 +104,24 @@ async def test_recent_lists_ten_completed_games_newest_first(tmp_path: Path) -> 
         overview = json.loads((await get(f"{base}/api/recent"))[2])
         assert [game["gameId"] for game in overview["records"]] == expected
         first = overview["records"][0]
-        assert first == {"gameId": "g11", "name": "<i>g11</i>", "harness": "h", "model": "m",
-                         "startedAt": (ends["g11"] - 100) * 1000, "endedAt": ends["g11"] * 1000,
-                         "updatedAt": ends["g11"] * 1000, "endTimeKind": "observed", "lifecycle": "ended",
-                         "endReason": "died", "how": "died", "death": "killed by a jackal", "score": ends["g11"],
-                         "turn": 10, "depth": 2, "deepest": 3}
+        assert first == {
+            "gameId": "g11",
+            "name": "<i>g11</i>",
+            "harness": "h",
+            "model": "m",
+            "startedAt": (ends["g11"] - 100) * 1000,
+            "endedAt": ends["g11"] * 1000,
+            "updatedAt": ends["g11"] * 1000,
+            "endTimeKind": "observed",
+            "lifecycle": "ended",
+            "endReason": "died",
+            "how": "died",
+            "death": "killed by a jackal",
+            "score": ends["g11"],
+            "turn": 10,
+            "depth": 2,
+            "deepest": 3,
+        }
         status, _, body = await get(f"{base}/api/games/g00/state")  # completed, never live here
         assert status == 410 and json.loads(body)["record"]["gameId"] == "g00"
         assert (await get(f"{base}/g/g00"))[0] == 200  # its page: the record summary

@@ -1,5 +1,6 @@
 """test_listener.py - the listener's address: a port in use fails fast and says
 what to do; --no-spectator serves nothing; port 0 picks a free port."""
+
 from __future__ import annotations
 
 import os
@@ -23,9 +24,14 @@ def test_a_port_in_use_fails_at_once_with_a_clear_message(tmp_path: Path) -> Non
         port = taken.getsockname()[1]
         started = time.monotonic()
         # stdin stays open (a client that never speaks): the failure must not wait for it
-        server = subprocess.Popen([sys.executable, "-m", "nethack_webmcp.mcp", "--spectator-port", str(port)],
-                                  cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")})
+        server = subprocess.Popen(
+            [sys.executable, "-m", "nethack_webmcp.mcp", "--spectator-port", str(port)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")},
+        )
         try:
             _, stderr = server.communicate(timeout=10)
         finally:
@@ -40,8 +46,12 @@ def test_a_port_in_use_fails_at_once_with_a_clear_message(tmp_path: Path) -> Non
 @pytest.mark.asyncio
 async def test_no_spectator_serves_nothing(tmp_path: Path) -> None:
     require_driver()
-    server = StdioServerParameters(command=sys.executable, args=["-m", "nethack_webmcp.mcp", "--no-spectator"],
-                                   cwd=str(ROOT), env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")})
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "nethack_webmcp.mcp", "--no-spectator"],
+        cwd=str(ROOT),
+        env={**os.environ, "NNH_STATE_DIR": str(tmp_path / "state")},
+    )
     with tempfile.TemporaryFile("w+") as errlog:
         async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
             await session.initialize()

@@ -6,6 +6,7 @@ header, 404 for unknown and malformed IDs, 410 with the record once a
 completed game is closed, the URL in the create and help results, and
 reading never moves the game (its revision and journal stay as they were).
 """
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,7 @@ def bound(frame: dict[str, Any]) -> dict[str, str]:
 
 def journal_rows(state: Path, session_id: str) -> list[tuple[Any, ...]]:
     with sqlite3.connect(state / "games.sqlite3") as db:
-        return db.execute("SELECT seq, state FROM journal WHERE session_id = ? ORDER BY seq",
-                          (session_id,)).fetchall()
+        return db.execute("SELECT seq, state FROM journal WHERE session_id = ? ORDER BY seq", (session_id,)).fetchall()
 
 
 async def quit_game(session: Any, frame: dict[str, Any]) -> dict[str, Any]:
@@ -41,8 +41,11 @@ async def quit_game(session: Any, frame: dict[str, Any]) -> dict[str, Any]:
     while ended["decision"] is not None:
         decision = ended["decision"]
         if decision["kind"] == "confirmation":
-            ended = (await call(session, "respond", **decision["reply"]["arguments"],
-                                value=decision["prompt"] == "Really quit?"))["frame"]
+            ended = (
+                await call(
+                    session, "respond", **decision["reply"]["arguments"], value=decision["prompt"] == "Really quit?"
+                )
+            )["frame"]
         else:
             ended = (await call(session, "respond", **decision["cancel"]["arguments"]))["frame"]
     assert ended["control"]["gate"] == "ended"

@@ -1,6 +1,7 @@
 """test_stream.py - a game's state as server-sent events: the current state at
 once, the next one after a call, `gone` when the game is closed, and the
 state route's answers (410/404) for a game that is not loaded."""
+
 from __future__ import annotations
 
 import asyncio
@@ -52,8 +53,9 @@ async def test_events_follow_a_game_until_it_is_closed(tmp_path: Path) -> None:
             assert state == json.loads(http("GET", f"{base}/api/games/{game}/state")[2])  # the same state
 
             basis = frame["basis"]
-            moved = (await session.call_tool("interact", {"sessionId": game, "viewId": basis["viewId"],
-                                                          "action": "search"})).structuredContent
+            moved = (
+                await session.call_tool("interact", {"sessionId": game, "viewId": basis["viewId"], "action": "search"})
+            ).structuredContent
             assert moved is not None
             pushed = await asyncio.wait_for(next_event(lines), 2)
             assert json.loads(pushed["data"])["revision"] == moved["basis"]["revision"]

@@ -57,8 +57,10 @@ def _identity_file(path: str | os.PathLike[str] | None) -> dict[str, str]:
         document = json.loads(file.read_text(encoding="utf-8"))
         cached = {"game": str(document["gameIdentity"]), "build": str(document["builds"]["native"]["buildIdentity"])}
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise EngineError(f"cannot read the engine identity from {file}: {exc!r}; "
-                          "run ./scripts/build (make -f wasm/engine.mk TARGET=native)") from exc
+        raise EngineError(
+            f"cannot read the engine identity from {file}: {exc!r}; "
+            "run ./scripts/build (make -f wasm/engine.mk TARGET=native)"
+        ) from exc
     _identities[executable] = cached
     return cached
 
@@ -89,17 +91,19 @@ class NativeEngine(Engine):
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
 
     @classmethod
-    async def start(cls, path: str | os.PathLike[str] | None = None,
-                    timeout: float = RESPONSE_TIMEOUT) -> NativeEngine:
+    async def start(cls, path: str | os.PathLike[str] | None = None, timeout: float = RESPONSE_TIMEOUT) -> NativeEngine:
         """Spawn a driver. Raises EngineError when it cannot be started."""
         executable = Path(path) if path else driver_path()
         if not os.access(executable, os.X_OK):
-            raise EngineError(f"native driver not found at {executable}; run ./scripts/build "
-                              "or set NNH_DRIVER")
+            raise EngineError(f"native driver not found at {executable}; run ./scripts/build or set NNH_DRIVER")
         try:
             process = await asyncio.create_subprocess_exec(
-                str(executable), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, limit=LINE_LIMIT)
+                str(executable),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                limit=LINE_LIMIT,
+            )
         except OSError as exc:
             raise EngineError(f"cannot start {executable}: {exc}") from exc
         _live[process.pid] = process
@@ -162,7 +166,7 @@ class NativeEngine(Engine):
                 while received < len(lines):
                     try:
                         if sent < len(lines) and sent - received < window:
-                            batch = lines[sent:received + window]
+                            batch = lines[sent : received + window]
                             stdin.write(b"".join(batch))
                             sent += len(batch)
                             await stdin.drain()

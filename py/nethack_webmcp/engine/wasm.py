@@ -37,8 +37,9 @@ def _host() -> Any:
 
     host = getattr(js, HOST_GLOBAL, None)
     if host is None:
-        raise EngineError(f"the worker did not publish globalThis.{HOST_GLOBAL}; "
-                          "WasmEngine runs only inside the site's core worker")
+        raise EngineError(
+            f"the worker did not publish globalThis.{HOST_GLOBAL}; WasmEngine runs only inside the site's core worker"
+        )
     return host
 
 
@@ -92,7 +93,7 @@ class WasmEngine(Engine):
             for start in range(0, len(messages), batch):
                 if self._closed or self._instance is None:
                     raise EngineClosed("the engine is closed")
-                chunk = messages[start:start + batch]
+                chunk = messages[start : start + batch]
                 try:
                     replies = str(await self._instance.requestMany(encode_lines(chunk)))
                 except JsException as exc:

@@ -13,6 +13,7 @@ the standard library and the map's vocabulary (`nethack_webmcp.geometry`),
 so it runs unchanged under CPython and Pyodide. The compass and bounds are
 re-exported here for callers of this package.
 """
+
 from ..geometry import CARDINAL, COMPASS, DELTAS, direction_between, in_bounds
 from .frontiers import (
     FirstSteps,

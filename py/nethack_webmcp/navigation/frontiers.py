@@ -31,6 +31,7 @@ from its approach square into the door. Lists are sorted by distance
 (unreachable last), then row-major; a door's approach ties are broken by
 side in compass order (north, south, east, west of the door).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -180,8 +181,9 @@ def is_dead_end(level: LevelView, position: Position) -> bool:
     # A neighbour counts only when a planned walk may step to it: a corridor
     # square seen only across a diagonal the policy forbids leads nowhere yet
     # (dug corridors are orthogonal, so a hidden square sits in that corner).
-    open_ = [bool(walkable(level, x + dx, y + dy)) and step_allowed(level, position, (x + dx, y + dy))
-             for dx, dy in RING]
+    open_ = [
+        bool(walkable(level, x + dx, y + dy)) and step_allowed(level, position, (x + dx, y + dy)) for dx, dy in RING
+    ]
     count = sum(open_)
     if count <= 1:
         return True
@@ -195,8 +197,11 @@ def is_dead_end(level: LevelView, position: Position) -> bool:
 def dead_ends(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
     """Reachable corridor squares where the corridor stops (is_dead_end), nearest first."""
     steps = steps or FirstSteps(level)
-    found = [_entry(position, steps) for position in level.positions_with_feature("#")
-             if position in steps.distance and is_dead_end(level, position)]
+    found = [
+        _entry(position, steps)
+        for position in level.positions_with_feature("#")
+        if position in steps.distance and is_dead_end(level, position)
+    ]
     return sorted(found, key=_order)
 
 
@@ -230,8 +235,11 @@ class _UndiscoveredCounts:
 
 def _closest_reachable(steps: FirstSteps, goal: Position) -> Position | None:
     """The reachable square nearest (as the crow flies) to goal, then nearest to walk to."""
-    best = min(steps.distance.items(), default=None,
-               key=lambda item: (max(abs(item[0][0] - goal[0]), abs(item[0][1] - goal[1])), item[1]))
+    best = min(
+        steps.distance.items(),
+        default=None,
+        key=lambda item: (max(abs(item[0][0] - goal[0]), abs(item[0][1] - goal[1])), item[1]),
+    )
     return best[0] if best else None
 
 

@@ -24,6 +24,7 @@ Two facts beyond the displayed layers are kept here:
   trap was drawn over it, so local views can report the base beneath the
   trap overlay ("Perception, not omniscience").
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -39,9 +40,15 @@ LAYERS = ("marks", "colors", "kinds", "terrain", "features", "visible")
 #: The per-row standing record: '1' where the hero has stood on this level.
 VISITED = "visited"
 _BLANK: Mapping[str, str] = MappingProxyType(
-    {"marks": " " * MAP_WIDTH, "colors": "0" * MAP_WIDTH, "kinds": " " * MAP_WIDTH,
-     "terrain": " " * MAP_WIDTH, "features": " " * MAP_WIDTH, "visible": "0" * MAP_WIDTH,
-     VISITED: "0" * MAP_WIDTH}
+    {
+        "marks": " " * MAP_WIDTH,
+        "colors": "0" * MAP_WIDTH,
+        "kinds": " " * MAP_WIDTH,
+        "terrain": " " * MAP_WIDTH,
+        "features": " " * MAP_WIDTH,
+        "visible": "0" * MAP_WIDTH,
+        VISITED: "0" * MAP_WIDTH,
+    }
 )
 
 #: Glyph classes that show a creature, and the entity kind each one means.
@@ -131,8 +138,9 @@ class LevelView:
             entities=MappingProxyType(by_position),
             visited=frozenset(stood) | {hero},
             trap_bases=MappingProxyType(dict(trap_bases or {})),
-            door_locks=MappingProxyType({(int(d["x"]), int(d["y"])): MappingProxyType(dict(d))
-                                         for d in doors if "x" in d and "y" in d}),
+            door_locks=MappingProxyType(
+                {(int(d["x"]), int(d["y"])): MappingProxyType(dict(d)) for d in doors if "x" in d and "y" in d}
+            ),
             turn=turn,
         )
 

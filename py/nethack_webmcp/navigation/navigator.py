@@ -46,6 +46,7 @@ and before every step (goal, plan and budget):
                        names closedDoors (approach, direction, lock) and deadEnds to search
     budgetExhausted    max_actions moves were sent
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -71,10 +72,26 @@ from .terrain import WAYS_DOWN
 
 Mode = Literal["to", "explore", "descend"]
 StopReason = Literal[
-    "ended", "decision", "levelChanged", "hpDropped", "conditionsChanged", "hungerChanged",
-    "newCreature", "doorAttempt", "interrupted", "blocked", "unexpectedPosition", "stepFailed",
-    "arrived", "atWayDown", "frontierReached", "frontierRevealed",
-    "noRoute", "noWayDown", "noFrontier", "budgetExhausted",
+    "ended",
+    "decision",
+    "levelChanged",
+    "hpDropped",
+    "conditionsChanged",
+    "hungerChanged",
+    "newCreature",
+    "doorAttempt",
+    "interrupted",
+    "blocked",
+    "unexpectedPosition",
+    "stepFailed",
+    "arrived",
+    "atWayDown",
+    "frontierReached",
+    "frontierRevealed",
+    "noRoute",
+    "noWayDown",
+    "noFrontier",
+    "budgetExhausted",
 ]
 STOP_REASONS: tuple[str, ...] = get_args(StopReason)
 MODES: tuple[str, ...] = get_args(Mode)
@@ -185,9 +202,12 @@ def _nothing_left(level: LevelView, leg: _Leg) -> _Stop:
     leg.target = None
     steps = FirstSteps(level)
     closed = [d for d in doors(level, steps) if d["state"] == "closed" and d["distance"] is not None]
-    leg.advice = {"closedDoors": [{key: d[key] for key in ("x", "y", "approach", "direction", "lock") if key in d}
-                                  for d in closed],
-                  "deadEnds": [{"x": d["x"], "y": d["y"], "distance": d["distance"]} for d in dead_ends(level, steps)]}
+    leg.advice = {
+        "closedDoors": [
+            {key: d[key] for key in ("x", "y", "approach", "direction", "lock") if key in d} for d in closed
+        ],
+        "deadEnds": [{"x": d["x"], "y": d["y"], "distance": d["distance"]} for d in dead_ends(level, steps)],
+    }
     return _Stop("noFrontier", "closedDoor" if closed else None)
 
 
@@ -279,17 +299,30 @@ async def run_leg(
     if max_actions < 0 or max_frontiers < 1:
         raise ValueError("max_actions must be >= 0 and max_frontiers >= 1")
     level = view()
-    leg = _Leg(mode=mode, level_id=level.level_id, max_frontiers=max_frontiers,
-               target=(int(target[0]), int(target[1])) if mode == "to" and target is not None else None)
+    leg = _Leg(
+        mode=mode,
+        level_id=level.level_id,
+        max_frontiers=max_frontiers,
+        target=(int(target[0]), int(target[1])) if mode == "to" and target is not None else None,
+    )
     before = start
     plan = _PLANNERS[mode]
 
     def finish(reason: str, why: str | None = None, error: BaseException | None = None) -> LegResult:
         return LegResult(
-            mode=mode, stop_reason=reason, actions_taken=leg.actions, steps=tuple(leg.steps),
-            final_position=level.hero, level_id=level.level_id, target=leg.target, why=why,
-            frontiers_handled=leg.frontiers_handled, events=tuple(leg.events),
-            last_outcome=leg.last, error=error, advice=leg.advice,
+            mode=mode,
+            stop_reason=reason,
+            actions_taken=leg.actions,
+            steps=tuple(leg.steps),
+            final_position=level.hero,
+            level_id=level.level_id,
+            target=leg.target,
+            why=why,
+            frontiers_handled=leg.frontiers_handled,
+            events=tuple(leg.events),
+            last_outcome=leg.last,
+            error=error,
+            advice=leg.advice,
         )
 
     while True:

@@ -24,6 +24,7 @@ of a remembered intact door - the only restriction the perceived map proves.
 requiresSqueeze marks a diagonal between two perceived rock/tree squares,
 without claiming the hero can or cannot fit.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -20,6 +20,7 @@ after) and the step's response, so every caller judges "new creature" and
 * a door attempt is a message NetHack prints when the hero's own move
   bumps into or opens a door (autoopen and its failures).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -123,23 +124,28 @@ def _already_seen(before: Iterable[Mapping[str, Any]], recent: Census | None) ->
     return old | recent if recent else old
 
 
-def new_creatures_perceived(before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]],
-                            recent: Census | None = None) -> bool:
+def new_creatures_perceived(
+    before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]], recent: Census | None = None
+) -> bool:
     """True when after displays a creature kind/appearance more often than
     before and than its recent sighting (Sightings.recent)."""
     old, new = _already_seen(before, recent), _creature_census(after)
     return any(count > old[key] for key, count in new.items())
 
 
-def newly_displayed(before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]],
-                    recent: Census | None = None) -> list[Mapping[str, Any]]:
+def newly_displayed(
+    before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]], recent: Census | None = None
+) -> list[Mapping[str, Any]]:
     """The displayed creatures of after whose kind/appearance shows more often
     than before and its recent sighting (all of that kind/appearance: which
     one is new is not known)."""
     old, new = _already_seen(before, recent), _creature_census(after)
     risen = {key for key, count in new.items() if count > old[key]}
-    return [entity for entity in after
-            if (str(entity.get("kind", "")), str(entity.get("appearance") or entity.get("mark") or "")) in risen]
+    return [
+        entity
+        for entity in after
+        if (str(entity.get("kind", "")), str(entity.get("appearance") or entity.get("mark") or "")) in risen
+    ]
 
 
 def door_attempted(events: Iterable[Mapping[str, Any]]) -> bool:
@@ -154,8 +160,7 @@ def door_attempted(events: Iterable[Mapping[str, Any]]) -> bool:
     return False
 
 
-def step_outcome(before: Mapping[str, Any], response: Mapping[str, Any],
-                 recent: Census | None = None) -> StepOutcome:
+def step_outcome(before: Mapping[str, Any], response: Mapping[str, Any], recent: Census | None = None) -> StepOutcome:
     """A StepOutcome from the observation before a move and the move's driver
     response; recent is the level's sighting census before the move."""
     after = response.get("observation") or {}

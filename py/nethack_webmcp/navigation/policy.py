@@ -18,6 +18,7 @@ saw, it does not promise the square is unchanged.
 Graph searches are breadth-first and expand neighbours in the fixed compass
 order of geometry.py, so every result is deterministic.
 """
+
 from __future__ import annotations
 
 from collections import deque

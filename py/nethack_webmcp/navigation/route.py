@@ -7,6 +7,7 @@ north, south, east, west, northeast, northwest, southeast, southwest that
 still lies on a shortest path. It runs no input and promises nothing: the
 caller re-plans from a fresh view after every step.
 """
+
 from __future__ import annotations
 
 from typing import Any

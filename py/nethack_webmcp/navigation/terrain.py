@@ -21,6 +21,7 @@ out of a door square that has a door, open or closed (doorless and broken
 doorways, both drawn as S_ndoor = 'd', allow diagonals); and a diagonal
 between two rock squares (walls, stone, trees) is a squeeze.
 """
+
 from __future__ import annotations
 
 from typing import Final, Literal
@@ -61,7 +62,7 @@ TERRAIN_TYPES: Final[dict[str, str]] = {
     "^": "trap",
 }
 
-WALKABLE_FEATURES: Final = frozenset('dVH.:#<>lL_g\\s{i=')
+WALKABLE_FEATURES: Final = frozenset("dVH.:#<>lL_g\\s{i=")
 BLOCKING_FEATURES: Final = frozenset("WBT")
 #: Terrain NetHack treats as rock for squeezing (IS_ROCK: stone, walls, trees).
 ROCK_FEATURES: Final = frozenset("WT")
@@ -220,9 +221,7 @@ def may_be_intact_door(level: LevelView, x: int, y: int) -> bool:
     if code not in (" ", "^") or (code == "^" and level.trap_base(x, y)):
         return False
     wall = level.feature
-    return (wall(x - 1, y) == "W" and wall(x + 1, y) == "W") or (
-        wall(x, y - 1) == "W" and wall(x, y + 1) == "W"
-    )
+    return (wall(x - 1, y) == "W" and wall(x + 1, y) == "W") or (wall(x, y - 1) == "W" and wall(x, y + 1) == "W")
 
 
 def door_blocks_diagonal(level: LevelView, a: Position, b: Position, *, known_only: bool = True) -> bool:

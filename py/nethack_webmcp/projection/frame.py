@@ -24,30 +24,51 @@ VERSION = 2
 
 def basis(session: Session) -> dict[str, Any]:
     obs = session.observation
-    return {"sessionId": session.session_id, "revision": session.revision, "viewId": session.view_id,
-            "levelId": obs.get("levelId"), "turn": obs.get("turn")}
+    return {
+        "sessionId": session.session_id,
+        "revision": session.revision,
+        "viewId": session.view_id,
+        "levelId": obs.get("levelId"),
+        "turn": obs.get("turn"),
+    }
 
 
-def build(session: Session | None, *, outcome: dict[str, Any] | None = None,
-          events: Sequence[dict[str, Any]] = (), result: dict[str, Any] | None = None,
-          error: dict[str, Any] | None = None, include_scene: bool = True,
-          include_world: bool = False, diagnostics: dict[str, Any] | None = None) -> dict[str, Any]:
+def build(
+    session: Session | None,
+    *,
+    outcome: dict[str, Any] | None = None,
+    events: Sequence[dict[str, Any]] = (),
+    result: dict[str, Any] | None = None,
+    error: dict[str, Any] | None = None,
+    include_scene: bool = True,
+    include_world: bool = False,
+    diagnostics: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A frame for the session's current state (or a sessionless frame)."""
-    frame: dict[str, Any] = {"version": VERSION, "basis": None, "control": None, "outcome": outcome,
-                             "scene": None, "decision": None, "events": list(events)}
+    frame: dict[str, Any] = {
+        "version": VERSION,
+        "basis": None,
+        "control": None,
+        "outcome": outcome,
+        "scene": None,
+        "decision": None,
+        "events": list(events),
+    }
     if session is not None:
         frame["basis"] = basis(session)
         frame["control"] = {"gate": session.gate}
         if include_scene:
-            scene = scene_view.build(session.metadata, session.observation, session.level(),
-                                     session.state.end, include_world)
+            scene = scene_view.build(
+                session.metadata, session.observation, session.level(), session.state.end, include_world
+            )
             if session.recovery_required:
                 # The engine is gone: this is the last scene it reported.
                 scene["perception"] = dict.fromkeys(scene["perception"], "lastKnown")
             frame["scene"] = scene
         if session.gate == "decision":
-            frame["decision"] = decision_view.project(session.decision, session.session_id,
-                                                      session.observation.get("inventory"))
+            frame["decision"] = decision_view.project(
+                session.decision, session.session_id, session.observation.get("inventory")
+            )
     if result is not None:
         frame["result"] = result
     if error is not None:
@@ -56,9 +77,14 @@ def build(session: Session | None, *, outcome: dict[str, Any] | None = None,
     return frame
 
 
-def error_frame(session: Session | None, exc: SessionError, *, mutation: bool,
-                include_scene: bool = True) -> dict[str, Any]:
+def error_frame(
+    session: Session | None, exc: SessionError, *, mutation: bool, include_scene: bool = True
+) -> dict[str, Any]:
     """A rejection: nothing was sent, the revision is unchanged. Mutations
     carry a `rejected` outcome; the current scene helps the caller re-plan."""
-    return build(session, outcome=outcome_view.rejected() if mutation else None,
-                 error=exc.as_error(), include_scene=include_scene and session is not None)
+    return build(
+        session,
+        outcome=outcome_view.rejected() if mutation else None,
+        error=exc.as_error(),
+        include_scene=include_scene and session is not None,
+    )

@@ -19,9 +19,9 @@ from ..navigation.level import LevelView
 from ..navigation.terrain import TERRAIN_TYPES
 from .vocabulary import CREATURE_KINDS, KIND_NAMES, OBJECT_CLASS_MARKS, POINT_FEATURES
 
-MAP_MARGIN = 1          # blank columns/rows kept around the known region
-SYMBOL_CAP = 24         # positions listed per mark before truncating
-LEGEND_MEANINGS = 4     # distinct meanings listed per mark
+MAP_MARGIN = 1  # blank columns/rows kept around the known region
+SYMBOL_CAP = 24  # positions listed per mark before truncating
+LEGEND_MEANINGS = 4  # distinct meanings listed per mark
 
 
 def bounds(level: LevelView) -> dict[str, int]:
@@ -34,15 +34,21 @@ def bounds(level: LevelView) -> dict[str, int]:
             if marks[x] != " " or terrain[x] != " ":
                 xs.append(x)
                 ys.append(y)
-    return {"x0": max(MIN_X, min(xs) - MAP_MARGIN), "x1": min(MAX_X, max(xs) + MAP_MARGIN),
-            "y0": max(MIN_Y, min(ys) - MAP_MARGIN), "y1": min(MAX_Y, max(ys) + MAP_MARGIN)}
+    return {
+        "x0": max(MIN_X, min(xs) - MAP_MARGIN),
+        "x1": min(MAX_X, max(xs) + MAP_MARGIN),
+        "y0": max(MIN_Y, min(ys) - MAP_MARGIN),
+        "y1": min(MAX_Y, max(ys) + MAP_MARGIN),
+    }
 
 
 def creature_label(entity: Mapping[str, Any]) -> str:
     """`little dog (tame)`; appearance and attitude only when disclosed."""
     label = entity.get("appearance") or {
-        "unseen": "remembered unseen creature", "warning": "warning of a creature",
-        "detected": "detected creature"}.get(entity.get("kind", ""), "creature")
+        "unseen": "remembered unseen creature",
+        "warning": "warning of a creature",
+        "detected": "detected creature",
+    }.get(entity.get("kind", ""), "creature")
     return f"{label} ({entity['attitude']})" if entity.get("attitude") else label
 
 
@@ -102,8 +108,10 @@ def render(level: LevelView) -> dict[str, Any]:
                 else:
                     truncated[mark] = truncated.get(mark, SYMBOL_CAP) + 1
         lines.append(f"{y:>2} " + "".join(text).rstrip())
-    legend = {mark: "; ".join(m[:LEGEND_MEANINGS]) + ("; …" if len(m) > LEGEND_MEANINGS else "")
-              for mark, m in sorted(meanings.items())}
+    legend = {
+        mark: "; ".join(m[:LEGEND_MEANINGS]) + ("; …" if len(m) > LEGEND_MEANINGS else "")
+        for mark, m in sorted(meanings.items())
+    }
     view: dict[str, Any] = {
         "text": "\n".join(lines),
         "bounds": box,

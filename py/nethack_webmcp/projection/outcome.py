@@ -16,12 +16,17 @@ from ..session import StepResult
 
 def rejected() -> dict[str, Any]:
     """The outcome of an operation refused before any input."""
-    return {"submission": "rejected", "status": "rejected", "actionsTaken": 0, "turnsElapsed": 0,
-            "positionChanged": False, "sceneChanged": False}
+    return {
+        "submission": "rejected",
+        "status": "rejected",
+        "actionsTaken": 0,
+        "turnsElapsed": 0,
+        "positionChanged": False,
+        "sceneChanged": False,
+    }
 
 
-def from_steps(steps: Sequence[StepResult], *, operation_id: str,
-               status: str | None = None) -> dict[str, Any]:
+def from_steps(steps: Sequence[StepResult], *, operation_id: str, status: str | None = None) -> dict[str, Any]:
     """Aggregate the single inputs of one operation (one step or a leg)."""
     if not steps:
         outcome = rejected()

@@ -41,9 +41,15 @@ def _at(item: dict[str, Any]) -> str:
 def _vitals(self_view: dict[str, Any]) -> str:
     v = self_view.get("vitals") or {}
     level = self_view.get("level") or {}
-    parts = [f"HP {v.get('hp')}/{v.get('hpMax')}", f"Pw {v.get('energy')}/{v.get('energyMax')}",
-             f"AC {v.get('ac')}", f"XL {v.get('level')}", f"{level.get('label')}",
-             f"hunger {v.get('hunger')}", f"gold {v.get('gold')}"]
+    parts = [
+        f"HP {v.get('hp')}/{v.get('hpMax')}",
+        f"Pw {v.get('energy')}/{v.get('energyMax')}",
+        f"AC {v.get('ac')}",
+        f"XL {v.get('level')}",
+        f"{level.get('label')}",
+        f"hunger {v.get('hunger')}",
+        f"gold {v.get('gold')}",
+    ]
     if v.get("condition"):
         parts.append("condition " + ",".join(v["condition"]))
     return " | ".join(parts)
@@ -51,13 +57,24 @@ def _vitals(self_view: dict[str, Any]) -> str:
 
 #: Area marks whose meaning the help's map topic gives once; the text legend
 #: lists a mark only when it means something else too (an open door's `|`).
-AREA_MEANINGS = {"wall", "floor", "corridor", "doorway", "floor; doorway", "doorway; floor", "you",
-                 "dark part of a room"}
+AREA_MEANINGS = {
+    "wall",
+    "floor",
+    "corridor",
+    "doorway",
+    "floor; doorway",
+    "doorway; floor",
+    "you",
+    "dark part of a room",
+}
 
 
 def _legend(legend: dict[str, str]) -> str:
-    shown = [f"{mark} {meaning.replace('object (', '').replace(')', '') if meaning.startswith('object (') else meaning}"
-             for mark, meaning in legend.items() if meaning not in AREA_MEANINGS]
+    shown = [
+        f"{mark} {meaning.replace('object (', '').replace(')', '') if meaning.startswith('object (') else meaning}"
+        for mark, meaning in legend.items()
+        if meaning not in AREA_MEANINGS
+    ]
     return ", ".join(shown)
 
 
@@ -72,17 +89,24 @@ def _features(features: list[dict[str, Any]]) -> str:
 def _scene(scene: dict[str, Any]) -> list[str]:
     self_view = scene["self"]
     pos = self_view.get("position") or {}
-    lines = [f"you ({self_view.get('role', '?')}) at {pos.get('x')},{pos.get('y')}: {_vitals(self_view)}",
-             scene["map"]["text"],
-             "legend: " + _legend(scene["map"]["legend"])]
-    creatures = [f"{e['mark']} {e.get('appearance', e['kind'])}"
-                 + (f" ({e['attitude']})" if e.get("attitude") else "")
-                 + f" at {_at(e)}" + (f" [{e['direction']}]" if e.get("direction") else "")
-                 for e in scene["entities"]]
+    lines = [
+        f"you ({self_view.get('role', '?')}) at {pos.get('x')},{pos.get('y')}: {_vitals(self_view)}",
+        scene["map"]["text"],
+        "legend: " + _legend(scene["map"]["legend"]),
+    ]
+    creatures = [
+        f"{e['mark']} {e.get('appearance', e['kind'])}"
+        + (f" ({e['attitude']})" if e.get("attitude") else "")
+        + f" at {_at(e)}"
+        + (f" [{e['direction']}]" if e.get("direction") else "")
+        for e in scene["entities"]
+    ]
     if creatures:
         lines.append("creatures: " + "; ".join(creatures))
-    objects = [f"{o['mark']} {o['shows'].removeprefix('object (').removesuffix(')')} {_at(o)}"
-               for o in scene.get("objects") or ()]
+    objects = [
+        f"{o['mark']} {o['shows'].removeprefix('object (').removesuffix(')')} {_at(o)}"
+        for o in scene.get("objects") or ()
+    ]
     if objects:
         lines.append("objects: " + _capped(objects, OBJECTS_SHOWN))
     if scene["features"]:
@@ -107,8 +131,12 @@ def _decision(decision: dict[str, Any]) -> list[str]:
         lines.append(f"  suggested {item['itemId']} {item['label']}")
     if decision.get("cursor"):
         lines.append(f"  cursor at {_at(decision['cursor'])}")
-    lines.append("answer: respond " + _compact(decision["reply"]["arguments"])
-                 + " with value matching " + _compact(decision["reply"]["valueSchema"]))
+    lines.append(
+        "answer: respond "
+        + _compact(decision["reply"]["arguments"])
+        + " with value matching "
+        + _compact(decision["reply"]["valueSchema"])
+    )
     if decision.get("cancel"):
         lines.append("cancel: respond " + _compact(decision["cancel"]["arguments"]))
     return lines
@@ -122,8 +150,7 @@ def _event(event: dict[str, Any]) -> list[str]:
         return [f"| {where if i == 0 else ''}{line}" for i, line in enumerate(event.get("lines", ()))]
     if event.get("type") in ("creatureDied", "lifeSaved") and "x" in event:
         what = event.get("appearance", "a creature")
-        return [f"* {what} {'died' if event['type'] == 'creatureDied' else 'was life-saved'} at "
-                f"{_at(event)}"]
+        return [f"* {what} {'died' if event['type'] == 'creatureDied' else 'was life-saved'} at {_at(event)}"]
     if event.get("type") == "lifeSaved":
         return ["* your life was saved"]
     return []
@@ -133,15 +160,19 @@ def _event(event: dict[str, Any]) -> list[str]:
 
 
 def _creature(creature: dict[str, Any]) -> str:
-    return (f"{creature.get('mark', '?')} {creature.get('appearance', creature.get('kind', ''))}"
-            + (f" ({creature['attitude']})" if creature.get("attitude") else ""))
+    return f"{creature.get('mark', '?')} {creature.get('appearance', creature.get('kind', ''))}" + (
+        f" ({creature['attitude']})" if creature.get("attitude") else ""
+    )
 
 
 def _leg(result: dict[str, Any]) -> str:
     """Where a leg went and why it stopped; the step list stays structured."""
     start, end = result.get("start"), result["finalPosition"]
-    text = (f"leg {result['mode']}: {result['stopReason']} after {result['actionsTaken']} moves, "
-            + (f"{_at(start)} -> " if start else "") + f"now {_at(end)}")
+    text = (
+        f"leg {result['mode']}: {result['stopReason']} after {result['actionsTaken']} moves, "
+        + (f"{_at(start)} -> " if start else "")
+        + f"now {_at(end)}"
+    )
     if result.get("target"):
         text += f", target {_at(result['target'])}"
     if result.get("why"):
@@ -151,8 +182,7 @@ def _leg(result: dict[str, Any]) -> str:
     if result.get("sighted"):
         text += "; sighted " + "; ".join(f"{_creature(c)} at {_at(c)}" for c in result["sighted"])
     if result.get("creaturesSeen"):
-        text += "; creatures seen " + _capped([_creature(c) + " last at " + _at(c) for c in result["creaturesSeen"]],
-                                             6)
+        text += "; creatures seen " + _capped([_creature(c) + " last at " + _at(c) for c in result["creaturesSeen"]], 6)
     if result.get("error"):
         text += f"; error {result['error']}"
     if result.get("next"):
@@ -170,21 +200,26 @@ def _navigation(result: dict[str, Any]) -> str:
     def section(name: str, entries: list[str]) -> str:
         return f"{name} ({len(entries)}): " + (_capped(entries, 12) if entries else "none")
 
-    doors = [f"{_way(d)} {d.get('state', '')}"
-             + (f" lock {d['lock']['state']}" if d.get("lock", {}).get("state") not in (None, "unknown") else "")
-             + (f" from {_at(d['approach'])}" if d.get("approach") else "") for d in result.get("doors", ())]
-    return "\n".join([
-        "navigation (policy " + str(result.get("policy")) + ")",
-        section("waysDown", [f"{w.get('type', '')} {_way(w)}" for w in result.get("waysDown", ())]),
-        section("waysUp", [f"{w.get('type', '')} {_way(w)}" for w in result.get("waysUp", ())]),
-        section("frontiers", [_way(f) for f in result.get("frontiers", ())]),
-        section("doors", doors)])
+    doors = [
+        f"{_way(d)} {d.get('state', '')}"
+        + (f" lock {d['lock']['state']}" if d.get("lock", {}).get("state") not in (None, "unknown") else "")
+        + (f" from {_at(d['approach'])}" if d.get("approach") else "")
+        for d in result.get("doors", ())
+    ]
+    return "\n".join(
+        [
+            "navigation (policy " + str(result.get("policy")) + ")",
+            section("waysDown", [f"{w.get('type', '')} {_way(w)}" for w in result.get("waysDown", ())]),
+            section("waysUp", [f"{w.get('type', '')} {_way(w)}" for w in result.get("waysUp", ())]),
+            section("frontiers", [_way(f) for f in result.get("frontiers", ())]),
+            section("doors", doors),
+        ]
+    )
 
 
 def _session(result: dict[str, Any]) -> str:
     session = result.get("session") or {}
-    shown = {key: session[key] for key in ("name", "role", "race", "gender", "alignment", "seed")
-             if key in session}
+    shown = {key: session[key] for key in ("name", "role", "race", "gender", "alignment", "seed") if key in session}
     return f"session {result['action']}: " + _compact(shown or {"sessionId": result.get("sessionId")})
 
 
@@ -226,8 +261,10 @@ def text(frame: dict[str, Any]) -> str:
     lines: list[str] = []
     basis, control = frame.get("basis"), frame.get("control")
     if basis:
-        lines.append(f"session {basis['sessionId']} viewId {basis['viewId']} revision {basis['revision']} "
-                     f"turn {basis['turn']} gate {control['gate'] if control else '?'}")
+        lines.append(
+            f"session {basis['sessionId']} viewId {basis['viewId']} revision {basis['revision']} "
+            f"turn {basis['turn']} gate {control['gate'] if control else '?'}"
+        )
     if frame.get("error"):
         error = frame["error"]
         lines.append(f"ERROR {error['code']}: {error['message']}")
@@ -235,8 +272,10 @@ def text(frame: dict[str, Any]) -> str:
             lines.append("candidates: " + bounded_json(error["candidates"], 600))
     outcome = frame.get("outcome")
     if outcome:
-        lines.append(f"outcome {outcome['submission']}/{outcome['status']}: actions {outcome['actionsTaken']}, "
-                     f"turns {outcome['turnsElapsed']}, moved {outcome['positionChanged']}")
+        lines.append(
+            f"outcome {outcome['submission']}/{outcome['status']}: actions {outcome['actionsTaken']}, "
+            f"turns {outcome['turnsElapsed']}, moved {outcome['positionChanged']}"
+        )
     for event in frame.get("events") or ():
         lines.extend(_event(event))
     if frame.get("scene"):

@@ -28,13 +28,20 @@ def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 def self_view(metadata: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
-    identity: dict[str, Any] = {key: metadata[key] for key in ("name", "role", "race", "gender", "alignment")
-                                if key in metadata}
-    return {**identity,
-            "position": observation.get("position"),
-            "level": {"id": observation.get("levelId"), "dungeon": observation.get("dungeon"),
-                      "depth": observation.get("depth"), "label": observation.get("levelLabel")},
-            "vitals": observation.get("vitals")}
+    identity: dict[str, Any] = {
+        key: metadata[key] for key in ("name", "role", "race", "gender", "alignment") if key in metadata
+    }
+    return {
+        **identity,
+        "position": observation.get("position"),
+        "level": {
+            "id": observation.get("levelId"),
+            "dungeon": observation.get("dungeon"),
+            "depth": observation.get("depth"),
+            "label": observation.get("levelLabel"),
+        },
+        "vitals": observation.get("vitals"),
+    }
 
 
 def entities(level: LevelView) -> list[dict[str, Any]]:
@@ -63,8 +70,12 @@ def features(level: LevelView) -> list[dict[str, Any]]:
             code = row[x]
             if code not in POINT_FEATURES:
                 continue
-            feature: dict[str, Any] = {"kind": TERRAIN_TYPES[code], "x": x, "y": y,
-                                       "distance": distance(level.hero, (x, y))}
+            feature: dict[str, Any] = {
+                "kind": TERRAIN_TYPES[code],
+                "x": x,
+                "y": y,
+                "distance": distance(level.hero, (x, y)),
+            }
             if code in "VHvh":
                 feature["orientation"] = door_orientation(code)
             if not level.visible(x, y):
@@ -84,8 +95,15 @@ def objects(level: LevelView) -> list[dict[str, Any]]:
     for y in range(MAP_ROWS):
         for x in range(MIN_X, MAX_X + 1):
             if level.kind(x, y) in OBJECT_KINDS and (x, y) != level.hero:
-                found.append({"mark": level.mark(x, y), "shows": mapview.cell_meaning(level, x, y),
-                              "x": x, "y": y, "distance": distance(level.hero, (x, y))})
+                found.append(
+                    {
+                        "mark": level.mark(x, y),
+                        "shows": mapview.cell_meaning(level, x, y),
+                        "x": x,
+                        "y": y,
+                        "distance": distance(level.hero, (x, y)),
+                    }
+                )
     found.sort(key=lambda o: (o["distance"], o["y"], o["x"]))
     return found[:FEATURE_CAP]
 
@@ -94,8 +112,10 @@ def inventory_items(observation: dict[str, Any]) -> list[dict[str, Any]] | None:
     """Carried items, or None when the inventory is not known."""
     if not observation.get("inventoryKnown"):
         return None
-    return [{key: item[key] for key in ("id", "letter", "label", "quantity", "category", "equipmentSlots")
-             if key in item} for item in observation.get("inventory", ())]
+    return [
+        {key: item[key] for key in ("id", "letter", "label", "quantity", "category", "equipmentSlots") if key in item}
+        for item in observation.get("inventory", ())
+    ]
 
 
 def here(observation: dict[str, Any], level: LevelView) -> dict[str, Any]:
@@ -103,8 +123,10 @@ def here(observation: dict[str, Any], level: LevelView) -> dict[str, Any]:
     low = observation.get("here") or {"known": False}
     view: dict[str, Any] = {"known": bool(low.get("known"))}
     if view["known"]:
-        view["items"] = [{key: item[key] for key in ("id", "label", "quantity", "category") if key in item}
-                         for item in low.get("items", ())]
+        view["items"] = [
+            {key: item[key] for key in ("id", "label", "quantity", "category") if key in item}
+            for item in low.get("items", ())
+        ]
     code = level.feature(*level.hero)
     if code != " ":
         view["terrain"] = TERRAIN_TYPES.get(code, "unknown")
@@ -114,21 +136,41 @@ def here(observation: dict[str, Any], level: LevelView) -> dict[str, Any]:
 def perception(observation: dict[str, Any]) -> dict[str, str]:
     known_here = bool((observation.get("here") or {}).get("known"))
     known_inventory = bool(observation.get("inventoryKnown"))
-    return {"map": "current", "inventory": "current" if known_inventory else "unknown",
-            "equipment": "current" if known_inventory else "unknown",
-            "here": "current" if known_here else "unknown"}
+    return {
+        "map": "current",
+        "inventory": "current" if known_inventory else "unknown",
+        "equipment": "current" if known_inventory else "unknown",
+        "here": "current" if known_here else "unknown",
+    }
 
 
 def world(level: LevelView) -> dict[str, Any]:
     """Every merged row of the current level, in the driver's rows-v1 layers."""
-    return {"levelId": level.level_id, "encoding": "rows-v1", "rows": [
-        {"y": y, "marks": level.marks[y], "colors": level.colors[y], "kinds": level.kinds[y],
-         "terrain": level.terrain_marks[y], "features": level.features[y],
-         "visible": level.visibility[y]} for y in range(MAP_ROWS)]}
+    return {
+        "levelId": level.level_id,
+        "encoding": "rows-v1",
+        "rows": [
+            {
+                "y": y,
+                "marks": level.marks[y],
+                "colors": level.colors[y],
+                "kinds": level.kinds[y],
+                "terrain": level.terrain_marks[y],
+                "features": level.features[y],
+                "visible": level.visibility[y],
+            }
+            for y in range(MAP_ROWS)
+        ],
+    }
 
 
-def build(metadata: dict[str, Any], observation: dict[str, Any], level: LevelView,
-          end: dict[str, Any] | None, include_world: bool = False) -> dict[str, Any]:
+def build(
+    metadata: dict[str, Any],
+    observation: dict[str, Any],
+    level: LevelView,
+    end: dict[str, Any] | None,
+    include_world: bool = False,
+) -> dict[str, Any]:
     scene: dict[str, Any] = {
         "kind": "snapshot",
         "self": self_view(metadata, observation),

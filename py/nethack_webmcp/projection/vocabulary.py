@@ -18,9 +18,17 @@ POINT_FEATURES: Final[frozenset[str]] = frozenset("dVHvh<>lL_g\\s{^=r")
 
 #: `kinds` code -> what the displayed glyph is.
 KIND_NAMES: Final[dict[str, str]] = {
-    "T": "terrain", "X": "trap", "O": "object", "B": "boulder", "S": "statue",
-    "M": "creature", "P": "tame creature", "D": "detected creature",
-    "R": "ridden creature", "I": "remembered unseen creature", "W": "warning",
+    "T": "terrain",
+    "X": "trap",
+    "O": "object",
+    "B": "boulder",
+    "S": "statue",
+    "M": "creature",
+    "P": "tame creature",
+    "D": "detected creature",
+    "R": "ridden creature",
+    "I": "remembered unseen creature",
+    "W": "warning",
     "E": "transient effect",
 }
 
@@ -30,8 +38,19 @@ CREATURE_KINDS: Final[frozenset[str]] = frozenset("MPDR")
 #: NetHack's default object-class marks, as its own `/` command explains
 #: them. A mark is the displayed class, never the object's identity.
 OBJECT_CLASS_MARKS: Final[dict[str, str]] = {
-    ")": "weapon", "[": "armor", "=": "ring", '"': "amulet", "(": "tool",
-    "%": "food", "!": "potion", "?": "scroll", "+": "spellbook", "/": "wand",
-    "$": "gold", "*": "gem or rock", "`": "boulder or statue", "0": "iron ball",
+    ")": "weapon",
+    "[": "armor",
+    "=": "ring",
+    '"': "amulet",
+    "(": "tool",
+    "%": "food",
+    "!": "potion",
+    "?": "scroll",
+    "+": "spellbook",
+    "/": "wand",
+    "$": "gold",
+    "*": "gem or rock",
+    "`": "boulder or statue",
+    "0": "iron ball",
     "_": "iron chain",
 }

@@ -49,8 +49,7 @@ TOKEN_SCHEMA = {"type": "string", "description": "HTTP: session create's control
 
 def refusal(tool: Tool, code: str, message: str) -> dict[str, Any]:
     """A typed error frame, as the tool itself would return it (nothing ran)."""
-    return frames.error_frame(None, SessionError(code, message), mutation=not tool.read_only,
-                              include_scene=False)
+    return frames.error_frame(None, SessionError(code, message), mutation=not tool.read_only, include_scene=False)
 
 
 class Control:
@@ -62,8 +61,9 @@ class Control:
 
     # ---- admission -------------------------------------------------------------------
 
-    async def admit(self, tool: Tool, arguments: dict[str, Any], client: str) -> tuple[dict[str, Any] | None,
-                                                                                      dict[str, Any]]:
+    async def admit(
+        self, tool: Tool, arguments: dict[str, Any], client: str
+    ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
         """(a refusal frame, or None to run the tool; the arguments without the token)."""
         arguments = dict(arguments)
         token = arguments.pop(TOKEN_FIELD, None)
@@ -73,9 +73,12 @@ class Control:
             loaded = {session.session_id for session in self.games.sessions()}
             mine = sum(1 for game, who in self.creators.items() if who == client and game in loaded)
             if mine >= self.config.games_per_client:
-                return refusal(tool, "tooManyGamesForClient",
-                               f"a client may have at most {self.config.games_per_client} live games here; "
-                               "close one (session close) or let one end"), arguments
+                return refusal(
+                    tool,
+                    "tooManyGamesForClient",
+                    f"a client may have at most {self.config.games_per_client} live games here; "
+                    "close one (session close) or let one end",
+                ), arguments
             return None, arguments
         session_id = arguments.get("sessionId")
         if not isinstance(session_id, str):
@@ -90,9 +93,12 @@ class Control:
             if tool.read_only and ended is None:
                 return None, arguments  # a spectator's read: no activity, no deadline moves
             if ended is None:
-                return refusal(tool, "controlTokenRequired",
-                               f"{tool.name} drives a game: pass the controlToken that session create "
-                               "returned for it (reading tools work without one, as a spectator)"), arguments
+                return refusal(
+                    tool,
+                    "controlTokenRequired",
+                    f"{tool.name} drives a game: pass the controlToken that session create "
+                    "returned for it (reading tools work without one, as a spectator)",
+                ), arguments
         elif not isinstance(token, str) or not tokens.matches(token, kept):
             return refusal(tool, "forbidden", "that controlToken does not control this game"), arguments
         if ended is None and info is not None and info["status"] == "active":
@@ -100,8 +106,11 @@ class Control:
             if ended is not None:
                 await self.end(session_id, ended)
         if ended is not None:
-            return refusal(tool, "gameEnded", f"this game ended by the service's limits ({ended}); "
-                                              "its record stays readable on the spectator page"), arguments
+            return refusal(
+                tool,
+                "gameEnded",
+                f"this game ended by the service's limits ({ended}); its record stays readable on the spectator page",
+            ), arguments
         self.activity[session_id] = time.time()
         await self._take_over_if_orphaned(session_id)
         return None, arguments
@@ -118,9 +127,12 @@ class Control:
         except StoreError as exc:
             with contextlib.suppress(SessionError, StoreError):
                 await self.games.close(session_id)
-            return frames.error_frame(None, SessionError("storageFailed", f"the game's control token cannot "
-                                                                          f"be stored: {exc}"),
-                                      mutation=True, include_scene=False)
+            return frames.error_frame(
+                None,
+                SessionError("storageFailed", f"the game's control token cannot be stored: {exc}"),
+                mutation=True,
+                include_scene=False,
+            )
         self.creators[session_id] = client
         self.activity[session_id] = time.time()
         return {**frame, "result": {**frame["result"], TOKEN_FIELD: token}}
@@ -162,6 +174,7 @@ class Control:
         """End a game by limit: its record (end_reason), its stored status,
         its engine retired - under the game's lock when it is loaded here,
         so no call is mid-flight; idempotent (the first record wins)."""
+
         async def finish() -> None:
             info = await self.games.store.get_session(session_id)
             if info is None or info["status"] != "active":

@@ -39,9 +39,18 @@ def default_hosts(host: str, port: int) -> tuple[str, ...]:
 
 async def _refuse(send: Send, status: int, code: str, message: str) -> None:
     body = json.dumps({"error": code, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                (b"x-content-type-options", b"nosniff"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -61,13 +70,11 @@ class Edge:
             headers.setdefault(name.lower(), []).append(value)
         hosts = headers.get(b"host", [])
         if len(hosts) != 1 or hosts[0].decode("latin-1").lower() not in self.hosts:
-            await _refuse(send, 421, "hostNotAllowed", "this server does not answer to that Host "
-                                                       "(see --allowed-host)")
+            await _refuse(send, 421, "hostNotAllowed", "this server does not answer to that Host (see --allowed-host)")
             return
         origins = headers.get(b"origin", [])
         if origins and (len(origins) != 1 or origins[0].decode("latin-1").lower().rstrip("/") not in self.origins):
-            await _refuse(send, 403, "originNotAllowed", "requests from that Origin are refused "
-                                                         "(see --allowed-origin)")
+            await _refuse(send, 403, "originNotAllowed", "requests from that Origin are refused (see --allowed-origin)")
             return
         lengths = headers.get(b"content-length", [])
         if lengths:
@@ -76,8 +83,7 @@ class Edge:
             except ValueError:
                 declared = -1
             if declared < 0 or declared > self.max_body_bytes or len(lengths) != 1:
-                await _refuse(send, 413, "requestTooLarge",
-                              f"a request body is at most {self.max_body_bytes} bytes")
+                await _refuse(send, 413, "requestTooLarge", f"a request body is at most {self.max_body_bytes} bytes")
                 return
         mcp = scope["path"] == MCP_PATH or scope["path"].startswith(MCP_PATH + "/")
         await self.app(scope, self._bounded(receive), self._no_store(send) if mcp else send)

@@ -44,15 +44,13 @@ class _Endpoint:
 class HttpService:
     """The listener, the MCP transport, the spectator and the sweeper of one instance."""
 
-    def __init__(self, server: Server, board: Board, control: Control, config: ServiceConfig,
-                 sock: Any) -> None:
+    def __init__(self, server: Server, board: Board, control: Control, config: ServiceConfig, sock: Any) -> None:
         self.manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True)
         host, port = sock.getsockname()[:2]
         hosts = config.allowed_hosts or default_hosts(host, port)
         origins = config.allowed_origins or tuple(f"http://{name}" for name in hosts)
         app = build_app(board, routes=[Route(MCP_PATH, _Endpoint(self.manager), methods=["GET", "POST", "DELETE"])])
-        self.listener = Listener(Edge(app, hosts=hosts, origins=origins, max_body_bytes=config.max_body_bytes),
-                                 sock)
+        self.listener = Listener(Edge(app, hosts=hosts, origins=origins, max_body_bytes=config.max_body_bytes), sock)
         self.board = board
         self.control = control
 
@@ -82,5 +80,8 @@ class HttpService:
 
 
 def announce(service: HttpService) -> None:
-    print(f"nethack-webmcp: MCP over HTTP at {service.url}{MCP_PATH}; watch the games at {service.url}/",
-          file=sys.stderr, flush=True)
+    print(
+        f"nethack-webmcp: MCP over HTTP at {service.url}{MCP_PATH}; watch the games at {service.url}/",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -29,16 +29,23 @@ from ..store.base import EntryState
 from .errors import SessionError
 from .records import make_record, track_depth
 
-NOT_APPLIED = ("the engine that received this input is gone and the input died with it; "
-               "the replay of the completed journal does not include it")
+NOT_APPLIED = (
+    "the engine that received this input is gone and the input died with it; "
+    "the replay of the completed journal does not include it"
+)
 
 Write = Callable[[], Awaitable[None]]
 
 
 def brief(entry: JournalEntry) -> dict[str, Any]:
     """A dangling reservation as diagnostics show it."""
-    return {"seq": entry["seq"], "requestId": entry["requestId"], "operationId": entry["operationId"],
-            "method": entry["method"], "reason": NOT_APPLIED}
+    return {
+        "seq": entry["seq"],
+        "requestId": entry["requestId"],
+        "operationId": entry["operationId"],
+        "method": entry["method"],
+        "reason": NOT_APPLIED,
+    }
 
 
 class Journal:
@@ -67,18 +74,34 @@ class Journal:
             raise
         self.seq = seq
 
-    async def complete(self, seq: int, state: EntryState, receipt: dict[str, Any], now: float,
-                       fields: dict[str, Any] | None = None, record: GameRecord | None = None) -> None:
+    async def complete(
+        self,
+        seq: int,
+        state: EntryState,
+        receipt: dict[str, Any],
+        now: float,
+        fields: dict[str, Any] | None = None,
+        record: GameRecord | None = None,
+    ) -> None:
         """Store the boundary an entry reached (and session progress with it)."""
+
         async def write() -> None:
             try:
-                await self.store.complete(self.session_id, seq, state=state, receipt=receipt,
-                                          completed_at=now, session_fields=fields, record=record)
+                await self.store.complete(
+                    self.session_id,
+                    seq,
+                    state=state,
+                    receipt=receipt,
+                    completed_at=now,
+                    session_fields=fields,
+                    record=record,
+                )
             except StoreConflict:
                 # an earlier attempt may have been written after all: verify
                 entries = await self.store.journal(self.session_id, after_seq=seq - 1)
                 if not entries or entries[0]["state"] != state or entries[0]["receipt"] != receipt:
                     raise
+
         try:
             await write()
         except StoreError as exc:
@@ -92,29 +115,41 @@ class Journal:
             self.seq = seq - 1  # nothing was written
             return
         if entries[0]["state"] == "reserved":
-            await self.store.complete(self.session_id, seq, state="notApplied",
-                                      receipt={"reason": "the journal write failed, so it was never sent"},
-                                      completed_at=time.time())
+            await self.store.complete(
+                self.session_id,
+                seq,
+                state="notApplied",
+                receipt={"reason": "the journal write failed, so it was never sent"},
+                completed_at=time.time(),
+            )
         self.seq = seq
 
     async def settle_dangling(self, entry: JournalEntry) -> None:
         """Mark a reservation whose engine died as not applied."""
+
         async def write() -> None:
             try:
-                await self.store.complete(self.session_id, entry["seq"], state="notApplied",
-                                          receipt={"reason": NOT_APPLIED}, completed_at=time.time())
+                await self.store.complete(
+                    self.session_id,
+                    entry["seq"],
+                    state="notApplied",
+                    receipt={"reason": NOT_APPLIED},
+                    completed_at=time.time(),
+                )
             except StoreConflict:
                 current = await self.store.journal(self.session_id, after_seq=entry["seq"] - 1)
                 if not current or current[0]["state"] != "notApplied":
                     raise
             self.seq = entry["seq"]
+
         try:
             await write()
         except StoreError as exc:
             self._fail("notApplied", exc, write, seq=entry["seq"])
 
-    async def ensure_record(self, info: SessionInfo, depth: Any, end: dict[str, Any] | None,
-                            entries: Sequence[JournalEntry]) -> None:
+    async def ensure_record(
+        self, info: SessionInfo, depth: Any, end: dict[str, Any] | None, entries: Sequence[JournalEntry]
+    ) -> None:
         """A resumed ended game whose record was not written yet gets it now
         (the end time is the ending entry's receipt time)."""
         try:
@@ -124,9 +159,15 @@ class Journal:
             ended_at = (completed[-1]["completedAt"] if completed else None) or info["startedAt"]
             track_depth(info, depth)
             info["status"], info["endedAt"] = "ended", info["endedAt"] or ended_at
-            await self.store.update_session(self.session_id, {"status": "ended", "endedAt": info["endedAt"],
-                                                              "lastDepth": info["lastDepth"],
-                                                              "deepestDepth": info["deepestDepth"]})
+            await self.store.update_session(
+                self.session_id,
+                {
+                    "status": "ended",
+                    "endedAt": info["endedAt"],
+                    "lastDepth": info["lastDepth"],
+                    "deepestDepth": info["deepestDepth"],
+                },
+            )
             await self.store.put_record(make_record(info, end, ended_at))
         except StoreError as exc:
             self.notes["storage"] = {"status": "degraded", "operation": "record", "message": str(exc)}
@@ -151,25 +192,38 @@ class Journal:
                 raise SessionError("storageFailed", f"the receipts cannot be read: {exc}") from exc
         if receipt is not None:
             if receipt["payloadHash"] != digest:
-                raise SessionError("requestIdReused",
-                                   f"requestId {request_id!r} was already used for a different request; "
-                                   "use a new requestId for a new operation", field="requestId")
+                raise SessionError(
+                    "requestIdReused",
+                    f"requestId {request_id!r} was already used for a different request; "
+                    "use a new requestId for a new operation",
+                    field="requestId",
+                )
             return receipt["frame"]
         if any(entry["state"] == "completed" for entry in entries):
-            raise SessionError("receiptMissing",
-                               f"requestId {request_id!r} reached the engine but its result was not recorded "
-                               "(the server stopped in between); observe the game to see what happened and "
-                               "use a new requestId", field="requestId")
+            raise SessionError(
+                "receiptMissing",
+                f"requestId {request_id!r} reached the engine but its result was not recorded "
+                "(the server stopped in between); observe the game to see what happened and "
+                "use a new requestId",
+                field="requestId",
+            )
         if any(entry["state"] == "reserved" for entry in entries):
-            raise SessionError("recoveryRequired", f"requestId {request_id!r} is still unverified; observe the "
-                               "game first", field="requestId")
+            raise SessionError(
+                "recoveryRequired",
+                f"requestId {request_id!r} is still unverified; observe the game first",
+                field="requestId",
+            )
         return None
 
     async def put_receipt(self, operation_id: str, payload: Any | None, frame: dict[str, Any]) -> None:
         """Store an operation's frame (the receipt an exact retry returns)."""
-        receipt = ToolReceipt(sessionId=self.session_id, requestId=operation_id,
-                              payloadHash=None if payload is None else payload_hash(payload), frame=frame,
-                              createdAt=time.time())
+        receipt = ToolReceipt(
+            sessionId=self.session_id,
+            requestId=operation_id,
+            payloadHash=None if payload is None else payload_hash(payload),
+            frame=frame,
+            createdAt=time.time(),
+        )
 
         async def write() -> None:
             await self.store.put_receipt(receipt)
@@ -199,10 +253,15 @@ class Journal:
 
     def _fail(self, operation: str, exc: Exception, retry: Write, **facts: Any) -> None:
         self._pending.append(retry)
-        self.fault = {"status": "failed", "code": "storageFailed", "operation": operation,
-                      "message": f"a {operation} write failed: {exc}; input is blocked until observe "
-                                 "makes it durable", "durability": self.store.durability,
-                      "pendingWrites": len(self._pending), **facts}
+        self.fault = {
+            "status": "failed",
+            "code": "storageFailed",
+            "operation": operation,
+            "message": f"a {operation} write failed: {exc}; input is blocked until observe makes it durable",
+            "durability": self.store.durability,
+            "pendingWrites": len(self._pending),
+            **facts,
+        }
 
     async def flush(self) -> bool:
         """Retry the failed writes in order; clear the fault when all succeed."""
@@ -211,12 +270,16 @@ class Journal:
                 await self._pending[0]()
             except StoreError as exc:
                 assert self.fault is not None
-                self.fault.update(message=f"the {self.fault['operation']} write still fails: {exc}",
-                                  pendingWrites=len(self._pending))
+                self.fault.update(
+                    message=f"the {self.fault['operation']} write still fails: {exc}", pendingWrites=len(self._pending)
+                )
                 return False
             self._pending.pop(0)
         if self.fault is not None:
-            self.notes["storage"] = {"status": "recovered", "operation": self.fault["operation"],
-                                     "message": "the failed writes are now durable; the gate is open"}
+            self.notes["storage"] = {
+                "status": "recovered",
+                "operation": self.fault["operation"],
+                "message": "the failed writes are now durable; the gate is open",
+            }
         self.fault = None
         return True

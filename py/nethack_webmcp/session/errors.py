@@ -15,8 +15,7 @@ class SessionError(Exception):
     `message` a sentence for people and models, `details` optional extra
     facts (e.g. `candidates` for an ambiguous target)."""
 
-    def __init__(self, code: str, message: str, *, field: str | None = None,
-                 **details: Any) -> None:
+    def __init__(self, code: str, message: str, *, field: str | None = None, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

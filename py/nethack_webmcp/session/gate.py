@@ -18,8 +18,9 @@ from .errors import SessionError
 Gate = Literal["ready", "decision", "recoveryRequired", "lostOwnership", "ended"]
 
 
-def gate_of(*, lost_ownership: bool, recovery_required: bool, ended: bool,
-            decision_standing: bool, storage_failed: bool = False) -> Gate:
+def gate_of(
+    *, lost_ownership: bool, recovery_required: bool, ended: bool, decision_standing: bool, storage_failed: bool = False
+) -> Gate:
     if lost_ownership:
         return "lostOwnership"
     if recovery_required or storage_failed:
@@ -37,21 +38,27 @@ def require_open(gate: Gate, *, continuation: bool, storage_failed: bool = False
     `continuation` is True for answers/cancellations of the standing
     decision, which are the only input a `decision` gate admits."""
     if gate == "lostOwnership":
-        raise SessionError("lostOwnership", "another process owns this game; it is read-only here "
-                           "(observe follows it; session resume takes it over once the owner is gone)")
+        raise SessionError(
+            "lostOwnership",
+            "another process owns this game; it is read-only here "
+            "(observe follows it; session resume takes it over once the owner is gone)",
+        )
     if gate == "recoveryRequired":
         if storage_failed:
-            raise SessionError("recoveryRequired",
-                               "the game's journal could not be written; no input is sent until it is: "
-                               "observe the game to retry the write and reopen the gate")
-        raise SessionError("recoveryRequired",
-                           "an input's effect is unknown (its engine failed or its host stopped before the "
-                           "result was recorded); observe the game: it verifies what happened by replaying "
-                           "the journal, never by sending the input again")
+            raise SessionError(
+                "recoveryRequired",
+                "the game's journal could not be written; no input is sent until it is: "
+                "observe the game to retry the write and reopen the gate",
+            )
+        raise SessionError(
+            "recoveryRequired",
+            "an input's effect is unknown (its engine failed or its host stopped before the "
+            "result was recorded); observe the game: it verifies what happened by replaying "
+            "the journal, never by sending the input again",
+        )
     if gate == "ended":
         raise SessionError("gameEnded", "the game has ended; observe shows the result")
     if gate == "decision" and not continuation:
-        raise SessionError("decisionStanding",
-                           "a decision is standing: answer or cancel it with respond first")
+        raise SessionError("decisionStanding", "a decision is standing: answer or cancel it with respond first")
     if gate == "ready" and continuation:
         raise SessionError("noDecision", "no decision is standing", field="decisionId")

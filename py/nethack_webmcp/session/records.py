@@ -27,22 +27,39 @@ def end_reason(how: str | None) -> EndReason:
 def creation_params(created: dict[str, Any]) -> dict[str, Any]:
     """The concrete low session.create params that re-create this game."""
     meta = created["session"]
-    return {"sessionId": created["sessionId"], "seed": int(meta["seed"]), "name": meta["name"],
-            "role": str(meta["role"]).lower(), "race": str(meta["race"]).lower(),
-            "gender": str(meta["gender"]).lower(), "alignment": str(meta["alignment"]).lower(),
-            "createdAt": int(meta["createdAt"]), "harness_name": meta.get("harness_name", ""),
-            "model_name": meta.get("model_name", ""), "wizard": bool(meta.get("wizard"))}
+    return {
+        "sessionId": created["sessionId"],
+        "seed": int(meta["seed"]),
+        "name": meta["name"],
+        "role": str(meta["role"]).lower(),
+        "race": str(meta["race"]).lower(),
+        "gender": str(meta["gender"]).lower(),
+        "alignment": str(meta["alignment"]).lower(),
+        "createdAt": int(meta["createdAt"]),
+        "harness_name": meta.get("harness_name", ""),
+        "model_name": meta.get("model_name", ""),
+        "wizard": bool(meta.get("wizard")),
+    }
 
 
 def new_info(created: dict[str, Any], identity: str | None) -> SessionInfo:
     """The stored facts of a game the engine has just created."""
     now = time.time()
-    return SessionInfo(sessionId=created["sessionId"], create=creation_params(created),
-                       metadata=dict(created.get("session") or {}), createdSummary=summary_of(created),
-                       profile=int((created.get("session") or {}).get("profile", 0)),
-                       engineIdentity=identity, viewNonce=secrets.token_hex(3), startedAt=now,
-                       updatedAt=now, endedAt=None, status="ended" if created.get("ended") else "active",
-                       lastDepth=None, deepestDepth=None)
+    return SessionInfo(
+        sessionId=created["sessionId"],
+        create=creation_params(created),
+        metadata=dict(created.get("session") or {}),
+        createdSummary=summary_of(created),
+        profile=int((created.get("session") or {}).get("profile", 0)),
+        engineIdentity=identity,
+        viewNonce=secrets.token_hex(3),
+        startedAt=now,
+        updatedAt=now,
+        endedAt=None,
+        status="ended" if created.get("ended") else "active",
+        lastDepth=None,
+        deepestDepth=None,
+    )
 
 
 def track_depth(info: SessionInfo, depth: Any) -> dict[str, Any]:
@@ -54,8 +71,9 @@ def track_depth(info: SessionInfo, depth: Any) -> dict[str, Any]:
     return {"lastDepth": depth, "deepestDepth": deepest}
 
 
-def progress(info: SessionInfo, depth: Any, ended: bool, end: dict[str, Any] | None,
-             now: float) -> tuple[dict[str, Any], GameRecord | None]:
+def progress(
+    info: SessionInfo, depth: Any, ended: bool, end: dict[str, Any] | None, now: float
+) -> tuple[dict[str, Any], GameRecord | None]:
     """Session fields (and the record, the first time the game is seen ended) to store with a receipt."""
     fields: dict[str, Any] = {"updatedAt": now, **track_depth(info, depth)}
     record = None
@@ -73,10 +91,21 @@ def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) 
     meta = info["metadata"]
     deepest = [d for d in (end.get("deepest"), info["deepestDepth"]) if isinstance(d, int)]
     last = end.get("depth") if isinstance(end.get("depth"), int) else info["lastDepth"]
-    return GameRecord(sessionId=info["sessionId"], characterName=str(meta.get("name", "")),
-                      harnessName=str(meta.get("harness_name", "")), modelName=str(meta.get("model_name", "")),
-                      startedAt=int(info["startedAt"]), endedAt=int(ended_at), endTimeKind="observed",
-                      endReason=end_reason(end.get("how")), how=end.get("how"), death=end.get("death"),
-                      score=end.get("score"), turns=end.get("turn"), lastDepth=last,
-                      deepestDepth=max(deepest) if deepest else None,
-                      seed=info["create"].get("seed"), seedChoice=info.get("seedChoice", "chosen"))
+    return GameRecord(
+        sessionId=info["sessionId"],
+        characterName=str(meta.get("name", "")),
+        harnessName=str(meta.get("harness_name", "")),
+        modelName=str(meta.get("model_name", "")),
+        startedAt=int(info["startedAt"]),
+        endedAt=int(ended_at),
+        endTimeKind="observed",
+        endReason=end_reason(end.get("how")),
+        how=end.get("how"),
+        death=end.get("death"),
+        score=end.get("score"),
+        turns=end.get("turn"),
+        lastDepth=last,
+        deepestDepth=max(deepest) if deepest else None,
+        seed=info["create"].get("seed"),
+        seedChoice=info.get("seedChoice", "chosen"),
+    )

@@ -36,8 +36,12 @@ async def verify(session: Session) -> None:
         # the resume already replayed the completed journal on a fresh engine
         # and reached its recorded boundary; the dangling input is not in it
         entry, session.unverified = session.unverified, None
-        session.notes["recovery"] = {"status": "verified", "replayed": session.replayed,
-                                     "revision": session.revision, "notApplied": [brief(entry)]}
+        session.notes["recovery"] = {
+            "status": "verified",
+            "replayed": session.replayed,
+            "revision": session.revision,
+            "notApplied": [brief(entry)],
+        }
         await session.journal.settle_dangling(entry)
     if session.journal.pending:
         await session.journal.flush()
@@ -45,8 +49,10 @@ async def verify(session: Session) -> None:
 
 async def _recover_engine(session: Session) -> None:
     if session.engine_factory is None:
-        raise SessionError("recoveryRequired", "the engine failed and this host cannot start another one; "
-                           "resume the game in a new session host")
+        raise SessionError(
+            "recoveryRequired",
+            "the engine failed and this host cannot start another one; resume the game in a new session host",
+        )
     try:
         entries = await session.store.journal(session.session_id)
     except StoreError as exc:
@@ -63,9 +69,13 @@ async def _recover_engine(session: Session) -> None:
     await session.replace_engine(engine, result.observed)
     session.journal.seq = result.last_seq
     session.recovery_required = False
-    report: dict[str, Any] = {"status": "verified", "replayed": result.replayed,
-                              "revision": session.revision, "seconds": round(result.seconds, 3),
-                              "notApplied": []}
+    report: dict[str, Any] = {
+        "status": "verified",
+        "replayed": result.replayed,
+        "revision": session.revision,
+        "seconds": round(result.seconds, 3),
+        "notApplied": [],
+    }
     if result.dangling is not None:
         report["notApplied"].append(brief(result.dangling))
         await session.journal.settle_dangling(result.dangling)
@@ -81,8 +91,9 @@ async def _follow(session: Session) -> None:
         raise SessionError("storageFailed", f"the journal cannot be read: {exc}") from exc
     if not entries:
         return
-    _, replayed, last_seq, _ = await apply_entries(session.engine, entries, after_seq=after,
-                                                   start_summary=session.summary())
+    _, replayed, last_seq, _ = await apply_entries(
+        session.engine, entries, after_seq=after, start_summary=session.summary()
+    )
     session.journal.seq = last_seq
     if replayed:
         session.notes["ownership"] = {"followed": replayed}

@@ -42,17 +42,27 @@ def check_identity(info: Any, identity: str | None) -> None:
     Raises SessionError engineMismatch (with `recorded` and `current`)."""
     recorded = info.get("engineIdentity")
     if recorded != identity:
-        raise SessionError("engineMismatch",
-                           f"game {info.get('sessionId')!r} was recorded under the rules {recorded}; this engine "
-                           f"plays {identity} (another NetHack, driver, hooks patch or options profile), so "
-                           "its journal cannot be replayed here",
-                           recorded=recorded, current=identity)
+        raise SessionError(
+            "engineMismatch",
+            f"game {info.get('sessionId')!r} was recorded under the rules {recorded}; this engine "
+            f"plays {identity} (another NetHack, driver, hooks patch or options profile), so "
+            "its journal cannot be replayed here",
+            recorded=recorded,
+            current=identity,
+        )
 
 
 class GameRegistry:
-    def __init__(self, engine_factory: EngineFactory, max_games: int = 16, *, store: Store | None = None,
-                 ownership: Ownership | None = None, identity: str | None = None,
-                 build: str | None = None) -> None:
+    def __init__(
+        self,
+        engine_factory: EngineFactory,
+        max_games: int = 16,
+        *,
+        store: Store | None = None,
+        ownership: Ownership | None = None,
+        identity: str | None = None,
+        build: str | None = None,
+    ) -> None:
         self._engine_factory = engine_factory
         self._max_games = max_games
         self.store: Store = store if store is not None else MemoryStore()
@@ -65,8 +75,7 @@ class GameRegistry:
     def _room(self, replacing: str | None = None) -> None:
         loaded = len(self._sessions) - (1 if replacing in self._sessions else 0)
         if loaded >= self._max_games:
-            raise SessionError("tooManyGames",
-                               f"at most {self._max_games} games run at once; close one first")
+            raise SessionError("tooManyGames", f"at most {self._max_games} games run at once; close one first")
 
     async def _engine(self) -> Engine:
         try:
@@ -78,8 +87,9 @@ class GameRegistry:
         """Start a new game on a new engine, owned and stored. Raises SessionError."""
         self._room()
         engine = await self._engine()
-        session = await Session.create(engine, params, store=self.store, identity=self.identity,
-                                       engine_factory=self._engine_factory, persist=False)
+        session = await Session.create(
+            engine, params, store=self.store, identity=self.identity, engine_factory=self._engine_factory, persist=False
+        )
         try:
             lease = await self.ownership.acquire(session.session_id)
         except BaseException as exc:
@@ -100,9 +110,11 @@ class GameRegistry:
         try:
             return self._sessions[session_id]
         except KeyError:
-            raise SessionError("unknownSession",
-                               f"no open game has sessionId {session_id!r}; create one with the session tool",
-                               field="sessionId") from None
+            raise SessionError(
+                "unknownSession",
+                f"no open game has sessionId {session_id!r}; create one with the session tool",
+                field="sessionId",
+            ) from None
 
     async def load(self, session_id: str) -> Session:
         """A loaded game, or the stored game resumed on demand."""
@@ -129,21 +141,27 @@ class GameRegistry:
             except StoreError as exc:
                 raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
             if info is None:
-                raise SessionError("unknownSession",
-                                   f"no game has sessionId {session_id!r}; create one with the session tool",
-                                   field="sessionId")
+                raise SessionError(
+                    "unknownSession",
+                    f"no game has sessionId {session_id!r}; create one with the session tool",
+                    field="sessionId",
+                )
             check_identity(info, self.identity)
             await self._refuse_limit_ended(info)
             if info["profile"] != PROFILE:
-                raise SessionError("unsupportedProfile",
-                                   f"game {session_id!r} has determinism profile {info['profile']}; only "
-                                   f"profile {PROFILE} games can be replayed")
+                raise SessionError(
+                    "unsupportedProfile",
+                    f"game {session_id!r} has determinism profile {info['profile']}; only "
+                    f"profile {PROFILE} games can be replayed",
+                )
             self._room(replacing=session_id)
             try:
                 lease = await (self.ownership.steal(session_id) if take_over else self.ownership.acquire(session_id))
             except NotImplementedError as exc:
-                raise SessionError("takeoverUnsupported", f"{exc}; the owner hands the game over by closing "
-                                   "it (session close), then session resume takes it") from exc
+                raise SessionError(
+                    "takeoverUnsupported",
+                    f"{exc}; the owner hands the game over by closing it (session close), then session resume takes it",
+                ) from exc
             except StoreError as exc:
                 raise SessionError("storageFailed", f"the game's ownership lock cannot be taken: {exc}") from exc
             if lease is None and existing is not None:
@@ -152,9 +170,16 @@ class GameRegistry:
                 # read the journal only once ownership is settled: an owner's is complete
                 entries = await self.store.journal(session_id)
                 engine = await self._engine()
-                session = await Session.restore(engine, info, entries, store=self.store,
-                                                engine_factory=self._engine_factory, lease=lease,
-                                                owner=lease is not None, build=self.build)
+                session = await Session.restore(
+                    engine,
+                    info,
+                    entries,
+                    store=self.store,
+                    engine_factory=self._engine_factory,
+                    lease=lease,
+                    owner=lease is not None,
+                    build=self.build,
+                )
             except StoreError as exc:
                 if lease is not None:
                     await lease.release()
@@ -181,8 +206,11 @@ class GameRegistry:
         except StoreError as exc:
             raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
         if record is not None and record["endReason"] in LIMIT_ENDS:
-            raise SessionError("gameEnded", f"game {info['sessionId']!r} ended by the service's limits "
-                               f"({record['endReason']}); its record stays readable")
+            raise SessionError(
+                "gameEnded",
+                f"game {info['sessionId']!r} ended by the service's limits "
+                f"({record['endReason']}); its record stays readable",
+            )
 
     async def end(self, session_id: str, finish: Callable[[], Awaitable[None]]) -> None:
         """Run `finish` (which writes the game's end) under the game's lock

@@ -35,10 +35,12 @@ QUIET_REPLAY = True
 def summary_of(response: dict[str, Any]) -> Summary:
     """The boundary a response reports."""
     decision = response.get("decision")
-    return Summary(revision=int(response["revision"]),
-                   decision=None if decision is None else {key: decision.get(key)
-                                                           for key in ("id", "kind", "prompt")},
-                   ended=bool(response.get("ended")), end=response.get("end"))
+    return Summary(
+        revision=int(response["revision"]),
+        decision=None if decision is None else {key: decision.get(key) for key in ("id", "kind", "prompt")},
+        ended=bool(response.get("ended")),
+        end=response.get("end"),
+    )
 
 
 def quiet(request: dict[str, Any]) -> dict[str, Any]:
@@ -64,23 +66,32 @@ class ReplayDiverged(SessionError):
 
 
 def _diverged(entry: JournalEntry | None, expected: Any, got: Any, what: str) -> ReplayDiverged:
-    where = f"journal entry {entry['seq']} ({entry['method']}, requestId {entry['requestId']})" if entry \
+    where = (
+        f"journal entry {entry['seq']} ({entry['method']}, requestId {entry['requestId']})"
+        if entry
         else "session.create"
-    return ReplayDiverged("replayDiverged",
-                          f"the replay diverged at {where}: {what}; the game is not resumed (the journal "
-                          "and this engine do not reproduce the recorded game)",
-                          seq=entry["seq"] if entry else 0, expected=expected, got=got)
+    )
+    return ReplayDiverged(
+        "replayDiverged",
+        f"the replay diverged at {where}: {what}; the game is not resumed (the journal "
+        "and this engine do not reproduce the recorded game)",
+        seq=entry["seq"] if entry else 0,
+        expected=expected,
+        got=got,
+    )
 
 
-async def _send_all(engine: Engine, requests: Sequence[dict[str, Any]],
-                    check: Callable[[int, dict[str, Any]], None]) -> None:
+async def _send_all(
+    engine: Engine, requests: Sequence[dict[str, Any]], check: Callable[[int, dict[str, Any]], None]
+) -> None:
     """Send every request, checking each response in order; hosts that can
     pipeline keep several requests in flight (`Engine.pipeline`)."""
     await engine.pipeline(requests, check, window=PIPELINE_WINDOW)
 
 
-def plan(entries: Sequence[JournalEntry], *, after_seq: int = 0) -> tuple[list[JournalEntry], int, int,
-                                                                             JournalEntry | None]:
+def plan(
+    entries: Sequence[JournalEntry], *, after_seq: int = 0
+) -> tuple[list[JournalEntry], int, int, JournalEntry | None]:
     """Split entries into (to replay, skipped count, last processed seq, dangling).
 
     Raises SessionError `journalCorrupt` for a gap or a reservation that is
@@ -91,12 +102,18 @@ def plan(entries: Sequence[JournalEntry], *, after_seq: int = 0) -> tuple[list[J
     dangling = None
     for index, entry in enumerate(entries):
         if entry["seq"] != last + 1:
-            raise SessionError("journalCorrupt", f"the journal jumps from entry {last} to {entry['seq']}; "
-                               "the game is not resumed", seq=entry["seq"])
+            raise SessionError(
+                "journalCorrupt",
+                f"the journal jumps from entry {last} to {entry['seq']}; the game is not resumed",
+                seq=entry["seq"],
+            )
         if entry["state"] == "reserved":
             if index != len(entries) - 1:
-                raise SessionError("journalCorrupt", f"journal entry {entry['seq']} has no receipt but "
-                                   "later entries exist; the game is not resumed", seq=entry["seq"])
+                raise SessionError(
+                    "journalCorrupt",
+                    f"journal entry {entry['seq']} has no receipt but later entries exist; the game is not resumed",
+                    seq=entry["seq"],
+                )
             dangling = entry
             continue
         last = entry["seq"]
@@ -107,8 +124,9 @@ def plan(entries: Sequence[JournalEntry], *, after_seq: int = 0) -> tuple[list[J
     return todo, skipped, last, dangling
 
 
-async def apply_entries(engine: Engine, entries: Sequence[JournalEntry], *, after_seq: int,
-                        start_summary: Summary) -> tuple[Summary, int, int, JournalEntry | None]:
+async def apply_entries(
+    engine: Engine, entries: Sequence[JournalEntry], *, after_seq: int, start_summary: Summary
+) -> tuple[Summary, int, int, JournalEntry | None]:
     """Replay entries (seq > after_seq) on an engine already at `start_summary`.
 
     Returns (last summary, replayed, last processed seq, dangling)."""
@@ -133,8 +151,9 @@ async def apply_entries(engine: Engine, entries: Sequence[JournalEntry], *, afte
 
 async def observe(engine: Engine, session_id: str) -> dict[str, Any]:
     try:
-        observed = await engine.request({"version": LOW_VERSION, "method": "session.observe",
-                                         "params": {"sessionId": session_id}})
+        observed = await engine.request(
+            {"version": LOW_VERSION, "method": "session.observe", "params": {"sessionId": session_id}}
+        )
     except EngineError as exc:
         raise SessionError("engineFailed", f"the engine failed during the replay: {exc}") from exc
     if "error" in observed:
@@ -148,21 +167,31 @@ async def replay(engine: Engine, info: SessionInfo, entries: Sequence[JournalEnt
     The caller owns the engine and closes it when this raises."""
     started = time.perf_counter()
     try:
-        created = await engine.request({"version": LOW_VERSION, "method": "session.create",
-                                        "params": info["create"]})
+        created = await engine.request({"version": LOW_VERSION, "method": "session.create", "params": info["create"]})
     except EngineError as exc:
         raise SessionError("engineFailed", f"the engine failed while re-creating the game: {exc}") from exc
     if "error" in created:
         raise _diverged(None, info["create"], created["error"], "the engine refused the recorded creation")
     if created.get("session") != info["metadata"] or summary_of(created) != info["createdSummary"]:
-        raise _diverged(None, {"session": info["metadata"], **info["createdSummary"]},
-                        {"session": created.get("session"), **summary_of(created)},
-                        "the engine created a different game")
-    summary, replayed, last_seq, dangling = await apply_entries(engine, entries, after_seq=0,
-                                                                start_summary=info["createdSummary"])
+        raise _diverged(
+            None,
+            {"session": info["metadata"], **info["createdSummary"]},
+            {"session": created.get("session"), **summary_of(created)},
+            "the engine created a different game",
+        )
+    summary, replayed, last_seq, dangling = await apply_entries(
+        engine, entries, after_seq=0, start_summary=info["createdSummary"]
+    )
     observed = await observe(engine, info["sessionId"])
     if summary_of(observed) != summary:
         raise _diverged(None, summary, summary_of(observed), "the final observation disagrees with the journal")
     skipped = sum(1 for entry in entries if entry["state"] in ("rejected", "notApplied"))
-    return ReplayResult(created=created, observed=observed, replayed=replayed, skipped=skipped,
-                        last_seq=last_seq, dangling=dangling, seconds=time.perf_counter() - started)
+    return ReplayResult(
+        created=created,
+        observed=observed,
+        replayed=replayed,
+        skipped=skipped,
+        last_seq=last_seq,
+        dangling=dangling,
+        seconds=time.perf_counter() - started,
+    )

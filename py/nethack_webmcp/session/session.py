@@ -51,6 +51,8 @@ LOW_VERSION = 1
 HISTORY_LIMIT = 200  # operation frames kept in memory for observe(operationId); older ones come from the store
 Submission = Literal["accepted", "rejected", "uncertain"]
 EngineFactory = Callable[[], Awaitable[Engine]]
+
+
 def state_hash(observe_response: dict[str, Any]) -> str:
     """sha256 of a full `session.observe` response (canonical JSON)."""
     return hashlib.sha256(canonical(observe_response).encode("utf-8")).hexdigest()
@@ -110,9 +112,16 @@ class Session:
     """One live game. Create with `await Session.create(engine, params)` or
     resume with `await Session.restore(engine, info, journal, store=...)`."""
 
-    def __init__(self, engine: Engine, created: dict[str, Any], *, store: Store | None = None,
-                 info: SessionInfo | None = None, identity: str | None = None,
-                 engine_factory: EngineFactory | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        created: dict[str, Any],
+        *,
+        store: Store | None = None,
+        info: SessionInfo | None = None,
+        identity: str | None = None,
+        engine_factory: EngineFactory | None = None,
+    ) -> None:
         self.engine = engine
         self.session_id: str = created["sessionId"]
         self.metadata: dict[str, Any] = dict(created.get("session") or {})
@@ -145,23 +154,30 @@ class Session:
     # ---- lifecycle -------------------------------------------------------------
 
     @classmethod
-    async def create(cls, engine: Engine, params: dict[str, Any], *, store: Store | None = None,
-                     identity: str | None = None, engine_factory: EngineFactory | None = None,
-                     persist: bool = True) -> Session:
+    async def create(
+        cls,
+        engine: Engine,
+        params: dict[str, Any],
+        *,
+        store: Store | None = None,
+        identity: str | None = None,
+        engine_factory: EngineFactory | None = None,
+        persist: bool = True,
+    ) -> Session:
         """Start a game on a fresh engine. On failure the engine is closed and
         SessionError (the engine's own code) is raised. With `persist` the
         game is stored before this returns (else call `persist()`)."""
         try:
-            created = await engine.request({"version": LOW_VERSION, "method": "session.create",
-                                            "params": params})
+            created = await engine.request({"version": LOW_VERSION, "method": "session.create", "params": params})
         except EngineError as exc:
             await engine.close()
             raise SessionError("engineFailed", f"the engine could not start a game: {exc}") from exc
         if "error" in created:
             await engine.close()
             error = created["error"]
-            raise SessionError(error.get("code", "createFailed"), error.get("message", "creation failed"),
-                               field=error.get("field"))
+            raise SessionError(
+                error.get("code", "createFailed"), error.get("message", "creation failed"), field=error.get("field")
+            )
         session = cls(engine, created, store=store, identity=identity, engine_factory=engine_factory)
         if "automaticPickup" in params:  # replay re-creates the game with the same settings
             session.info["create"]["automaticPickup"] = params["automaticPickup"]
@@ -178,13 +194,25 @@ class Session:
             await self.store.create_session(self.info)
         except StoreError as exc:
             await self.close()
-            raise SessionError("storageFailed", f"the new game could not be stored, so it was not started: {exc}",
-                               durability=self.store.durability) from exc
+            raise SessionError(
+                "storageFailed",
+                f"the new game could not be stored, so it was not started: {exc}",
+                durability=self.store.durability,
+            ) from exc
 
     @classmethod
-    async def restore(cls, engine: Engine, info: SessionInfo, entries: Sequence[JournalEntry], *,
-                      store: Store, engine_factory: EngineFactory | None = None, lease: Lease | None = None,
-                      owner: bool = True, build: str | None = None) -> Session:
+    async def restore(
+        cls,
+        engine: Engine,
+        info: SessionInfo,
+        entries: Sequence[JournalEntry],
+        *,
+        store: Store,
+        engine_factory: EngineFactory | None = None,
+        lease: Lease | None = None,
+        owner: bool = True,
+        build: str | None = None,
+    ) -> Session:
         """Resume a stored game on a fresh engine by pinned replay.
 
         A trailing reservation without a receipt keeps an owner's gate at
@@ -204,9 +232,13 @@ class Session:
         session.last_state_hash = state_hash(result.observed)
         session.journal.seq = result.last_seq
         session.replayed = result.replayed
-        report: dict[str, Any] = {"replayed": result.replayed, "skipped": result.skipped,
-                                  "revision": session.revision, "seconds": round(result.seconds, 3),
-                                  "engineIdentity": info["engineIdentity"]}
+        report: dict[str, Any] = {
+            "replayed": result.replayed,
+            "skipped": result.skipped,
+            "revision": session.revision,
+            "seconds": round(result.seconds, 3),
+            "engineIdentity": info["engineIdentity"],
+        }
         if build is not None:
             report["engineBuild"] = build  # which binary replayed it: diagnostics
         if result.dangling is not None:
@@ -215,8 +247,9 @@ class Session:
                 session.unverified = result.dangling  # recoveryRequired until observe verifies
         session.notes["resume"] = report
         if owner and session.state.ended:
-            await session.journal.ensure_record(session.info, session.state.observation.get("depth"),
-                                                session.state.end, entries)
+            await session.journal.ensure_record(
+                session.info, session.state.observation.get("depth"), session.state.end, entries
+            )
         return session
 
     async def close(self) -> None:
@@ -226,8 +259,9 @@ class Session:
         self.closed = True
         if not self.engine.closed:
             try:
-                await self.engine.request({"version": LOW_VERSION, "method": "session.close",
-                                           "params": {"sessionId": self.session_id}})
+                await self.engine.request(
+                    {"version": LOW_VERSION, "method": "session.close", "params": {"sessionId": self.session_id}}
+                )
             except EngineError:
                 pass  # already gone: closing is still complete
         await self.engine.close()
@@ -248,10 +282,13 @@ class Session:
     def gate(self) -> Gate:
         if self.lease is not None and self.lease.lost:
             self.lost_ownership = True
-        return gate_of(lost_ownership=self.lost_ownership,
-                       recovery_required=self.recovery_required or self.unverified is not None,
-                       ended=self.state.ended, decision_standing=self.state.decision is not None,
-                       storage_failed=self.journal.fault is not None)
+        return gate_of(
+            lost_ownership=self.lost_ownership,
+            recovery_required=self.recovery_required or self.unverified is not None,
+            ended=self.state.ended,
+            decision_standing=self.state.decision is not None,
+            storage_failed=self.journal.fault is not None,
+        )
 
     @property
     def sealed(self) -> bool:
@@ -275,8 +312,14 @@ class Session:
         return self.state.decision
 
     def summary(self) -> Summary:
-        return summary_of({"revision": self.state.revision, "decision": self.state.decision,
-                           "ended": self.state.ended, "end": self.state.end})
+        return summary_of(
+            {
+                "revision": self.state.revision,
+                "decision": self.state.decision,
+                "ended": self.state.ended,
+                "end": self.state.end,
+            }
+        )
 
     def level(self) -> LevelView:
         return self.state.tracker.view()
@@ -289,8 +332,13 @@ class Session:
         for row in level.marks:
             digest.update(row.encode())
         digest.update(repr(sorted((k, sorted(v.items())) for k, v in level.entities.items())).encode())
-        return Snapshot(revision=self.state.revision, level_id=level.level_id, position=level.hero,
-                        turn=int(obs.get("turn", 0)), scene=digest.hexdigest())
+        return Snapshot(
+            revision=self.state.revision,
+            level_id=level.level_id,
+            position=level.hero,
+            turn=int(obs.get("turn", 0)),
+            scene=digest.hexdigest(),
+        )
 
     def new_operation_id(self) -> str:
         """A fresh operation ID for callers that supplied no requestId
@@ -313,47 +361,69 @@ class Session:
         if self.journal.fault is not None:
             found["storage"] = dict(self.journal.fault)
         if self.lost_ownership:
-            found["ownership"] = {"status": "observer", "holder": self.holder,
-                                  "message": "another process owns this game; this view follows its journal "
-                                             "read-only (session resume takes it over once the owner is gone)",
-                                  **found.get("ownership", {})}
+            found["ownership"] = {
+                "status": "observer",
+                "holder": self.holder,
+                "message": "another process owns this game; this view follows its journal "
+                "read-only (session resume takes it over once the owner is gone)",
+                **found.get("ownership", {}),
+            }
         if self.recovery_required:
-            found["recovery"] = {"status": "required", "message": "the engine failed during an input; observe "
-                                 "verifies what happened by replaying the journal"}
+            found["recovery"] = {
+                "status": "required",
+                "message": "the engine failed during an input; observe verifies what happened by replaying the journal",
+            }
         elif self.unverified is not None:
-            found["recovery"] = {"status": "required", "unverified": [brief(self.unverified)],
-                                 "message": "the previous host stopped between journaling an input and its "
-                                            "result; observe verifies what happened"}
+            found["recovery"] = {
+                "status": "required",
+                "unverified": [brief(self.unverified)],
+                "message": "the previous host stopped between journaling an input and its "
+                "result; observe verifies what happened",
+            }
         return found
 
     # ---- admission (local checks, no input) -------------------------------------
 
-    def admit(self, *, view_id: str | None, expected_revision: int | None = None,
-              continuation: bool = False, decision_id: str | None = None) -> None:
+    def admit(
+        self,
+        *,
+        view_id: str | None,
+        expected_revision: int | None = None,
+        continuation: bool = False,
+        decision_id: str | None = None,
+    ) -> None:
         """Raise SessionError unless an input may be sent now.
 
         Mutations bind to the view they were decided on: a stale viewId or
         expectedRevision is refused, never silently retargeted. Answers
         bind to the exact standing decision ID instead."""
         if view_id is not None and view_id != self.view_id:
-            raise SessionError("staleView",
-                               f"viewId {view_id!r} is not the current view ({self.view_id}); "
-                               "look at the returned scene and decide again", field="viewId",
-                               currentViewId=self.view_id)
+            raise SessionError(
+                "staleView",
+                f"viewId {view_id!r} is not the current view ({self.view_id}); "
+                "look at the returned scene and decide again",
+                field="viewId",
+                currentViewId=self.view_id,
+            )
         if expected_revision is not None and expected_revision != self.state.revision:
-            raise SessionError("staleRevision",
-                               f"expectedRevision {expected_revision} is not the current revision "
-                               f"{self.state.revision}", field="expectedRevision",
-                               currentRevision=self.state.revision)
+            raise SessionError(
+                "staleRevision",
+                f"expectedRevision {expected_revision} is not the current revision {self.state.revision}",
+                field="expectedRevision",
+                currentRevision=self.state.revision,
+            )
         require_open(self.gate, continuation=continuation, storage_failed=self.journal.fault is not None)
         if continuation:
             standing = self.state.decision
             assert standing is not None  # require_open checked the gate
             if decision_id != standing["id"]:
-                raise SessionError("decisionMismatch",
-                                   f"decisionId {decision_id!r} is not the standing decision "
-                                   f"({standing['id']}); answer the question you were shown",
-                                   field="decisionId", standingDecisionId=standing["id"])
+                raise SessionError(
+                    "decisionMismatch",
+                    f"decisionId {decision_id!r} is not the standing decision "
+                    f"({standing['id']}); answer the question you were shown",
+                    field="decisionId",
+                    standingDecisionId=standing["id"],
+                )
 
     # ---- tool receipts ------------------------------------------------------------
 
@@ -376,8 +446,9 @@ class Session:
 
     # ---- engine input -----------------------------------------------------------
 
-    async def step(self, method: str, params: dict[str, Any] | None = None, *,
-                   request_id: str, operation_id: str | None = None) -> StepResult:
+    async def step(
+        self, method: str, params: dict[str, Any] | None = None, *, request_id: str, operation_id: str | None = None
+    ) -> StepResult:
         """Journal, then send one gameplay or decision request at the current revision.
 
         Engine rejections return submission "rejected" (no input was taken);
@@ -385,32 +456,60 @@ class Session:
         because the engine may have taken the input before failing."""
         before = self.snapshot()
         if self.gate in ("recoveryRequired", "lostOwnership"):
-            return StepResult("rejected", method, request_id, before, before,
-                              error={"code": self.gate, "message": "no input can be sent now"})
-        body = {"sessionId": self.session_id, "requestId": request_id,
-                "expectedRevision": self.state.revision, **(params or {})}
+            return StepResult(
+                "rejected",
+                method,
+                request_id,
+                before,
+                before,
+                error={"code": self.gate, "message": "no input can be sent now"},
+            )
+        body = {
+            "sessionId": self.session_id,
+            "requestId": request_id,
+            "expectedRevision": self.state.revision,
+            **(params or {}),
+        }
         message = {"version": LOW_VERSION, "method": method, "params": body}
         seq = self.journal.seq + 1
-        entry = JournalEntry(sessionId=self.session_id, seq=seq,
-                             operationId=operation_id or request_id.rsplit(".", 1)[0], requestId=request_id,
-                             method=method, request=message, reservedAt=time.time(), state="reserved",
-                             receipt=None, completedAt=None)
+        entry = JournalEntry(
+            sessionId=self.session_id,
+            seq=seq,
+            operationId=operation_id or request_id.rsplit(".", 1)[0],
+            requestId=request_id,
+            method=method,
+            request=message,
+            reservedAt=time.time(),
+            state="reserved",
+            receipt=None,
+            completedAt=None,
+        )
         try:
             await self.journal.reserve(entry)
         except StoreError as exc:
-            return StepResult("rejected", method, request_id, before, before,
-                              error={"code": "storageFailed", "message": f"the input was not sent: its journal "
-                                     f"entry could not be written ({exc})"})
+            return StepResult(
+                "rejected",
+                method,
+                request_id,
+                before,
+                before,
+                error={
+                    "code": "storageFailed",
+                    "message": f"the input was not sent: its journal entry could not be written ({exc})",
+                },
+            )
         try:
             response = await self.engine.request(message)
         except EngineClosed as exc:
             self.recovery_required = True
-            return StepResult("rejected", method, request_id, before, before,
-                              error={"code": "engineClosed", "message": str(exc)})
+            return StepResult(
+                "rejected", method, request_id, before, before, error={"code": "engineClosed", "message": str(exc)}
+            )
         except EngineError as exc:
             self.recovery_required = True
-            return StepResult("uncertain", method, request_id, before, before,
-                              error={"code": "engineFailed", "message": str(exc)})
+            return StepResult(
+                "uncertain", method, request_id, before, before, error={"code": "engineFailed", "message": str(exc)}
+            )
         now = time.time()
         if "error" in response:
             await self.journal.complete(seq, "rejected", {"error": response["error"]}, now)
@@ -418,8 +517,7 @@ class Session:
                 await self.observe()  # our bookkeeping drifted: resynchronise
             return StepResult("rejected", method, request_id, before, before, error=response["error"])
         self._apply(response)
-        fields, record = progress(self.info, self.state.observation.get("depth"), self.state.ended,
-                                  self.state.end, now)
+        fields, record = progress(self.info, self.state.observation.get("depth"), self.state.ended, self.state.end, now)
         await self.journal.complete(seq, "completed", dict(summary_of(response)), now, fields, record)
         return StepResult("accepted", method, request_id, before, self.snapshot(), response=response)
 
@@ -428,12 +526,12 @@ class Session:
 
         Raises SessionError when the engine is gone."""
         try:
-            response = await self.engine.request({"version": LOW_VERSION, "method": "session.observe",
-                                                  "params": {"sessionId": self.session_id}})
+            response = await self.engine.request(
+                {"version": LOW_VERSION, "method": "session.observe", "params": {"sessionId": self.session_id}}
+            )
         except EngineError as exc:
             self.recovery_required = True
-            raise SessionError("engineClosed", f"the engine is gone; the game cannot be observed: {exc}") \
-                from exc
+            raise SessionError("engineClosed", f"the engine is gone; the game cannot be observed: {exc}") from exc
         if "error" in response:
             error = response["error"]
             raise SessionError(error.get("code", "observeFailed"), error.get("message", ""))
@@ -450,15 +548,19 @@ class Session:
 
         Raises SessionError when the engine is gone or refuses the name."""
         try:
-            response = await self.engine.request({"version": LOW_VERSION, "method": "session.lookup",
-                                                  "params": {"sessionId": self.session_id, "name": name}})
+            response = await self.engine.request(
+                {
+                    "version": LOW_VERSION,
+                    "method": "session.lookup",
+                    "params": {"sessionId": self.session_id, "name": name},
+                }
+            )
         except EngineError as exc:
             self.recovery_required = True
             raise SessionError("engineClosed", f"the engine is gone; nothing can be looked up: {exc}") from exc
         if "error" in response:
             error = response["error"]
-            raise SessionError(error.get("code", "lookupFailed"), error.get("message", ""),
-                               field=error.get("field"))
+            raise SessionError(error.get("code", "lookupFailed"), error.get("message", ""), field=error.get("field"))
         return {key: response[key] for key in ("kind", "name", "found", "lines")}
 
     def _apply(self, response: dict[str, Any]) -> None:

@@ -26,6 +26,20 @@ from .base import (
 )
 from .memory import MemoryOwnership, MemoryStore
 
-__all__ = ["SCHEMA_VERSION", "GameRecord", "JournalEntry", "Lease", "MemoryOwnership", "MemoryStore",
-           "Ownership", "SessionInfo", "Store", "StoreConflict", "StoreError", "Summary", "ToolReceipt",
-           "canonical", "payload_hash"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "GameRecord",
+    "JournalEntry",
+    "Lease",
+    "MemoryOwnership",
+    "MemoryStore",
+    "Ownership",
+    "SessionInfo",
+    "Store",
+    "StoreConflict",
+    "StoreError",
+    "Summary",
+    "ToolReceipt",
+    "canonical",
+    "payload_hash",
+]

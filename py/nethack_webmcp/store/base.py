@@ -165,9 +165,17 @@ class Store(ABC):
         StoreConflict unless entry.seq is the session's last seq + 1."""
 
     @abstractmethod
-    async def complete(self, session_id: str, seq: int, *, state: EntryState, receipt: dict[str, Any],
-                       completed_at: float, session_fields: dict[str, Any] | None = None,
-                       record: GameRecord | None = None) -> bool:
+    async def complete(
+        self,
+        session_id: str,
+        seq: int,
+        *,
+        state: EntryState,
+        receipt: dict[str, Any],
+        completed_at: float,
+        session_fields: dict[str, Any] | None = None,
+        record: GameRecord | None = None,
+    ) -> bool:
         """Close a reservation, atomically with optional session field updates
         and an optional game record (inserted only if none exists yet).
         Returns True when `record` was written by this call.
@@ -207,8 +215,9 @@ class Store(ABC):
     # ---- exchange -------------------------------------------------------------------
 
     @abstractmethod
-    async def import_game(self, info: SessionInfo, entries: list[JournalEntry],
-                          receipts: list[ToolReceipt], record: GameRecord | None) -> None:
+    async def import_game(
+        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
+    ) -> None:
         """Insert a whole exported game in one transaction. StoreConflict when
         the sessionId exists."""
 

@@ -65,8 +65,10 @@ def _host() -> Any:
 
     host = getattr(js, HOST_GLOBAL, None)
     if host is None:
-        raise StoreError(f"the worker did not publish globalThis.{HOST_GLOBAL}; the IndexedDB store "
-                         "runs only inside the site's core worker")
+        raise StoreError(
+            f"the worker did not publish globalThis.{HOST_GLOBAL}; the IndexedDB store "
+            "runs only inside the site's core worker"
+        )
     return host
 
 
@@ -90,8 +92,11 @@ class IndexedDBStore(Store):
     def _store(self) -> Any:
         if self._js is None:
             host = _host()
-            self._js = host.store if self._database is None and not self._extra \
+            self._js = (
+                host.store
+                if self._database is None and not self._extra
                 else host.openStore(self._database or host.store.name, self._extra)
+            )
         return self._js
 
     async def _call(self, op: str, *args: Any) -> Any:
@@ -135,15 +140,24 @@ class IndexedDBStore(Store):
             raise StoreConflict("a reservation has state 'reserved' and no receipt")
         await self._call("reserve", entry)
 
-    async def complete(self, session_id: str, seq: int, *, state: EntryState, receipt: dict[str, Any],
-                       completed_at: float, session_fields: dict[str, Any] | None = None,
-                       record: GameRecord | None = None) -> bool:
+    async def complete(
+        self,
+        session_id: str,
+        seq: int,
+        *,
+        state: EntryState,
+        receipt: dict[str, Any],
+        completed_at: float,
+        session_fields: dict[str, Any] | None = None,
+        record: GameRecord | None = None,
+    ) -> bool:
         if state == "reserved":
             raise StoreConflict("complete needs a final state")
         if session_fields and set(session_fields) - SESSION_FIELDS:
             raise StoreError(f"cannot update session fields {sorted(set(session_fields) - SESSION_FIELDS)}")
-        return bool(await self._call("complete", session_id, seq, state, receipt, completed_at,
-                                     session_fields or None, record))
+        return bool(
+            await self._call("complete", session_id, seq, state, receipt, completed_at, session_fields or None, record)
+        )
 
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:
         return await self._call("journal", session_id, after_seq)
@@ -175,8 +189,9 @@ class IndexedDBStore(Store):
 
     # ---- exchange ------------------------------------------------------------------------
 
-    async def import_game(self, info: SessionInfo, entries: list[JournalEntry],
-                          receipts: list[ToolReceipt], record: GameRecord | None) -> None:
+    async def import_game(
+        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
+    ) -> None:
         await self._call("importGame", info, entries, receipts, record)
 
     # ---- the database itself ---------------------------------------------------------------
@@ -218,8 +233,9 @@ class WebLockOwnership(Ownership):
         try:
             handle = await _host().locks.acquire(session_id, steal)
         except JsException as exc:
-            raise IndexedDBError(getattr(exc, "code", None) or "failed",
-                                 f"the game's Web Lock cannot be taken: {exc}") from exc
+            raise IndexedDBError(
+                getattr(exc, "code", None) or "failed", f"the game's Web Lock cannot be taken: {exc}"
+            ) from exc
         if handle is None or type(handle).__name__ == "JsNull":  # JS null/undefined: someone else holds it
             return None
         return _WebLockLease(session_id, handle)

@@ -47,8 +47,11 @@ class MemoryStore(Store):
         return copy.deepcopy(self._sessions.get(session_id))
 
     async def list_sessions(self) -> list[SessionInfo]:
-        return sorted((copy.deepcopy(s) for s in self._sessions.values()),
-                      key=lambda s: (s["startedAt"], s["sessionId"]), reverse=True)
+        return sorted(
+            (copy.deepcopy(s) for s in self._sessions.values()),
+            key=lambda s: (s["startedAt"], s["sessionId"]),
+            reverse=True,
+        )
 
     async def update_session(self, session_id: str, fields: dict[str, Any]) -> None:
         info = self._sessions.get(session_id)
@@ -65,9 +68,17 @@ class MemoryStore(Store):
             raise StoreConflict(f"journal seq {entry['seq']} is not {last + 1}")
         entries.append(copy.deepcopy(entry))
 
-    async def complete(self, session_id: str, seq: int, *, state: EntryState, receipt: dict[str, Any],
-                       completed_at: float, session_fields: dict[str, Any] | None = None,
-                       record: GameRecord | None = None) -> bool:
+    async def complete(
+        self,
+        session_id: str,
+        seq: int,
+        *,
+        state: EntryState,
+        receipt: dict[str, Any],
+        completed_at: float,
+        session_fields: dict[str, Any] | None = None,
+        record: GameRecord | None = None,
+    ) -> bool:
         entries = self._journal.get(session_id) or []
         if not 1 <= seq <= len(entries) or entries[seq - 1]["state"] != "reserved":
             raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
@@ -126,8 +137,9 @@ class MemoryStore(Store):
     async def get_control_hash(self, session_id: str) -> str | None:
         return self._control.get(session_id)
 
-    async def import_game(self, info: SessionInfo, entries: list[JournalEntry],
-                          receipts: list[ToolReceipt], record: GameRecord | None) -> None:
+    async def import_game(
+        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
+    ) -> None:
         if info["sessionId"] in self._sessions:
             raise StoreConflict(f"session {info['sessionId']!r} exists")
         for expected, entry in enumerate(entries, start=1):

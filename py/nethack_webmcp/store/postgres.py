@@ -177,8 +177,11 @@ class PostgresStore(Store):
         connections: list[psycopg.AsyncConnection[dict[str, Any]]] = []
         try:
             for _ in range(pool_size):
-                connections.append(await psycopg.AsyncConnection.connect(
-                    conninfo, autocommit=True, row_factory=dict_row, application_name="nethack-webmcp"))
+                connections.append(
+                    await psycopg.AsyncConnection.connect(
+                        conninfo, autocommit=True, row_factory=dict_row, application_name="nethack-webmcp"
+                    )
+                )
             store = cls(conninfo, connections)
             await store._migrate()
         except BaseException as exc:
@@ -216,11 +219,13 @@ class PostgresStore(Store):
             row = await (await db.execute("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")).fetchone()
             version = int(row["v"]) if row else 0
             if version > NATIVE_SCHEMA_VERSION:
-                raise StoreError(f"the game database has schema version {version}, newer than this program's "
-                                 f"{NATIVE_SCHEMA_VERSION}; use a newer nethack-webmcp")
+                raise StoreError(
+                    f"the game database has schema version {version}, newer than this program's "
+                    f"{NATIVE_SCHEMA_VERSION}; use a newer nethack-webmcp"
+                )
             for number in range(version, NATIVE_SCHEMA_VERSION):
                 for statement in MIGRATIONS[number]:
-                    await db.execute(statement)  # type: ignore[arg-type]  # constant DDL
+                    await db.execute(statement)  # constant DDL
                 await db.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (number + 1,))
 
     async def schema_version(self) -> int:
@@ -232,13 +237,21 @@ class PostgresStore(Store):
 
     @staticmethod
     def _session(row: dict[str, Any]) -> SessionInfo:
-        info = SessionInfo(sessionId=row["session_id"], create=_loads(row["create_json"]),
-                           metadata=_loads(row["metadata_json"]),
-                           createdSummary=_loads(row["created_summary_json"]), profile=row["profile"],
-                           engineIdentity=row["engine_identity"], viewNonce=row["view_nonce"],
-                           startedAt=row["started_at_s"], updatedAt=row["updated_at_s"],
-                           endedAt=row["ended_at_s"], status=row["status"], lastDepth=row["last_depth"],
-                           deepestDepth=row["deepest_depth"])
+        info = SessionInfo(
+            sessionId=row["session_id"],
+            create=_loads(row["create_json"]),
+            metadata=_loads(row["metadata_json"]),
+            createdSummary=_loads(row["created_summary_json"]),
+            profile=row["profile"],
+            engineIdentity=row["engine_identity"],
+            viewNonce=row["view_nonce"],
+            startedAt=row["started_at_s"],
+            updatedAt=row["updated_at_s"],
+            endedAt=row["ended_at_s"],
+            status=row["status"],
+            lastDepth=row["last_depth"],
+            deepestDepth=row["deepest_depth"],
+        )
         if row["seed_choice"] is not None:
             info["seedChoice"] = row["seed_choice"]
         return info
@@ -252,12 +265,33 @@ class PostgresStore(Store):
             "metadata_json, created_summary_json, started_at_s, updated_at_s, ended_at_s, status, "
             "last_depth, deepest_depth, seed_choice) VALUES "
             "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-            (info["sessionId"], create["seed"], create["name"], create["role"], create["race"],
-             create["gender"], create["alignment"], create["createdAt"], create.get("harness_name", ""),
-             create.get("model_name", ""), bool(create.get("wizard")), info["profile"],
-             info["engineIdentity"], info["viewNonce"], _dumps(create), _dumps(info["metadata"]),
-             _dumps(info["createdSummary"]), info["startedAt"], info["updatedAt"], info["endedAt"],
-             info["status"], info["lastDepth"], info["deepestDepth"], info.get("seedChoice")))
+            (
+                info["sessionId"],
+                create["seed"],
+                create["name"],
+                create["role"],
+                create["race"],
+                create["gender"],
+                create["alignment"],
+                create["createdAt"],
+                create.get("harness_name", ""),
+                create.get("model_name", ""),
+                bool(create.get("wizard")),
+                info["profile"],
+                info["engineIdentity"],
+                info["viewNonce"],
+                _dumps(create),
+                _dumps(info["metadata"]),
+                _dumps(info["createdSummary"]),
+                info["startedAt"],
+                info["updatedAt"],
+                info["endedAt"],
+                info["status"],
+                info["lastDepth"],
+                info["deepestDepth"],
+                info.get("seedChoice"),
+            ),
+        )
 
     async def create_session(self, info: SessionInfo) -> None:
         async with self._tx("create session") as db:
@@ -270,8 +304,9 @@ class PostgresStore(Store):
 
     async def list_sessions(self) -> list[SessionInfo]:
         async with self._tx("list sessions") as db:
-            rows = await (await db.execute("SELECT * FROM sessions ORDER BY started_at_s DESC, session_id DESC")
-                          ).fetchall()
+            rows = await (
+                await db.execute("SELECT * FROM sessions ORDER BY started_at_s DESC, session_id DESC")
+            ).fetchall()
         return [self._session(row) for row in rows]
 
     @staticmethod
@@ -282,8 +317,10 @@ class PostgresStore(Store):
         if not fields:
             return
         assignments = ", ".join(f"{SESSION_FIELDS[key]} = %s" for key in fields)  # names from a fixed table
-        cursor = await db.execute(f"UPDATE sessions SET {assignments} WHERE session_id = %s",  # type: ignore[arg-type]
-                                  (*fields.values(), session_id))
+        cursor = await db.execute(
+            f"UPDATE sessions SET {assignments} WHERE session_id = %s",
+            (*fields.values(), session_id),
+        )
         if cursor.rowcount != 1:
             raise StoreConflict(f"no session {session_id!r}")
 
@@ -295,26 +332,47 @@ class PostgresStore(Store):
 
     @staticmethod
     def _entry(session_id: str, row: dict[str, Any]) -> JournalEntry:
-        return JournalEntry(sessionId=session_id, seq=row["seq"], operationId=row["operation_id"],
-                            requestId=row["request_id"], method=row["method"],
-                            request=_loads(row["request_json"]), reservedAt=row["reserved_at_s"],
-                            state=row["state"], receipt=_loads(row["receipt_json"]),
-                            completedAt=row["completed_at_s"])
+        return JournalEntry(
+            sessionId=session_id,
+            seq=row["seq"],
+            operationId=row["operation_id"],
+            requestId=row["request_id"],
+            method=row["method"],
+            request=_loads(row["request_json"]),
+            reservedAt=row["reserved_at_s"],
+            state=row["state"],
+            receipt=_loads(row["receipt_json"]),
+            completedAt=row["completed_at_s"],
+        )
 
     @staticmethod
     async def _insert_entry(db: psycopg.AsyncConnection[Any], entry: JournalEntry) -> None:
-        await db.execute("INSERT INTO journal (session_id, seq, operation_id, request_id, method, request_json, "
-                         "reserved_at_s, state, receipt_json, completed_at_s) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                         (entry["sessionId"], entry["seq"], entry["operationId"], entry["requestId"],
-                          entry["method"], _dumps(entry["request"]), entry["reservedAt"], entry["state"],
-                          None if entry["receipt"] is None else _dumps(entry["receipt"]), entry["completedAt"]))
+        await db.execute(
+            "INSERT INTO journal (session_id, seq, operation_id, request_id, method, request_json, "
+            "reserved_at_s, state, receipt_json, completed_at_s) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            (
+                entry["sessionId"],
+                entry["seq"],
+                entry["operationId"],
+                entry["requestId"],
+                entry["method"],
+                _dumps(entry["request"]),
+                entry["reservedAt"],
+                entry["state"],
+                None if entry["receipt"] is None else _dumps(entry["receipt"]),
+                entry["completedAt"],
+            ),
+        )
 
     async def reserve(self, entry: JournalEntry) -> None:
         async with self._tx("reserve journal entry") as db:
             # the session row lock orders concurrent reservations of one game (any instance)
             await db.execute("SELECT 1 FROM sessions WHERE session_id = %s FOR UPDATE", (entry["sessionId"],))
-            row = await (await db.execute("SELECT coalesce(max(seq), 0) AS last FROM journal WHERE session_id = %s",
-                                          (entry["sessionId"],))).fetchone()
+            row = await (
+                await db.execute(
+                    "SELECT coalesce(max(seq), 0) AS last FROM journal WHERE session_id = %s", (entry["sessionId"],)
+                )
+            ).fetchone()
             last = int(row["last"]) if row else 0
             if entry["seq"] != last + 1:
                 raise StoreConflict(f"journal seq {entry['seq']} of {entry['sessionId']!r} is not {last + 1}")
@@ -322,15 +380,25 @@ class PostgresStore(Store):
                 raise StoreConflict("a reservation has state 'reserved' and no receipt")
             await self._insert_entry(db, entry)
 
-    async def complete(self, session_id: str, seq: int, *, state: EntryState, receipt: dict[str, Any],
-                       completed_at: float, session_fields: dict[str, Any] | None = None,
-                       record: GameRecord | None = None) -> bool:
+    async def complete(
+        self,
+        session_id: str,
+        seq: int,
+        *,
+        state: EntryState,
+        receipt: dict[str, Any],
+        completed_at: float,
+        session_fields: dict[str, Any] | None = None,
+        record: GameRecord | None = None,
+    ) -> bool:
         if state == "reserved":
             raise StoreConflict("complete needs a final state")
         async with self._tx("complete journal entry") as db:
-            cursor = await db.execute("UPDATE journal SET state = %s, receipt_json = %s, completed_at_s = %s "
-                                      "WHERE session_id = %s AND seq = %s AND state = 'reserved'",
-                                      (state, _dumps(receipt), completed_at, session_id, seq))
+            cursor = await db.execute(
+                "UPDATE journal SET state = %s, receipt_json = %s, completed_at_s = %s "
+                "WHERE session_id = %s AND seq = %s AND state = 'reserved'",
+                (state, _dumps(receipt), completed_at, session_id, seq),
+            )
             if cursor.rowcount != 1:
                 raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
             if session_fields:
@@ -339,28 +407,42 @@ class PostgresStore(Store):
 
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:
         async with self._tx("read journal") as db:
-            rows = await (await db.execute("SELECT * FROM journal WHERE session_id = %s AND seq > %s ORDER BY seq",
-                                           (session_id, after_seq))).fetchall()
+            rows = await (
+                await db.execute(
+                    "SELECT * FROM journal WHERE session_id = %s AND seq > %s ORDER BY seq", (session_id, after_seq)
+                )
+            ).fetchall()
         return [self._entry(session_id, row) for row in rows]
 
     async def operation_entries(self, session_id: str, operation_id: str) -> list[JournalEntry]:
         async with self._tx("read journal") as db:
-            rows = await (await db.execute("SELECT * FROM journal WHERE session_id = %s AND operation_id = %s "
-                                           "ORDER BY seq", (session_id, operation_id))).fetchall()
+            rows = await (
+                await db.execute(
+                    "SELECT * FROM journal WHERE session_id = %s AND operation_id = %s ORDER BY seq",
+                    (session_id, operation_id),
+                )
+            ).fetchall()
         return [self._entry(session_id, row) for row in rows]
 
     # ---- tool receipts ------------------------------------------------------------------
 
     @staticmethod
     def _receipt(row: dict[str, Any]) -> ToolReceipt:
-        return ToolReceipt(sessionId=row["session_id"], requestId=row["request_id"],
-                           payloadHash=row["payload_hash"], frame=_loads(row["frame_json"]),
-                           createdAt=row["created_at_s"])
+        return ToolReceipt(
+            sessionId=row["session_id"],
+            requestId=row["request_id"],
+            payloadHash=row["payload_hash"],
+            frame=_loads(row["frame_json"]),
+            createdAt=row["created_at_s"],
+        )
 
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
         async with self._tx("read receipt") as db:
-            row = await (await db.execute("SELECT * FROM receipts WHERE session_id = %s AND request_id = %s",
-                                          (session_id, request_id))).fetchone()
+            row = await (
+                await db.execute(
+                    "SELECT * FROM receipts WHERE session_id = %s AND request_id = %s", (session_id, request_id)
+                )
+            ).fetchone()
         return self._receipt(row) if row else None
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
@@ -368,19 +450,30 @@ class PostgresStore(Store):
             cursor = await db.execute(
                 "INSERT INTO receipts (session_id, request_id, payload_hash, frame_json, created_at_s) "
                 "VALUES (%s,%s,%s,%s,%s) ON CONFLICT (session_id, request_id) DO NOTHING",
-                (receipt["sessionId"], receipt["requestId"], receipt["payloadHash"], _dumps(receipt["frame"]),
-                 receipt["createdAt"]))
+                (
+                    receipt["sessionId"],
+                    receipt["requestId"],
+                    receipt["payloadHash"],
+                    _dumps(receipt["frame"]),
+                    receipt["createdAt"],
+                ),
+            )
             if cursor.rowcount == 1:
                 return
-            row = await (await db.execute("SELECT payload_hash FROM receipts WHERE session_id = %s AND "
-                                          "request_id = %s", (receipt["sessionId"], receipt["requestId"]))).fetchone()
+            row = await (
+                await db.execute(
+                    "SELECT payload_hash FROM receipts WHERE session_id = %s AND request_id = %s",
+                    (receipt["sessionId"], receipt["requestId"]),
+                )
+            ).fetchone()
             if row is None or row["payload_hash"] != receipt["payloadHash"]:
                 raise StoreConflict(f"requestId {receipt['requestId']!r} is recorded with another payload")
 
     async def receipts(self, session_id: str) -> list[ToolReceipt]:
         async with self._tx("read receipts") as db:
-            rows = await (await db.execute("SELECT * FROM receipts WHERE session_id = %s ORDER BY created_at_s",
-                                           (session_id,))).fetchall()
+            rows = await (
+                await db.execute("SELECT * FROM receipts WHERE session_id = %s ORDER BY created_at_s", (session_id,))
+            ).fetchall()
         return [self._receipt(row) for row in rows]
 
     # ---- records ----------------------------------------------------------------------------
@@ -389,16 +482,19 @@ class PostgresStore(Store):
     async def _insert_record(db: psycopg.AsyncConnection[Any], record: GameRecord) -> bool:
         columns = ", ".join(RECORD_COLUMNS.values())
         marks = ", ".join("%s" for _ in RECORD_COLUMNS)
-        cursor = await db.execute(f"INSERT INTO game_records ({columns}) VALUES ({marks}) "  # type: ignore[arg-type]
-                                  "ON CONFLICT (game_id) DO NOTHING",
-                                  tuple(record.get(key) for key in RECORD_COLUMNS))
+        cursor = await db.execute(
+            f"INSERT INTO game_records ({columns}) VALUES ({marks}) ON CONFLICT (game_id) DO NOTHING",
+            tuple(record.get(key) for key in RECORD_COLUMNS),
+        )
         return cursor.rowcount == 1
 
     @staticmethod
     def _record(row: dict[str, Any]) -> GameRecord:
-        record = {key: _whole(row[column]) if key in ("startedAt", "endedAt") else row[column]
-                  for key, column in RECORD_COLUMNS.items()
-                  if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS}
+        record = {
+            key: _whole(row[column]) if key in ("startedAt", "endedAt") else row[column]
+            for key, column in RECORD_COLUMNS.items()
+            if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS
+        }
         return GameRecord(**record)  # type: ignore[typeddict-item]
 
     async def put_record(self, record: GameRecord) -> bool:
@@ -412,27 +508,31 @@ class PostgresStore(Store):
 
     async def recent_records(self, limit: int = 10) -> list[GameRecord]:
         async with self._tx("read records") as db:
-            rows = await (await db.execute("SELECT * FROM game_records ORDER BY ended_at_s DESC, game_id DESC "
-                                           "LIMIT %s", (limit,))).fetchall()
+            rows = await (
+                await db.execute("SELECT * FROM game_records ORDER BY ended_at_s DESC, game_id DESC LIMIT %s", (limit,))
+            ).fetchall()
         return [self._record(row) for row in rows]
 
     # ---- control tokens (hashes only) ----------------------------------------------------
 
     async def put_control_hash(self, session_id: str, token_hash: str) -> None:
         async with self._tx("record control token") as db:
-            await db.execute("INSERT INTO control_tokens (session_id, token_hash) VALUES (%s, %s)",
-                             (session_id, token_hash))
+            await db.execute(
+                "INSERT INTO control_tokens (session_id, token_hash) VALUES (%s, %s)", (session_id, token_hash)
+            )
 
     async def get_control_hash(self, session_id: str) -> str | None:
         async with self._tx("read control token") as db:
-            row = await (await db.execute("SELECT token_hash FROM control_tokens WHERE session_id = %s",
-                                          (session_id,))).fetchone()
+            row = await (
+                await db.execute("SELECT token_hash FROM control_tokens WHERE session_id = %s", (session_id,))
+            ).fetchone()
         return row["token_hash"] if row else None
 
     # ---- exchange ---------------------------------------------------------------------------
 
-    async def import_game(self, info: SessionInfo, entries: list[JournalEntry],
-                          receipts: list[ToolReceipt], record: GameRecord | None) -> None:
+    async def import_game(
+        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
+    ) -> None:
         async with self._tx("import game") as db:
             await self._insert_session(db, info)
             for expected, entry in enumerate(entries, start=1):
@@ -440,10 +540,17 @@ class PostgresStore(Store):
                     raise StoreConflict(f"journal entry {entry['seq']} is out of order")
                 await self._insert_entry(db, entry)
             for receipt in receipts:
-                await db.execute("INSERT INTO receipts (session_id, request_id, payload_hash, frame_json, "
-                                 "created_at_s) VALUES (%s,%s,%s,%s,%s)",
-                                 (info["sessionId"], receipt["requestId"], receipt["payloadHash"],
-                                  _dumps(receipt["frame"]), receipt["createdAt"]))
+                await db.execute(
+                    "INSERT INTO receipts (session_id, request_id, payload_hash, frame_json, "
+                    "created_at_s) VALUES (%s,%s,%s,%s,%s)",
+                    (
+                        info["sessionId"],
+                        receipt["requestId"],
+                        receipt["payloadHash"],
+                        _dumps(receipt["frame"]),
+                        receipt["createdAt"],
+                    ),
+                )
             if record is not None:
                 await self._insert_record(db, record)
 
@@ -490,8 +597,9 @@ class AdvisoryOwnership(Ownership):
     async def connect(cls, conninfo: str, name: str | None = None) -> AdvisoryOwnership:
         label = name or f"nethack-webmcp owner pid {os.getpid()}"
         try:
-            connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True, row_factory=dict_row,
-                                                               application_name=label[:63])
+            connection = await psycopg.AsyncConnection.connect(
+                conninfo, autocommit=True, row_factory=dict_row, application_name=label[:63]
+            )
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to the game database for ownership: {exc}") from exc
         return cls(connection)
@@ -503,15 +611,16 @@ class AdvisoryOwnership(Ownership):
     async def _query(self, sql: str, params: tuple[Any, ...]) -> dict[str, Any] | None:
         async with self._lock:
             try:
-                return await (await self._db.execute(sql, params)).fetchone()  # type: ignore[arg-type]
+                return await (await self._db.execute(sql, params)).fetchone()
             except psycopg.Error as exc:
                 raise StoreError(f"ownership lock query failed: {exc}") from exc
 
     async def acquire(self, session_id: str) -> Lease | None:
         if session_id in self._held:
             return None
-        row = await self._query("SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got",
-                                (advisory_key(session_id),))
+        row = await self._query(
+            "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got", (advisory_key(session_id),)
+        )
         if not (row and row["got"]):
             return None
         self._held.add(session_id)
@@ -529,7 +638,9 @@ class AdvisoryOwnership(Ownership):
                 "SELECT a.pid, a.application_name, extract(epoch FROM a.backend_start) AS since "
                 "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
                 "AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = "
-                "hashtextextended(%s, 0) LIMIT 1", (advisory_key(session_id),))
+                "hashtextextended(%s, 0) LIMIT 1",
+                (advisory_key(session_id),),
+            )
         except StoreError:
             return None
         if row is None:

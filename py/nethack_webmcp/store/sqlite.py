@@ -147,9 +147,11 @@ MIGRATIONS: list[list[str]] = [
             seed INTEGER,
             seed_choice TEXT CHECK (seed_choice IN ('chosen', 'sealed'))
         )""",
-        ("INSERT INTO game_records_3 SELECT game_id, character_name, harness_name, model_name, started_at_s, "
-         "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
-         "seed_choice FROM game_records"),
+        (
+            "INSERT INTO game_records_3 SELECT game_id, character_name, harness_name, model_name, started_at_s, "
+            "ended_at_s, end_time_kind, end_reason, how, death, score, turns, last_depth, deepest_depth, seed, "
+            "seed_choice FROM game_records"
+        ),
         "DROP TABLE game_records",
         "ALTER TABLE game_records_3 RENAME TO game_records",
         "CREATE INDEX game_records_recent_idx ON game_records (ended_at_s DESC, game_id DESC)",
@@ -157,13 +159,31 @@ MIGRATIONS: list[list[str]] = [
 ]
 assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 
-SESSION_FIELDS = {"updatedAt": "updated_at_s", "endedAt": "ended_at_s", "status": "status",
-                  "lastDepth": "last_depth", "deepestDepth": "deepest_depth"}
-RECORD_COLUMNS = {"sessionId": "game_id", "characterName": "character_name", "harnessName": "harness_name",
-                  "modelName": "model_name", "startedAt": "started_at_s", "endedAt": "ended_at_s",
-                  "endTimeKind": "end_time_kind", "endReason": "end_reason", "how": "how", "death": "death",
-                  "score": "score", "turns": "turns", "lastDepth": "last_depth", "deepestDepth": "deepest_depth",
-                  "seed": "seed", "seedChoice": "seed_choice"}
+SESSION_FIELDS = {
+    "updatedAt": "updated_at_s",
+    "endedAt": "ended_at_s",
+    "status": "status",
+    "lastDepth": "last_depth",
+    "deepestDepth": "deepest_depth",
+}
+RECORD_COLUMNS = {
+    "sessionId": "game_id",
+    "characterName": "character_name",
+    "harnessName": "harness_name",
+    "modelName": "model_name",
+    "startedAt": "started_at_s",
+    "endedAt": "ended_at_s",
+    "endTimeKind": "end_time_kind",
+    "endReason": "end_reason",
+    "how": "how",
+    "death": "death",
+    "score": "score",
+    "turns": "turns",
+    "lastDepth": "last_depth",
+    "deepestDepth": "deepest_depth",
+    "seed": "seed",
+    "seedChoice": "seed_choice",
+}
 OPTIONAL_RECORD_FIELDS = {"seed", "seedChoice"}  # absent from records written before schema 2
 
 
@@ -190,8 +210,9 @@ class SqliteStore(Store):
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
-                                       check_same_thread=False)
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+            )
             self._db.row_factory = sqlite3.Row
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
@@ -213,8 +234,10 @@ class SqliteStore(Store):
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > NATIVE_SCHEMA_VERSION:
-            raise StoreError(f"{self.path} has schema version {version}, newer than this program's "
-                             f"{NATIVE_SCHEMA_VERSION}; use a newer nethack-webmcp")
+            raise StoreError(
+                f"{self.path} has schema version {version}, newer than this program's "
+                f"{NATIVE_SCHEMA_VERSION}; use a newer nethack-webmcp"
+            )
         while version < NATIVE_SCHEMA_VERSION:
             with self._tx():
                 # re-read under the write lock: another process may have migrated
@@ -260,13 +283,21 @@ class SqliteStore(Store):
 
     @staticmethod
     def _session(row: sqlite3.Row) -> SessionInfo:
-        info = SessionInfo(sessionId=row["session_id"], create=_loads(row["create_json"]),
-                           metadata=_loads(row["metadata_json"]),
-                           createdSummary=_loads(row["created_summary_json"]), profile=row["profile"],
-                           engineIdentity=row["engine_identity"], viewNonce=row["view_nonce"],
-                           startedAt=row["started_at_s"], updatedAt=row["updated_at_s"],
-                           endedAt=row["ended_at_s"], status=row["status"], lastDepth=row["last_depth"],
-                           deepestDepth=row["deepest_depth"])
+        info = SessionInfo(
+            sessionId=row["session_id"],
+            create=_loads(row["create_json"]),
+            metadata=_loads(row["metadata_json"]),
+            createdSummary=_loads(row["created_summary_json"]),
+            profile=row["profile"],
+            engineIdentity=row["engine_identity"],
+            viewNonce=row["view_nonce"],
+            startedAt=row["started_at_s"],
+            updatedAt=row["updated_at_s"],
+            endedAt=row["ended_at_s"],
+            status=row["status"],
+            lastDepth=row["last_depth"],
+            deepestDepth=row["deepest_depth"],
+        )
         if row["seed_choice"] is not None:
             info["seedChoice"] = row["seed_choice"]
         return info
@@ -278,12 +309,33 @@ class SqliteStore(Store):
             "harness_name, model_name, wizard, profile, engine_identity, view_nonce, create_json, "
             "metadata_json, created_summary_json, started_at_s, updated_at_s, ended_at_s, status, "
             "last_depth, deepest_depth, seed_choice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (info["sessionId"], create["seed"], create["name"], create["role"], create["race"],
-             create["gender"], create["alignment"], create["createdAt"], create.get("harness_name", ""),
-             create.get("model_name", ""), int(bool(create.get("wizard"))), info["profile"],
-             info["engineIdentity"], info["viewNonce"], _dumps(create), _dumps(info["metadata"]),
-             _dumps(info["createdSummary"]), info["startedAt"], info["updatedAt"], info["endedAt"],
-             info["status"], info["lastDepth"], info["deepestDepth"], info.get("seedChoice")))
+            (
+                info["sessionId"],
+                create["seed"],
+                create["name"],
+                create["role"],
+                create["race"],
+                create["gender"],
+                create["alignment"],
+                create["createdAt"],
+                create.get("harness_name", ""),
+                create.get("model_name", ""),
+                int(bool(create.get("wizard"))),
+                info["profile"],
+                info["engineIdentity"],
+                info["viewNonce"],
+                _dumps(create),
+                _dumps(info["metadata"]),
+                _dumps(info["createdSummary"]),
+                info["startedAt"],
+                info["updatedAt"],
+                info["endedAt"],
+                info["status"],
+                info["lastDepth"],
+                info["deepestDepth"],
+                info.get("seedChoice"),
+            ),
+        )
 
     async def create_session(self, info: SessionInfo) -> None:
         with self._errors("create session"), self._tx() as db:
@@ -306,8 +358,7 @@ class SqliteStore(Store):
         if not fields:
             return
         assignments = ", ".join(f"{SESSION_FIELDS[key]} = ?" for key in fields)
-        cursor = db.execute(f"UPDATE sessions SET {assignments} WHERE session_id = ?",
-                            (*fields.values(), session_id))
+        cursor = db.execute(f"UPDATE sessions SET {assignments} WHERE session_id = ?", (*fields.values(), session_id))
         if cursor.rowcount != 1:
             raise StoreConflict(f"no session {session_id!r}")
 
@@ -319,39 +370,69 @@ class SqliteStore(Store):
 
     @staticmethod
     def _entry(session_id: str, row: sqlite3.Row) -> JournalEntry:
-        return JournalEntry(sessionId=session_id, seq=row["seq"], operationId=row["operation_id"],
-                            requestId=row["request_id"], method=row["method"],
-                            request=_loads(row["request_json"]), reservedAt=row["reserved_at_s"],
-                            state=row["state"], receipt=_loads(row["receipt_json"]),
-                            completedAt=row["completed_at_s"])
+        return JournalEntry(
+            sessionId=session_id,
+            seq=row["seq"],
+            operationId=row["operation_id"],
+            requestId=row["request_id"],
+            method=row["method"],
+            request=_loads(row["request_json"]),
+            reservedAt=row["reserved_at_s"],
+            state=row["state"],
+            receipt=_loads(row["receipt_json"]),
+            completedAt=row["completed_at_s"],
+        )
 
     @staticmethod
     def _insert_entry(db: sqlite3.Connection, entry: JournalEntry) -> None:
-        db.execute("INSERT INTO journal (session_id, seq, operation_id, request_id, method, request_json, "
-                   "reserved_at_s, state, receipt_json, completed_at_s) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                   (entry["sessionId"], entry["seq"], entry["operationId"], entry["requestId"],
-                    entry["method"], _dumps(entry["request"]), entry["reservedAt"], entry["state"],
-                    None if entry["receipt"] is None else _dumps(entry["receipt"]), entry["completedAt"]))
+        db.execute(
+            "INSERT INTO journal (session_id, seq, operation_id, request_id, method, request_json, "
+            "reserved_at_s, state, receipt_json, completed_at_s) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (
+                entry["sessionId"],
+                entry["seq"],
+                entry["operationId"],
+                entry["requestId"],
+                entry["method"],
+                _dumps(entry["request"]),
+                entry["reservedAt"],
+                entry["state"],
+                None if entry["receipt"] is None else _dumps(entry["receipt"]),
+                entry["completedAt"],
+            ),
+        )
 
     async def reserve(self, entry: JournalEntry) -> None:
         with self._errors("reserve journal entry"), self._tx() as db:
-            last = db.execute("SELECT max(seq) FROM journal WHERE session_id = ?",
-                              (entry["sessionId"],)).fetchone()[0] or 0
+            last = (
+                db.execute("SELECT max(seq) FROM journal WHERE session_id = ?", (entry["sessionId"],)).fetchone()[0]
+                or 0
+            )
             if entry["seq"] != last + 1:
                 raise StoreConflict(f"journal seq {entry['seq']} of {entry['sessionId']!r} is not {last + 1}")
             if entry["state"] != "reserved" or entry["receipt"] is not None:
                 raise StoreConflict("a reservation has state 'reserved' and no receipt")
             self._insert_entry(db, entry)
 
-    async def complete(self, session_id: str, seq: int, *, state: EntryState, receipt: dict[str, Any],
-                       completed_at: float, session_fields: dict[str, Any] | None = None,
-                       record: GameRecord | None = None) -> bool:
+    async def complete(
+        self,
+        session_id: str,
+        seq: int,
+        *,
+        state: EntryState,
+        receipt: dict[str, Any],
+        completed_at: float,
+        session_fields: dict[str, Any] | None = None,
+        record: GameRecord | None = None,
+    ) -> bool:
         if state == "reserved":
             raise StoreConflict("complete needs a final state")
         with self._errors("complete journal entry"), self._tx() as db:
-            cursor = db.execute("UPDATE journal SET state = ?, receipt_json = ?, completed_at_s = ? "
-                                "WHERE session_id = ? AND seq = ? AND state = 'reserved'",
-                                (state, _dumps(receipt), completed_at, session_id, seq))
+            cursor = db.execute(
+                "UPDATE journal SET state = ?, receipt_json = ?, completed_at_s = ? "
+                "WHERE session_id = ? AND seq = ? AND state = 'reserved'",
+                (state, _dumps(receipt), completed_at, session_id, seq),
+            )
             if cursor.rowcount != 1:
                 raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
             if session_fields:
@@ -360,47 +441,63 @@ class SqliteStore(Store):
 
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:
         with self._errors("read journal"):
-            rows = self._db.execute("SELECT * FROM journal WHERE session_id = ? AND seq > ? ORDER BY seq",
-                                    (session_id, after_seq))
+            rows = self._db.execute(
+                "SELECT * FROM journal WHERE session_id = ? AND seq > ? ORDER BY seq", (session_id, after_seq)
+            )
             return [self._entry(session_id, row) for row in rows]
 
     async def operation_entries(self, session_id: str, operation_id: str) -> list[JournalEntry]:
         with self._errors("read journal"):
-            rows = self._db.execute("SELECT * FROM journal WHERE session_id = ? AND operation_id = ? "
-                                    "ORDER BY seq", (session_id, operation_id))
+            rows = self._db.execute(
+                "SELECT * FROM journal WHERE session_id = ? AND operation_id = ? ORDER BY seq",
+                (session_id, operation_id),
+            )
             return [self._entry(session_id, row) for row in rows]
 
     # ---- tool receipts -------------------------------------------------------------------
 
     @staticmethod
     def _receipt(row: sqlite3.Row) -> ToolReceipt:
-        return ToolReceipt(sessionId=row["session_id"], requestId=row["request_id"],
-                           payloadHash=row["payload_hash"], frame=_loads(row["frame_json"]),
-                           createdAt=row["created_at_s"])
+        return ToolReceipt(
+            sessionId=row["session_id"],
+            requestId=row["request_id"],
+            payloadHash=row["payload_hash"],
+            frame=_loads(row["frame_json"]),
+            createdAt=row["created_at_s"],
+        )
 
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
         with self._errors("read receipt"):
-            row = self._db.execute("SELECT * FROM receipts WHERE session_id = ? AND request_id = ?",
-                                   (session_id, request_id)).fetchone()
+            row = self._db.execute(
+                "SELECT * FROM receipts WHERE session_id = ? AND request_id = ?", (session_id, request_id)
+            ).fetchone()
         return self._receipt(row) if row else None
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         with self._errors("record receipt"), self._tx() as db:
-            row = db.execute("SELECT payload_hash FROM receipts WHERE session_id = ? AND request_id = ?",
-                             (receipt["sessionId"], receipt["requestId"])).fetchone()
+            row = db.execute(
+                "SELECT payload_hash FROM receipts WHERE session_id = ? AND request_id = ?",
+                (receipt["sessionId"], receipt["requestId"]),
+            ).fetchone()
             if row is not None:
                 if row["payload_hash"] != receipt["payloadHash"]:
                     raise StoreConflict(f"requestId {receipt['requestId']!r} is recorded with another payload")
                 return
-            db.execute("INSERT INTO receipts (session_id, request_id, payload_hash, frame_json, created_at_s) "
-                       "VALUES (?,?,?,?,?)", (receipt["sessionId"], receipt["requestId"],
-                                              receipt["payloadHash"], _dumps(receipt["frame"]),
-                                              receipt["createdAt"]))
+            db.execute(
+                "INSERT INTO receipts (session_id, request_id, payload_hash, frame_json, created_at_s) "
+                "VALUES (?,?,?,?,?)",
+                (
+                    receipt["sessionId"],
+                    receipt["requestId"],
+                    receipt["payloadHash"],
+                    _dumps(receipt["frame"]),
+                    receipt["createdAt"],
+                ),
+            )
 
     async def receipts(self, session_id: str) -> list[ToolReceipt]:
         with self._errors("read receipts"):
-            rows = self._db.execute("SELECT * FROM receipts WHERE session_id = ? ORDER BY created_at_s",
-                                    (session_id,))
+            rows = self._db.execute("SELECT * FROM receipts WHERE session_id = ? ORDER BY created_at_s", (session_id,))
             return [self._receipt(row) for row in rows]
 
     # ---- records -------------------------------------------------------------------------
@@ -409,14 +506,19 @@ class SqliteStore(Store):
     def _insert_record(db: sqlite3.Connection, record: GameRecord) -> bool:
         columns = ", ".join(RECORD_COLUMNS.values())
         marks = ", ".join("?" for _ in RECORD_COLUMNS)
-        cursor = db.execute(f"INSERT OR IGNORE INTO game_records ({columns}) VALUES ({marks})",
-                            tuple(record.get(key) for key in RECORD_COLUMNS))
+        cursor = db.execute(
+            f"INSERT OR IGNORE INTO game_records ({columns}) VALUES ({marks})",
+            tuple(record.get(key) for key in RECORD_COLUMNS),
+        )
         return cursor.rowcount == 1
 
     @staticmethod
     def _record(row: sqlite3.Row) -> GameRecord:
-        record = {key: row[column] for key, column in RECORD_COLUMNS.items()
-                  if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS}
+        record = {
+            key: row[column]
+            for key, column in RECORD_COLUMNS.items()
+            if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS
+        }
         return GameRecord(**record)  # type: ignore[typeddict-item]
 
     async def put_record(self, record: GameRecord) -> bool:
@@ -430,14 +532,16 @@ class SqliteStore(Store):
 
     async def recent_records(self, limit: int = 10) -> list[GameRecord]:
         with self._errors("read records"):
-            rows = self._db.execute("SELECT * FROM game_records ORDER BY ended_at_s DESC, game_id DESC "
-                                    "LIMIT ?", (limit,))
+            rows = self._db.execute(
+                "SELECT * FROM game_records ORDER BY ended_at_s DESC, game_id DESC LIMIT ?", (limit,)
+            )
             return [self._record(row) for row in rows]
 
     # ---- exchange ------------------------------------------------------------------------
 
-    async def import_game(self, info: SessionInfo, entries: list[JournalEntry],
-                          receipts: list[ToolReceipt], record: GameRecord | None) -> None:
+    async def import_game(
+        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
+    ) -> None:
         with self._errors("import game"), self._tx() as db:
             self._insert_session(db, info)
             for expected, entry in enumerate(entries, start=1):
@@ -445,10 +549,17 @@ class SqliteStore(Store):
                     raise StoreConflict(f"journal entry {entry['seq']} is out of order")
                 self._insert_entry(db, entry)
             for receipt in receipts:
-                db.execute("INSERT INTO receipts (session_id, request_id, payload_hash, frame_json, "
-                           "created_at_s) VALUES (?,?,?,?,?)",
-                           (info["sessionId"], receipt["requestId"], receipt["payloadHash"],
-                            _dumps(receipt["frame"]), receipt["createdAt"]))
+                db.execute(
+                    "INSERT INTO receipts (session_id, request_id, payload_hash, frame_json, "
+                    "created_at_s) VALUES (?,?,?,?,?)",
+                    (
+                        info["sessionId"],
+                        receipt["requestId"],
+                        receipt["payloadHash"],
+                        _dumps(receipt["frame"]),
+                        receipt["createdAt"],
+                    ),
+                )
             if record is not None:
                 self._insert_record(db, record)
 
@@ -460,8 +571,9 @@ class SqliteStore(Store):
 
     async def get_control_hash(self, session_id: str) -> str | None:
         with self._errors("read control token"):
-            row = self._db.execute("SELECT token_hash FROM control_tokens WHERE session_id = ?",
-                                   (session_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT token_hash FROM control_tokens WHERE session_id = ?", (session_id,)
+            ).fetchone()
         return row["token_hash"] if row else None
 
     async def close(self) -> None:

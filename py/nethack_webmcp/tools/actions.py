@@ -90,8 +90,7 @@ class ActionTable:
         required = [name for name in properties if name in common]
         if self.selector is not None and None not in self.by_name():
             required.insert(0, self.selector)
-        return {"type": "object", "properties": properties, "required": required,
-                "additionalProperties": False}
+        return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
     def _field_order(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -107,8 +106,12 @@ class ActionTable:
         previous: Action | None = None
         for action in self.actions:
             line = action.line(self.selector)
-            if previous is not None and previous.name and action.name and \
-                    line[len(action.name):] == lines[-1][lines[-1].index("("):]:
+            if (
+                previous is not None
+                and previous.name
+                and action.name
+                and line[len(action.name) :] == lines[-1][lines[-1].index("(") :]
+            ):
                 lines[-1] = lines[-1].replace("(", f"|{action.name}(", 1)
             else:
                 lines.append(line)
@@ -129,8 +132,9 @@ class ActionTable:
         label = f"{self.selector} {action.name!r}" if action.name else f"without {self.selector}"
         accepted = action.accepted_fields()
         problems = [f"{label} needs {name!r}" for name in action.required_fields() if name not in arguments]
-        problems += [f"{label} does not take {name!r}" for name in arguments
-                     if name != self.selector and name not in accepted]
+        problems += [
+            f"{label} does not take {name!r}" for name in arguments if name != self.selector and name not in accepted
+        ]
         if problems:
             problems.append(f"{label} accepts: {_names(accepted)}")
         return problems

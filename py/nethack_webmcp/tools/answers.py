@@ -28,8 +28,12 @@ def _choice_ids(decision: dict[str, Any], values: list[Any]) -> list[int]:
         if not named:
             raise SessionError("notFound", f"no option is named {value!r}", field="value")
         if len(named) > 1:
-            raise SessionError("ambiguous", f"{len(named)} options are named {value!r}; answer by id",
-                               field="value", candidates=[{"id": o["id"], "name": o["name"]} for o in named])
+            raise SessionError(
+                "ambiguous",
+                f"{len(named)} options are named {value!r}; answer by id",
+                field="value",
+                candidates=[{"id": o["id"], "name": o["name"]} for o in named],
+            )
         ids.append(named[0]["id"])
     if len(set(ids)) != len(ids):
         raise SessionError("invalidValue", "the same option is chosen twice", field="value")
@@ -40,8 +44,12 @@ def to_answer(decision: dict[str, Any], value: Any) -> dict[str, Any]:
     """The low `answer` object for value. Raises SessionError invalidValue."""
     problems = checker.errors(value_schema(decision), value, "value")
     if problems:
-        raise SessionError("invalidValue", f"{decision['kind']} decision: " + "; ".join(problems[:3]),
-                           field="value", valueSchema=value_schema(decision))
+        raise SessionError(
+            "invalidValue",
+            f"{decision['kind']} decision: " + "; ".join(problems[:3]),
+            field="value",
+            valueSchema=value_schema(decision),
+        )
     kind = decision["kind"]
     if kind == "confirmation":
         return {"kind": "confirmation", "confirm": value}

@@ -66,8 +66,13 @@ class Tool:
         """The MCP/WebMCP tool declaration (what tools.json holds). Only
         readOnlyHint is annotated: acting tools can quit a game, so MCP's
         default (may be destructive) is the honest one for them."""
-        return {"name": self.name, "title": self.title, "description": self.description,
-                "inputSchema": self.input_schema, "annotations": {"readOnlyHint": self.read_only}}
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": {"readOnlyHint": self.read_only},
+        }
 
     async def call(self, ctx: ToolContext, arguments: dict[str, Any] | None) -> Frame:
         """Validate and run. Always returns a frame; errors are frames too.
@@ -98,8 +103,9 @@ class Tool:
             # A bug must not take the server down or leave the caller guessing;
             # an input may have been sent, so the outcome is not "rejected".
             log.exception("tool %s failed", self.name)
-            failure = SessionError("internalError", f"{self.name} failed inside the adapter; observe the game "
-                                   "before acting again")
+            failure = SessionError(
+                "internalError", f"{self.name} failed inside the adapter; observe the game before acting again"
+            )
             session = _session_if_any(ctx, arguments)
             return _diagnosed(session, frames.error_frame(session, failure, mutation=False, include_scene=False))
         finally:
@@ -108,18 +114,28 @@ class Tool:
 
 def _token_problems(arguments: dict[str, Any]) -> list[str]:
     """Every ID argument is 1-96 characters of A-Z a-z 0-9 . _ : -."""
-    return [f"{name} must be 1-96 characters of A-Z a-z 0-9 . _ : -" for name, value in arguments.items()
-            if name in ID_FIELDS and isinstance(value, str) and not ID_RULE.fullmatch(value)]
+    return [
+        f"{name} must be 1-96 characters of A-Z a-z 0-9 . _ : -"
+        for name, value in arguments.items()
+        if name in ID_FIELDS and isinstance(value, str) and not ID_RULE.fullmatch(value)
+    ]
 
 
 def _position_problems(arguments: dict[str, Any]) -> list[str]:
     """Positions (`to`, `position`, `target.position`) lie on the map."""
     target = arguments.get("target")
-    found = {"to": arguments.get("to"), "position": arguments.get("position"),
-             "target.position": target.get("position") if isinstance(target, dict) else None}
-    return [f"{where}.{axis} must be {low} to {high}" for where, square in found.items()
-            if isinstance(square, dict)
-            for axis, (low, high) in POSITION_BOUNDS.items() if not low <= square[axis] <= high]
+    found = {
+        "to": arguments.get("to"),
+        "position": arguments.get("position"),
+        "target.position": target.get("position") if isinstance(target, dict) else None,
+    }
+    return [
+        f"{where}.{axis} must be {low} to {high}"
+        for where, square in found.items()
+        if isinstance(square, dict)
+        for axis, (low, high) in POSITION_BOUNDS.items()
+        if not low <= square[axis] <= high
+    ]
 
 
 def _diagnosed(session: Session | None, frame: Frame) -> Frame:
@@ -165,15 +181,24 @@ EXPECTED_REVISION = {"type": "integer", "minimum": 0, "description": "basis.revi
 #: A map square. Its bounds (geometry.POSITION_BOUNDS) are the map's rulers; like
 #: the ID rule they are checked once in `Tool.call` (`_position_problems`)
 #: rather than repeated in every position of tools/list.
-POSITION = {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
-            "required": ["x", "y"], "additionalProperties": False}
+POSITION = {
+    "type": "object",
+    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
+    "required": ["x", "y"],
+    "additionalProperties": False,
+}
 #: the binding fields of actions.BINDINGS, declared once for every tool
-BINDING_FIELDS: dict[str, dict[str, Any]] = {"sessionId": SESSION_ID, "viewId": VIEW_ID,
-                                             "requestId": REQUEST_ID, "expectedRevision": EXPECTED_REVISION}
+BINDING_FIELDS: dict[str, dict[str, Any]] = {
+    "sessionId": SESSION_ID,
+    "viewId": VIEW_ID,
+    "requestId": REQUEST_ID,
+    "expectedRevision": EXPECTED_REVISION,
+}
 
 
-def table_tool(name: str, title: str, purpose: str, table: ActionTable, read_only: bool,
-               handler: Handler, *notes: str) -> Tool:
+def table_tool(
+    name: str, title: str, purpose: str, table: ActionTable, read_only: bool, handler: Handler, *notes: str
+) -> Tool:
     """A tool whose schema and description come from its action table:
     the purpose, one line per action, then notes (each a short line)."""
     description = "\n".join([purpose, *table.lines(), *notes])
@@ -200,13 +225,13 @@ class Operation:
         self.steps: list[StepResult] = []
         self.tagged: set[int] = set()  # steps whose messages carry the square they came from
 
-    async def step(self, method: str, params: dict[str, Any] | None = None, *,
-                   tag_square: bool = False) -> StepResult:
+    async def step(self, method: str, params: dict[str, Any] | None = None, *, tag_square: bool = False) -> StepResult:
         """Send one input. With tag_square (the moves of a leg), the step's
         messages are tagged `at` the hero's square after it, so "You see
         here ..." from a square the leg passed is not read as the current one."""
-        result = await self.session.step(method, params, request_id=f"{self.id}.{len(self.steps) + 1}",
-                                         operation_id=self.id)
+        result = await self.session.step(
+            method, params, request_id=f"{self.id}.{len(self.steps) + 1}", operation_id=self.id
+        )
         if tag_square:
             self.tagged.add(len(self.steps))
         self.steps.append(result)
@@ -223,22 +248,29 @@ class Operation:
                 found.append(event)
         return found
 
-    def frame(self, *, status: str | None = None, result: dict[str, Any] | None = None,
-              error: dict[str, Any] | None = None) -> Frame:
+    def frame(
+        self, *, status: str | None = None, result: dict[str, Any] | None = None, error: dict[str, Any] | None = None
+    ) -> Frame:
         """The frame of this operation: aggregate outcome and events; the
         engine's own rejection code when the last input was refused."""
         last = self.steps[-1] if self.steps else None
         if error is None and last is not None and last.submission != "accepted":
             error = dict(last.error or {"code": "rejected", "message": "the engine refused the input"})
-        return frames.build(self.session, outcome=from_steps(self.steps, operation_id=self.id, status=status),
-                            events=self.events(), result=result, error=error)
+        return frames.build(
+            self.session,
+            outcome=from_steps(self.steps, operation_id=self.id, status=status),
+            events=self.events(),
+            result=result,
+            error=error,
+        )
 
 
 Perform = Callable[[Operation], Awaitable[Frame]]
 
 
-async def mutate(ctx: ToolContext, tool: str, arguments: dict[str, Any], perform: Perform, *,
-                 continuation: bool = False) -> Frame:
+async def mutate(
+    ctx: ToolContext, tool: str, arguments: dict[str, Any], perform: Perform, *, continuation: bool = False
+) -> Frame:
     """Run one input-sending operation with receipts and admission."""
     session = await ctx.games.load(arguments["sessionId"])
     request_id = arguments.get("requestId")
@@ -249,8 +281,12 @@ async def mutate(ctx: ToolContext, tool: str, arguments: dict[str, Any], perform
             if recorded is not None:
                 _historical.set(True)
                 return recorded
-        session.admit(view_id=arguments.get("viewId"), expected_revision=arguments.get("expectedRevision"),
-                      continuation=continuation, decision_id=arguments.get("decisionId"))
+        session.admit(
+            view_id=arguments.get("viewId"),
+            expected_revision=arguments.get("expectedRevision"),
+            continuation=continuation,
+            decision_id=arguments.get("decisionId"),
+        )
         operation = Operation(session, request_id or session.new_operation_id())
         frame = await perform(operation)
         if any(step.submission != "rejected" for step in operation.steps):
@@ -258,8 +294,9 @@ async def mutate(ctx: ToolContext, tool: str, arguments: dict[str, Any], perform
         return frame
 
 
-async def query(ctx: ToolContext, arguments: dict[str, Any],
-                build: Callable[[Session], Frame | Awaitable[Frame]]) -> Frame:
+async def query(
+    ctx: ToolContext, arguments: dict[str, Any], build: Callable[[Session], Frame | Awaitable[Frame]]
+) -> Frame:
     """Run a free query on a session's current view: no input, no turn."""
     session = await ctx.games.load(arguments["sessionId"])
     async with session.lock:

@@ -27,33 +27,61 @@ from .base import (
     table_tool,
 )
 
-SLOT_ORDER = ["weapon", "offhand", "alternateWeapon", "quiver", "shirt", "bodyArmor", "cloak", "helmet",
-              "gloves", "boots", "shield", "leftRing", "rightRing", "amulet", "eyewear", "skin", "ball",
-              "chain"]
+SLOT_ORDER = [
+    "weapon",
+    "offhand",
+    "alternateWeapon",
+    "quiver",
+    "shirt",
+    "bodyArmor",
+    "cloak",
+    "helmet",
+    "gloves",
+    "boots",
+    "shield",
+    "leftRing",
+    "rightRing",
+    "amulet",
+    "eyewear",
+    "skin",
+    "ball",
+    "chain",
+]
 ARMOR_SLOTS = ("shirt", "bodyArmor", "cloak", "helmet", "gloves", "boots", "shield")
 ACCESSORY_SLOTS = ("leftRing", "rightRing", "amulet", "eyewear")
 
 #: action -> (low method, the slots its `slot` may name)
 ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "wear": ("game.equip", ARMOR_SLOTS), "puton": ("game.equip", ACCESSORY_SLOTS),
-    "takeoff": ("game.remove", ARMOR_SLOTS), "remove": ("game.remove", ACCESSORY_SLOTS),
-    "wield": ("game.wield", ()), "quiver": ("game.quiver", ()),
-    "swap": ("game.swap", ()), "twoWeapon": ("game.twoWeapon", ()),
+    "wear": ("game.equip", ARMOR_SLOTS),
+    "puton": ("game.equip", ACCESSORY_SLOTS),
+    "takeoff": ("game.remove", ARMOR_SLOTS),
+    "remove": ("game.remove", ACCESSORY_SLOTS),
+    "wield": ("game.wield", ()),
+    "quiver": ("game.quiver", ()),
+    "swap": ("game.swap", ()),
+    "twoWeapon": ("game.twoWeapon", ()),
 }
 
-TABLE = ActionTable("action", (
-    Action(None, "free: slot by slot", binding="session"),
-    Action("wear", "armour (W)", optional=("itemId", "slot")),
-    Action("puton", "ring/amulet/eyewear (P); no itemId needs slot", optional=("itemId", "slot")),
-    Action("takeoff", "armour (T)", optional=("itemId", "slot")),
-    Action("remove", "accessory (R); no itemId needs slot", optional=("itemId", "slot")),
-    Action("wield", "hands:true = bare", optional=("itemId", "hands")),
-    Action("quiver", "hands:true = empty", optional=("itemId", "hands")),
-    Action("swap", "primary/alternate (x)"),
-    Action("twoWeapon", "toggle"),
-), {**BINDING_FIELDS, "itemId": {**TOKEN, "description": "itemId from scene.inventory"},
-    "slot": {"type": "string", "enum": [*ARMOR_SLOTS, *ACCESSORY_SLOTS]},
-    "hands": {"type": "boolean"}})
+TABLE = ActionTable(
+    "action",
+    (
+        Action(None, "free: slot by slot", binding="session"),
+        Action("wear", "armour (W)", optional=("itemId", "slot")),
+        Action("puton", "ring/amulet/eyewear (P); no itemId needs slot", optional=("itemId", "slot")),
+        Action("takeoff", "armour (T)", optional=("itemId", "slot")),
+        Action("remove", "accessory (R); no itemId needs slot", optional=("itemId", "slot")),
+        Action("wield", "hands:true = bare", optional=("itemId", "hands")),
+        Action("quiver", "hands:true = empty", optional=("itemId", "hands")),
+        Action("swap", "primary/alternate (x)"),
+        Action("twoWeapon", "toggle"),
+    ),
+    {
+        **BINDING_FIELDS,
+        "itemId": {**TOKEN, "description": "itemId from scene.inventory"},
+        "slot": {"type": "string", "enum": [*ARMOR_SLOTS, *ACCESSORY_SLOTS]},
+        "hands": {"type": "boolean"},
+    },
+)
 
 
 def result(session: Session) -> dict[str, Any]:
@@ -73,29 +101,35 @@ def low_params(action: str, args: dict[str, Any]) -> dict[str, Any]:
     """The low request's parameters, after the checks the schema cannot make."""
     _, slots = ACTIONS[action]
     if "slot" in args and args["slot"] not in slots:
-        raise SessionError("invalidArguments", f"equipment {action}: slot is one of {', '.join(slots)}",
-                           field="slot")
+        raise SessionError("invalidArguments", f"equipment {action}: slot is one of {', '.join(slots)}", field="slot")
     if action in ("puton", "remove") and "itemId" not in args and "slot" not in args:
         raise SessionError("invalidArguments", f"equipment {action} needs itemId or slot", field="slot")
     if args.get("hands") and "itemId" in args:
-        raise SessionError("invalidArguments", f"equipment {action}: itemId or hands, not both",
-                           field="hands")
+        raise SessionError("invalidArguments", f"equipment {action}: itemId or hands, not both", field="hands")
     return {key: args[key] for key in ("itemId", "slot", "hands") if key in args}
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if "action" not in args:
-        return await query(ctx, args, lambda session: frames.build(session, result=result(session),
-                                                                   include_scene=False))
+        return await query(
+            ctx, args, lambda session: frames.build(session, result=result(session), include_scene=False)
+        )
     action = args["action"]
     params = low_params(action, args)
 
     async def perform(operation: Operation) -> dict[str, Any]:
         await operation.step(ACTIONS[action][0], params)
         return operation.frame()
+
     return await mutate(ctx, "equipment", args, perform)
 
 
 TOOL: Tool = table_tool(
-    "equipment", "Equipment", "Worn and wielded items: list them free, or change one (one command).",
-    TABLE, False, handle, "slot: an item's equipmentTargets slot, or what to take off.")
+    "equipment",
+    "Equipment",
+    "Worn and wielded items: list them free, or change one (one command).",
+    TABLE,
+    False,
+    handle,
+    "slot: an item's equipmentTargets slot, or what to take off.",
+)

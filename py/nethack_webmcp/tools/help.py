@@ -77,8 +77,7 @@ def every_action() -> str:
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     topic = args.get("topic", "overview")
     text = every_action() if topic == TOOLS_TOPIC else TOPICS[topic]
-    return frames.build(None, result={"kind": "help", "topic": topic, "text": text,
-                                      "topics": [*TOPICS, TOOLS_TOPIC]})
+    return frames.build(None, result={"kind": "help", "topic": topic, "text": text, "topics": [*TOPICS, TOOLS_TOPIC]})
 
 
 TOOL = Tool("help", "Help", DESCRIPTION, SCHEMA, True, handle)

@@ -30,21 +30,38 @@ PLAIN = {name: f"game.{name}" for name in ("wait", "pray", "pickup", "quit", "pa
 METHODS = {**DIRECTED, **DOOR_LIKE, **COUNTED, **PLAIN}
 TURNS = {"type": "integer", "minimum": 1, "maximum": 1000, "description": "default 1"}
 #: pickup_types marks -> the low protocol's item type names
-PICKUP_MARKS = {"$": "gold", "%": "food", "!": "potions", "?": "scrolls", ")": "weapons", "[": "armor",
-                "=": "rings", '"': "amulets", "(": "tools", "+": "spellbooks", "/": "wands", "*": "gems",
-                "`": "rocks", "0": "balls", "_": "chains"}
+PICKUP_MARKS = {
+    "$": "gold",
+    "%": "food",
+    "!": "potions",
+    "?": "scrolls",
+    ")": "weapons",
+    "[": "armor",
+    "=": "rings",
+    '"': "amulets",
+    "(": "tools",
+    "+": "spellbooks",
+    "/": "wands",
+    "*": "gems",
+    "`": "rocks",
+    "0": "balls",
+    "_": "chains",
+}
 TYPES = {"type": "string", "maxLength": 15, "description": "marks, e.g. $?!"}
 
-TABLE = ActionTable("action", (
-    Action(None, "free: a square's facts and offered calls", optional=("target",),
-           binding="session"),
-    Action("attack", "fight (F)", required=("target",)),
-    Action("moveWithoutAttack", "step, no fight or pickup (m)", required=("target",)),
-    *(Action(name, "no target: asked", optional=("target",)) for name in DOOR_LIKE),
-    *(Action(name, "", optional=("turns",)) for name in COUNTED),
-    *(Action(name, "") for name in PLAIN),
-    Action("autopickup", "types on; none off", optional=("types",)),
-), {**BINDING_FIELDS, "target": targets.SCHEMA, "turns": TURNS, "types": TYPES})
+TABLE = ActionTable(
+    "action",
+    (
+        Action(None, "free: a square's facts and offered calls", optional=("target",), binding="session"),
+        Action("attack", "fight (F)", required=("target",)),
+        Action("moveWithoutAttack", "step, no fight or pickup (m)", required=("target",)),
+        *(Action(name, "no target: asked", optional=("target",)) for name in DOOR_LIKE),
+        *(Action(name, "", optional=("turns",)) for name in COUNTED),
+        *(Action(name, "") for name in PLAIN),
+        Action("autopickup", "types on; none off", optional=("types",)),
+    ),
+    {**BINDING_FIELDS, "target": targets.SCHEMA, "turns": TURNS, "types": TYPES},
+)
 
 
 def pickup_settings(marks: str | None, field: str = "types") -> dict[str, Any]:
@@ -54,19 +71,24 @@ def pickup_settings(marks: str | None, field: str = "types") -> dict[str, Any]:
     included, corpses and known-cursed items left. `field` names the
     argument in the typed error for a bad mark."""
     if marks is not None and (set(marks) - set(PICKUP_MARKS) or len(set(marks)) != len(marks)):
-        raise SessionError("invalidArguments", f"{field}: distinct marks of {''.join(PICKUP_MARKS)}",
-                           field=field)
+        raise SessionError("invalidArguments", f"{field}: distinct marks of {''.join(PICKUP_MARKS)}", field=field)
     names = [PICKUP_MARKS[mark] for mark in marks or "$"]
-    return {"enabled": marks is not None, "itemTypes": names, "arrows": True, "leaveCorpses": True,
-            "leaveKnownCursed": True}
+    return {
+        "enabled": marks is not None,
+        "itemTypes": names,
+        "arrows": True,
+        "leaveCorpses": True,
+        "leaveKnownCursed": True,
+    }
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if "action" not in args:
+
         def discover(session: Session) -> dict[str, Any]:
-            where = targets.resolve(session.level(), args.get("target", {"direction": "self"}),
-                                    allow_self=True)
+            where = targets.resolve(session.level(), args.get("target", {"direction": "self"}), allow_self=True)
             return frames.build(session, result=offers.square(session, where))
+
         return await query(ctx, args, discover)
 
     action = args["action"]
@@ -76,6 +98,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         async def configure(operation: Operation) -> dict[str, Any]:
             await operation.step("game.configurePickup", settings)
             return operation.frame()
+
         return await mutate(ctx, "interact", args, configure)
 
     async def perform(operation: Operation) -> dict[str, Any]:
@@ -87,9 +110,16 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             params["turns"] = args["turns"]
         await operation.step(METHODS[action], params)
         return operation.frame()
+
     return await mutate(ctx, "interact", args, perform)
 
 
 TOOL: Tool = table_tool(
-    "interact", "Interact", "One NetHack command on an adjacent square or yourself.", TABLE, False, handle,
-    "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).")
+    "interact",
+    "Interact",
+    "One NetHack command on an adjacent square or yourself.",
+    TABLE,
+    False,
+    handle,
+    "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).",
+)

@@ -22,15 +22,19 @@ from ..session import Session, SessionError
 from .base import POSITION, SESSION_ID, Tool, ToolContext, plain_schema, query
 
 POSITIONS_SHOWN = 40
-SCHEMA = plain_schema({"sessionId": SESSION_ID,
-                       "symbol": {"type": "string", "minLength": 1, "maxLength": 1,
-                                  "description": "its meanings and positions"},
-                       "position": {**POSITION, "description": "mark, class, terrain, creature"},
-                       "name": {"type": "string", "minLength": 1, "maxLength": 120,
-                                "description": "encyclopedia entry"}},
-                      ("sessionId",))
-DESCRIPTION = ("What the map shows, or NetHack's encyclopedia (free); give symbol, position or name. "
-               "An object mark names a class, not the object.")
+SCHEMA = plain_schema(
+    {
+        "sessionId": SESSION_ID,
+        "symbol": {"type": "string", "minLength": 1, "maxLength": 1, "description": "its meanings and positions"},
+        "position": {**POSITION, "description": "mark, class, terrain, creature"},
+        "name": {"type": "string", "minLength": 1, "maxLength": 120, "description": "encyclopedia entry"},
+    },
+    ("sessionId",),
+)
+DESCRIPTION = (
+    "What the map shows, or NetHack's encyclopedia (free); give symbol, position or name. "
+    "An object mark names a class, not the object."
+)
 
 
 def by_symbol(session: Session, symbol: str) -> dict[str, Any]:
@@ -43,9 +47,14 @@ def by_symbol(session: Session, symbol: str) -> dict[str, Any]:
                 meaning = cell_meaning(level, x, y)
                 if meaning not in meanings:
                     meanings.append(meaning)
-    result: dict[str, Any] = {"kind": "lookup", "symbol": symbol, "shown": bool(positions),
-                              "meanings": meanings, "positions": positions[:POSITIONS_SHOWN],
-                              "count": len(positions)}
+    result: dict[str, Any] = {
+        "kind": "lookup",
+        "symbol": symbol,
+        "shown": bool(positions),
+        "meanings": meanings,
+        "positions": positions[:POSITIONS_SHOWN],
+        "count": len(positions),
+    }
     if symbol in OBJECT_CLASS_MARKS:
         result["objectClass"] = OBJECT_CLASS_MARKS[symbol]
     return result
@@ -54,10 +63,14 @@ def by_symbol(session: Session, symbol: str) -> dict[str, Any]:
 def by_position(session: Session, x: int, y: int) -> dict[str, Any]:
     level = session.level()
     mark = level.mark(x, y)
-    result: dict[str, Any] = {"kind": "lookup", "position": {"x": x, "y": y}, "mark": mark,
-                              "visible": level.visible(x, y),
-                              "terrain": TERRAIN_TYPES.get(level.feature(x, y), "unknown"),
-                              "terrainFreshness": freshness(level, x, y)}
+    result: dict[str, Any] = {
+        "kind": "lookup",
+        "position": {"x": x, "y": y},
+        "mark": mark,
+        "visible": level.visible(x, y),
+        "terrain": TERRAIN_TYPES.get(level.feature(x, y), "unknown"),
+        "terrainFreshness": freshness(level, x, y),
+    }
     if mark != " ":
         result["shows"] = cell_meaning(level, x, y)
         result["glyphClass"] = KIND_NAMES.get(level.kind(x, y), "unknown")
@@ -71,8 +84,10 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if sum(key in args for key in ("symbol", "position", "name")) != 1:
         raise SessionError("invalidArguments", "lookup takes exactly one of symbol, position or name")
     if "name" in args:
+
         async def lore(session: Session) -> dict[str, Any]:
             return frames.build(session, result=await session.lookup(args["name"]), include_scene=False)
+
         return await query(ctx, args, lore)
 
     def build(session: Session) -> dict[str, Any]:
@@ -81,6 +96,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         else:
             found = by_position(session, args["position"]["x"], args["position"]["y"])
         return frames.build(session, result=found, include_scene=False)
+
     return await query(ctx, args, build)
 
 

@@ -21,23 +21,31 @@ from ..projection import frame as frames
 from ..session import Session, SessionError
 from .base import SESSION_ID, TOKEN, Tool, ToolContext, plain_schema, query
 
-SCHEMA = plain_schema({"sessionId": SESSION_ID,
-                       "operationId": {**TOKEN, "description": "an earlier outcome.operationId: its evidence"}},
-                      ("sessionId",))
+SCHEMA = plain_schema(
+    {"sessionId": SESSION_ID, "operationId": {**TOKEN, "description": "an earlier outcome.operationId: its evidence"}},
+    ("sessionId",),
+)
 
-DESCRIPTION = ("Look without acting (free): scene, scene.world (every map row), recent messages, "
-               "result.knowledge (spells, skills, levels, conduct, achievements). Resyncs "
-               "after an uncertain outcome or storage diagnostic (never resends input). operationId: what "
-               "that earlier action recorded.")
+DESCRIPTION = (
+    "Look without acting (free): scene, scene.world (every map row), recent messages, "
+    "result.knowledge (spells, skills, levels, conduct, achievements). Resyncs "
+    "after an uncertain outcome or storage diagnostic (never resends input). operationId: what "
+    "that earlier action recorded."
+)
 
 
 async def historical(session: Session, operation_id: str) -> dict[str, Any]:
     recorded = await session.historical(operation_id)
     if recorded is None:
         return {"kind": "operation", "operationId": operation_id, "found": False}
-    entry: dict[str, Any] = {"kind": "operation", "operationId": operation_id, "found": True,
-                             "basis": recorded["basis"], "outcome": recorded["outcome"],
-                             "events": recorded["events"]}
+    entry: dict[str, Any] = {
+        "kind": "operation",
+        "operationId": operation_id,
+        "found": True,
+        "basis": recorded["basis"],
+        "outcome": recorded["outcome"],
+        "events": recorded["events"],
+    }
     if recorded.get("error"):
         entry["error"] = recorded["error"]
     if recorded.get("decision"):
@@ -61,10 +69,12 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             except SessionError as exc:
                 error = error or exc.as_error()
         elif error is None:
-            error = {"code": "recoveryRequired", "message": "the engine failed during an operation; "
-                     "this is the last scene it reported and no input can be sent"}
-        result: dict[str, Any] = {"kind": "observe",
-                                  "recentMessages": session.observation.get("recentMessages", [])}
+            error = {
+                "code": "recoveryRequired",
+                "message": "the engine failed during an operation; "
+                "this is the last scene it reported and no input can be sent",
+            }
+        result: dict[str, Any] = {"kind": "observe", "recentMessages": session.observation.get("recentMessages", [])}
         if session.observation.get("knowledge") is not None:
             result["knowledge"] = session.observation["knowledge"]
         # A state hash identifies the exact game state, so it could confirm a
@@ -74,6 +84,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         if "operationId" in args:
             result["operation"] = await historical(session, args["operationId"])
         return frames.build(session, result=result, error=error, include_world=True)
+
     return await query(ctx, args, build)
 
 

@@ -69,10 +69,8 @@ def square(session: Session, where: Square) -> dict[str, Any]:
         if not (cell.get("movement") or {}).get("blocked"):
             offers.add("travel", f"ordinary move ({intent})", mode="step", target=target)
         general.add("travel", "ordinary move", mode="step", target=target)
-        general.add("interact", "fight whatever is there, even if nothing is shown", action="attack",
-                    target=target)
-        general.add("interact", "step without fighting or picking up", action="moveWithoutAttack",
-                    target=target)
+        general.add("interact", "fight whatever is there, even if nothing is shown", action="attack", target=target)
+        general.add("interact", "step without fighting or picking up", action="moveWithoutAttack", target=target)
         general.add("interact", "kick", action="kick", target=target)
     elif not _creature_shown(cell):
         # A route never ends on a displayed creature (targetOccupied), so
@@ -93,24 +91,34 @@ def item(session: Session, entry: dict[str, Any]) -> dict[str, Any]:
     item_id = entry["id"]
     for verb in entry.get("actions") or ():
         if verb in USE_VERBS:
-            offers.add("use", "the game offers this item for it", action=verb,
-                       **({} if verb == "fire" else {"itemId": item_id}))
+            offers.add(
+                "use",
+                "the game offers this item for it",
+                action=verb,
+                **({} if verb == "fire" else {"itemId": item_id}),
+            )
         elif verb in EQUIPMENT_VERBS:
-            offers.add("equipment", "the game offers this item for it", action=EQUIPMENT_VERBS[verb],
-                       itemId=item_id)
+            offers.add("equipment", "the game offers this item for it", action=EQUIPMENT_VERBS[verb], itemId=item_id)
         elif verb == "equip":
             for target in entry.get("equipmentTargets") or ():
                 if target.get("action") == "equip":
                     action = "wear" if target["slot"] in ARMOR_SLOTS else "puton"
-                    offers.add("equipment", f"free {target['slot']}", action=action, itemId=item_id,
-                               slot=target["slot"])
+                    offers.add(
+                        "equipment", f"free {target['slot']}", action=action, itemId=item_id, slot=target["slot"]
+                    )
         elif verb == "remove":
             worn = [slot for slot in entry.get("equipmentSlots") or () if slot != "skin"]
             action = "takeoff" if any(slot in ARMOR_SLOTS for slot in worn) else "remove"
             offers.add("equipment", "worn now", action=action, itemId=item_id)
-    return {"itemId": item_id, "label": entry["label"], "category": entry.get("category"),
-            "quantity": entry.get("quantity"), "equipmentSlots": entry.get("equipmentSlots") or [],
-            "known": entry.get("known", {}), "attempts": offers.attempts}
+    return {
+        "itemId": item_id,
+        "label": entry["label"],
+        "category": entry.get("category"),
+        "quantity": entry.get("quantity"),
+        "equipmentSlots": entry.get("equipmentSlots") or [],
+        "known": entry.get("known", {}),
+        "attempts": offers.attempts,
+    }
 
 
 def items(session: Session, item_id: str | None) -> dict[str, Any]:
@@ -127,5 +135,9 @@ def items(session: Session, item_id: str | None) -> dict[str, Any]:
     for action in ("wear", "takeoff", "wield", "quiver"):
         general.add("equipment", f"{action} without choosing: the engine asks which item", action=action)
     general.add("equipment", "swap primary and alternate weapons", action="swap")
-    return {"kind": "itemOffers", "available": True, "items": [item(session, entry) for entry in chosen],
-            "general": general.attempts}
+    return {
+        "kind": "itemOffers",
+        "available": True,
+        "items": [item(session, entry) for entry in chosen],
+        "general": general.attempts,
+    }

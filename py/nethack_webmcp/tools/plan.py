@@ -15,11 +15,15 @@ from ..session import Session
 from .actions import Action, ActionTable
 from .base import POSITION, SESSION_ID, Tool, ToolContext, query, table_tool
 
-TABLE = ActionTable("query", (
-    Action("route", "shortest known route, or why none", required=("to",), binding="session"),
-    Action("navigation", "frontiers, ways down/up, doors", binding="session"),
-    Action("neighborhood", "9x9 cells around you", binding="session"),
-), {"sessionId": SESSION_ID, "to": POSITION})
+TABLE = ActionTable(
+    "query",
+    (
+        Action("route", "shortest known route, or why none", required=("to",), binding="session"),
+        Action("navigation", "frontiers, ways down/up, doors", binding="session"),
+        Action("neighborhood", "9x9 cells around you", binding="session"),
+    ),
+    {"sessionId": SESSION_ID, "to": POSITION},
+)
 
 
 def result(session: Session, args: dict[str, Any]) -> dict[str, Any]:
@@ -32,11 +36,17 @@ def result(session: Session, args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    return await query(ctx, args, lambda session: frames.build(session, result=result(session, args),
-                                                               include_scene=False))
+    return await query(
+        ctx, args, lambda session: frames.build(session, result=result(session, args), include_scene=False)
+    )
 
 
 TOOL: Tool = table_tool(
-    "plan", "Plan", "Plan for free over the perceived map of this level.",
-    TABLE, True, handle, "Routes: remembered walkable squares; no closed doors, creatures (but pets) or "
-    "known traps.")
+    "plan",
+    "Plan",
+    "Plan for free over the perceived map of this level.",
+    TABLE,
+    True,
+    handle,
+    "Routes: remembered walkable squares; no closed doors, creatures (but pets) or known traps.",
+)

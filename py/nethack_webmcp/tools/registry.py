@@ -23,8 +23,19 @@ from . import (
 )
 from .base import Tool
 
-TOOLS: tuple[Tool, ...] = (session.TOOL, observe.TOOL, interact.TOOL, use.TOOL, travel.TOOL, equipment.TOOL,
-                           inventory.TOOL, plan.TOOL, lookup.TOOL, respond.TOOL, help.TOOL)
+TOOLS: tuple[Tool, ...] = (
+    session.TOOL,
+    observe.TOOL,
+    interact.TOOL,
+    use.TOOL,
+    travel.TOOL,
+    equipment.TOOL,
+    inventory.TOOL,
+    plan.TOOL,
+    lookup.TOOL,
+    respond.TOOL,
+    help.TOOL,
+)
 BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
 
 

@@ -20,17 +20,34 @@ DECISION_ID = {**TOKEN, "description": "decision.id, exactly as shown"}
 #: it). Every member is fully typed: OpenAI refuses an array without items,
 #: Gemini an object without properties. The standing decision's own
 #: valueSchema then checks the value exactly (answers.py).
-VALUE = {"anyOf": [{"type": "boolean"}, {"type": "integer"}, {"type": "string"},
-                   {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
-                   {"type": "object", "properties": {"itemId": {"type": "string"}, "quantity": {"type": "integer"},
-                                                     "x": {"type": "integer"}, "y": {"type": "integer"}},
-                    "additionalProperties": False}],
-         "description": "as decision.reply.valueSchema says"}
+VALUE = {
+    "anyOf": [
+        {"type": "boolean"},
+        {"type": "integer"},
+        {"type": "string"},
+        {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+        {
+            "type": "object",
+            "properties": {
+                "itemId": {"type": "string"},
+                "quantity": {"type": "integer"},
+                "x": {"type": "integer"},
+                "y": {"type": "integer"},
+            },
+            "additionalProperties": False,
+        },
+    ],
+    "description": "as decision.reply.valueSchema says",
+}
 
-TABLE = ActionTable("action", (
-    Action("answer", "", required=("value",), binding="decision"),
-    Action("cancel", "the game's ESC", binding="decision"),
-), {**BINDING_FIELDS, "decisionId": DECISION_ID, "value": VALUE})
+TABLE = ActionTable(
+    "action",
+    (
+        Action("answer", "", required=("value",), binding="decision"),
+        Action("cancel", "the game's ESC", binding="decision"),
+    ),
+    {**BINDING_FIELDS, "decisionId": DECISION_ID, "value": VALUE},
+)
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -44,11 +61,17 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         else:
             await operation.step("decision.cancel", {"decisionId": decision_id})
         return operation.frame()
+
     return await mutate(ctx, "respond", args, perform, continuation=True)
 
 
 TOOL: Tool = table_tool(
-    "respond", "Respond to a question", "Answer or cancel the standing question (frame.decision): copy "
-    "decision.reply.arguments, add value.", TABLE, False, handle,
+    "respond",
+    "Respond to a question",
+    "Answer or cancel the standing question (frame.decision): copy decision.reply.arguments, add value.",
+    TABLE,
+    False,
+    handle,
     "value: confirmation true|false; choice option id or name (list if several); text; direction; "
-    "item {itemId,quantity?}|\"hands\"; position {x,y}|\"finish\"|compass (moves the cursor).")
+    'item {itemId,quantity?}|"hands"; position {x,y}|"finish"|compass (moves the cursor).',
+)

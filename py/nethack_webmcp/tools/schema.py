@@ -15,10 +15,31 @@ import json
 import re
 from typing import Any
 
-SUPPORTED = frozenset({"type", "enum", "const", "properties", "required", "additionalProperties",
-                       "anyOf", "items", "minimum", "maximum", "minLength", "maxLength",
-                       "pattern", "minItems", "maxItems", "uniqueItems", "description", "title",
-                       "default", "examples", "not"})
+SUPPORTED = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "anyOf",
+        "items",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "description",
+        "title",
+        "default",
+        "examples",
+        "not",
+    }
+)
 
 _TYPES = {
     "object": lambda v: isinstance(v, dict),

@@ -19,8 +19,21 @@ from .actions import Action, ActionTable
 from .base import BINDING_FIELDS, Tool, ToolContext, table_tool
 from .interact import TYPES, pickup_settings
 
-ROLES = ["archeologist", "barbarian", "caveman", "healer", "knight", "monk", "priest", "rogue",
-         "ranger", "samurai", "tourist", "valkyrie", "wizard"]
+ROLES = [
+    "archeologist",
+    "barbarian",
+    "caveman",
+    "healer",
+    "knight",
+    "monk",
+    "priest",
+    "rogue",
+    "ranger",
+    "samurai",
+    "tourist",
+    "valkyrie",
+    "wizard",
+]
 #: The engine counts these limits in UTF-8 bytes (JSON Schema's maxLength
 #: counts characters, so it is only the outer bound; `_check_bytes` is exact).
 BYTE_LIMITS = {"name": 31, "harness_name": 120, "model_name": 120}
@@ -30,25 +43,36 @@ CREATE_FIELDS: dict[str, Any] = {
     "race": {"type": "string", "enum": ["human", "elf", "dwarf", "gnome", "orc"]},
     "gender": {"type": "string", "enum": ["male", "female"]},
     "alignment": {"type": "string", "enum": ["lawful", "neutral", "chaotic"]},
-    "seed": {"type": "integer", "minimum": 0, "maximum": 4294967295,
-             "description": "same seed + same inputs = same game"},
+    "seed": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 4294967295,
+        "description": "same seed + same inputs = same game",
+    },
     "harness_name": {"type": "string", "maxLength": 120, "description": "label"},
     "model_name": {"type": "string", "maxLength": 120, "description": "label"},
     "autopickup": {**TYPES, "description": "pickup_types marks, e.g. $"},
 }
 
-TABLE = ActionTable("action", (
-    Action("create", "omitted choices fit the rest", optional=tuple(CREATE_FIELDS), binding="none"),
-    Action("resume", "replay a stored game (any call naming one does)", binding="session"),
-    Action("close", "retire the engine; the game stays resumable", binding="session"),
-), {**CREATE_FIELDS, "sessionId": BINDING_FIELDS["sessionId"]})
+TABLE = ActionTable(
+    "action",
+    (
+        Action("create", "omitted choices fit the rest", optional=tuple(CREATE_FIELDS), binding="none"),
+        Action("resume", "replay a stored game (any call naming one does)", binding="session"),
+        Action("close", "retire the engine; the game stays resumable", binding="session"),
+    ),
+    {**CREATE_FIELDS, "sessionId": BINDING_FIELDS["sessionId"]},
+)
 
 
 def _check_bytes(args: dict[str, Any]) -> None:
     for key, limit in BYTE_LIMITS.items():
         if key in args and len(args[key].encode("utf-8")) > limit:
-            raise SessionError("invalidArguments", f"session: {key} is {len(args[key].encode('utf-8'))} "
-                               f"bytes of UTF-8; at most {limit} bytes", field=key)
+            raise SessionError(
+                "invalidArguments",
+                f"session: {key} is {len(args[key].encode('utf-8'))} bytes of UTF-8; at most {limit} bytes",
+                field=key,
+            )
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -58,20 +82,38 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         if "autopickup" in args:  # the low session.create's automaticPickup, before the first turn
             params["automaticPickup"] = pickup_settings(args["autopickup"], "autopickup")
         session = await ctx.games.create(params)
-        return frames.build(session, events=session.created_events,
-                            result={"kind": "session", "action": "created", "session": session.agent_metadata(),
-                                    "durability": ctx.games.store.durability})
+        return frames.build(
+            session,
+            events=session.created_events,
+            result={
+                "kind": "session",
+                "action": "created",
+                "session": session.agent_metadata(),
+                "durability": ctx.games.store.durability,
+            },
+        )
     if args["action"] == "resume":
         session = await ctx.games.resume(args["sessionId"])
-        return frames.build(session, result={"kind": "session", "action": "resumed",
-                                             "session": session.agent_metadata(),
-                                             "owner": not session.lost_ownership,
-                                             "durability": ctx.games.store.durability})
+        return frames.build(
+            session,
+            result={
+                "kind": "session",
+                "action": "resumed",
+                "session": session.agent_metadata(),
+                "owner": not session.lost_ownership,
+                "durability": ctx.games.store.durability,
+            },
+        )
     session_id = await ctx.games.close(args["sessionId"])
     return frames.build(None, result={"kind": "session", "action": "closed", "sessionId": session_id})
 
 
 TOOL: Tool = table_tool(
-    "session", "Game session", "Real NetHack 3.6.7 games (several at once).",
-    TABLE, False, handle,
-    "Acting calls need sessionId+viewId; a retried requestId acts once.")
+    "session",
+    "Game session",
+    "Real NetHack 3.6.7 games (several at once).",
+    TABLE,
+    False,
+    handle,
+    "Acting calls need sessionId+viewId; a retried requestId acts once.",
+)

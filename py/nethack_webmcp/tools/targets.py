@@ -31,12 +31,16 @@ class Square:
 #: One flat object (no `oneOf`: some clients cannot load one); `resolve`
 #: checks that exactly one form is used.
 SCHEMA: dict[str, Any] = {
-    "type": "object", "description": "one of: direction, position, symbol+scope",
-    "properties": {"direction": {"type": "string", "enum": [*COMPASS_NAMES, "self"]},
-                   "position": POSITION,
-                   "symbol": {"type": "string", "minLength": 1, "maxLength": 1, "description": "a shown mark"},
-                   "scope": {"type": "string", "enum": ["adjacent", "level"]}},
-    "additionalProperties": False}
+    "type": "object",
+    "description": "one of: direction, position, symbol+scope",
+    "properties": {
+        "direction": {"type": "string", "enum": [*COMPASS_NAMES, "self"]},
+        "position": POSITION,
+        "symbol": {"type": "string", "minLength": 1, "maxLength": 1, "description": "a shown mark"},
+        "scope": {"type": "string", "enum": ["adjacent", "level"]},
+    },
+    "additionalProperties": False,
+}
 FORMS = ("direction", "position", "symbol")
 
 
@@ -44,11 +48,15 @@ def _form(target: dict[str, Any]) -> str:
     """Which of the three forms target uses. Raises SessionError invalidTarget."""
     used = [form for form in FORMS if form in target]
     if len(used) != 1:
-        raise SessionError("invalidTarget", "target takes exactly one of direction, position or symbol "
-                           f"(got {', '.join(used) or 'none'})", field="target")
+        raise SessionError(
+            "invalidTarget",
+            f"target takes exactly one of direction, position or symbol (got {', '.join(used) or 'none'})",
+            field="target",
+        )
     if ("scope" in target) != (used[0] == "symbol"):
-        raise SessionError("invalidTarget", "scope goes with symbol, and symbol needs scope "
-                           "(adjacent or level)", field="target")
+        raise SessionError(
+            "invalidTarget", "scope goes with symbol, and symbol needs scope (adjacent or level)", field="target"
+        )
     return used[0]
 
 
@@ -62,8 +70,7 @@ def resolve(level: LevelView, target: dict[str, Any], *, allow_self: bool = Fals
         word = target["direction"]
         if word == "self":
             if not allow_self:
-                raise SessionError("invalidTarget", "this action does not take the hero's own square",
-                                   field="target")
+                raise SessionError("invalidTarget", "this action does not take the hero's own square", field="target")
             return Square(hero[0], hero[1], "self")
         dx, dy = DELTAS[word]
         return Square(hero[0] + dx, hero[1] + dy, word)
@@ -77,17 +84,19 @@ def resolve(level: LevelView, target: dict[str, Any], *, allow_self: bool = Fals
         squares = [(hero[0] + dx, hero[1] + dy) for dx, dy in DELTAS.values()]
     else:
         squares = [(x, y) for y in range(MAP_ROWS) for x in range(MIN_X, MAX_X + 1)]
-    matches = [(x, y) for x, y in squares
-               if in_bounds(x, y) and (x, y) != hero and level.mark(x, y) == symbol]
+    matches = [(x, y) for x, y in squares if in_bounds(x, y) and (x, y) != hero and level.mark(x, y) == symbol]
     if not matches:
-        raise SessionError("notFound", f"no {symbol!r} is displayed {_scope_words(scope)}",
-                           field="target")
+        raise SessionError("notFound", f"no {symbol!r} is displayed {_scope_words(scope)}", field="target")
     if len(matches) > 1:
-        candidates = [{"x": x, "y": y, **({"direction": d} if (d := direction_between(hero, (x, y))) else {})}
-                      for x, y in matches]
-        raise SessionError("ambiguous",
-                           f"{len(matches)} squares show {symbol!r} {_scope_words(scope)}; "
-                           "name one by direction or position", field="target", candidates=candidates)
+        candidates = [
+            {"x": x, "y": y, **({"direction": d} if (d := direction_between(hero, (x, y))) else {})} for x, y in matches
+        ]
+        raise SessionError(
+            "ambiguous",
+            f"{len(matches)} squares show {symbol!r} {_scope_words(scope)}; name one by direction or position",
+            field="target",
+            candidates=candidates,
+        )
     x, y = matches[0]
     return Square(x, y, direction_between(hero, (x, y)))
 
@@ -95,9 +104,12 @@ def resolve(level: LevelView, target: dict[str, Any], *, allow_self: bool = Fals
 def adjacent(square: Square) -> str:
     """The compass word of an adjacent square, else SessionError notAdjacent."""
     if square.direction is None or square.direction == "self":
-        raise SessionError("notAdjacent",
-                           f"({square.x},{square.y}) is not next to the hero; this action needs an adjacent "
-                           "square (travel there first)", field="target")
+        raise SessionError(
+            "notAdjacent",
+            f"({square.x},{square.y}) is not next to the hero; this action needs an adjacent "
+            "square (travel there first)",
+            field="target",
+        )
     return square.direction
 
 

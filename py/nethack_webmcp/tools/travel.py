@@ -39,31 +39,52 @@ DEFAULT_MAX_ACTIONS = 40
 # maxActions budget ends the leg first, and every other stop rule (damage,
 # a new creature, a door, a question) still ends it at once.
 DEFAULT_MAX_FRONTIERS = 8
-MAX_ACTIONS = {"type": "integer", "minimum": 1, "maximum": 200,
-               "description": f"move budget (default {DEFAULT_MAX_ACTIONS})"}
-MAX_FRONTIERS = {"type": "integer", "minimum": 1, "maximum": 20,
-                 "description": f"frontiers to visit in turn (default {DEFAULT_MAX_FRONTIERS})"}
+MAX_ACTIONS = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 200,
+    "description": f"move budget (default {DEFAULT_MAX_ACTIONS})",
+}
+MAX_FRONTIERS = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 20,
+    "description": f"frontiers to visit in turn (default {DEFAULT_MAX_FRONTIERS})",
+}
 GOALS = {"arrived", "atWayDown", "frontierReached", "frontierRevealed"}
 
-TABLE = ActionTable("mode", (
-    Action("step", "one move (attacks a shown hostile)", required=("target",)),
-    Action("run", "NetHack's run", required=("direction",), optional=("runMode", "noPickup")),
-    Action("climb", "stairs/ladder here; direction up|down", required=("direction",)),
-    Action("to", "walk a known route", required=("to",), optional=("maxActions",)),
-    Action("explore", "to the nearest unexplored frontiers", optional=("maxActions", "maxFrontiers")),
-    Action("descend", "to a known way down; stops on it", optional=("maxActions",)),
-), {**BINDING_FIELDS, "target": targets.SCHEMA,
-    "direction": {"type": "string", "enum": [*COMPASS_NAMES, *VERTICAL]},
-    "runMode": {"type": "string", "enum": ["normal", "untilInteresting", "pastBranches"]},
-    "noPickup": {"type": "boolean"}, "to": POSITION, "maxActions": MAX_ACTIONS, "maxFrontiers": MAX_FRONTIERS})
+TABLE = ActionTable(
+    "mode",
+    (
+        Action("step", "one move (attacks a shown hostile)", required=("target",)),
+        Action("run", "NetHack's run", required=("direction",), optional=("runMode", "noPickup")),
+        Action("climb", "stairs/ladder here; direction up|down", required=("direction",)),
+        Action("to", "walk a known route", required=("to",), optional=("maxActions",)),
+        Action("explore", "to the nearest unexplored frontiers", optional=("maxActions", "maxFrontiers")),
+        Action("descend", "to a known way down; stops on it", optional=("maxActions",)),
+    ),
+    {
+        **BINDING_FIELDS,
+        "target": targets.SCHEMA,
+        "direction": {"type": "string", "enum": [*COMPASS_NAMES, *VERTICAL]},
+        "runMode": {"type": "string", "enum": ["normal", "untilInteresting", "pastBranches"]},
+        "noPickup": {"type": "boolean"},
+        "to": POSITION,
+        "maxActions": MAX_ACTIONS,
+        "maxFrontiers": MAX_FRONTIERS,
+    },
+)
 
 
 def _check_direction(mode: str, direction: str) -> None:
     """run takes a compass word, climb up or down: one enum, checked per mode."""
     allowed = VERTICAL if mode == "climb" else COMPASS_NAMES
     if direction not in allowed:
-        raise SessionError("invalidArguments", f"travel: mode {mode!r} takes direction "
-                           f"{' | '.join(allowed)}, not {direction!r}", field="direction")
+        raise SessionError(
+            "invalidArguments",
+            f"travel: mode {mode!r} takes direction {' | '.join(allowed)}, not {direction!r}",
+            field="direction",
+        )
 
 
 def _creature(entity: Mapping[str, Any]) -> dict[str, Any]:
@@ -95,8 +116,7 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
         after = (result.response.get("observation") or {}).get("entities") or ()
         for entity in after:
             if entity.get("kind") != "ally":
-                seen[(str(entity.get("mark")), str(entity.get("appearance") or entity.get("kind")))] = \
-                    _creature(entity)
+                seen[(str(entity.get("mark")), str(entity.get("appearance") or entity.get("kind")))] = _creature(entity)
         if outcome.new_creatures:
             sighted[:] = [_creature(entity) for entity in newly_displayed(before.get("entities") or (), after, recent)]
         return outcome
@@ -105,19 +125,30 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
         return session.level()
 
     target = (args["to"]["x"], args["to"]["y"]) if mode == "to" else None
-    leg = await run_leg(mode, step=step, view=view, target=target,
-                        max_actions=args.get("maxActions", DEFAULT_MAX_ACTIONS),
-                        max_frontiers=args.get("maxFrontiers", DEFAULT_MAX_FRONTIERS),
-                        start=HeroState.from_observation(session.observation))
+    leg = await run_leg(
+        mode,
+        step=step,
+        view=view,
+        target=target,
+        max_actions=args.get("maxActions", DEFAULT_MAX_ACTIONS),
+        max_frontiers=args.get("maxFrontiers", DEFAULT_MAX_FRONTIERS),
+        start=HeroState.from_observation(session.observation),
+    )
     result = {"kind": "leg", **leg.to_dict(), "start": {"x": start[0], "y": start[1]}}
     if leg.stop_reason == "newCreature" and sighted:
         result["sighted"] = sighted
     if seen:
         result["creaturesSeen"] = list(seen.values())
     if leg.stop_reason == "atWayDown" and session.gate == "ready":
-        result["next"] = {"tool": "travel", "arguments": {"sessionId": session.session_id,
-                                                          "viewId": session.view_id, "mode": "climb",
-                                                          "direction": "down"}}
+        result["next"] = {
+            "tool": "travel",
+            "arguments": {
+                "sessionId": session.session_id,
+                "viewId": session.view_id,
+                "mode": "climb",
+                "direction": "down",
+            },
+        }
     last = operation.steps[-1] if operation.steps else None
     if last is not None and last.response is not None and last.status in ("decision", "ended"):
         status = last.status
@@ -125,8 +156,15 @@ async def _leg(operation: Operation, args: dict[str, Any]) -> dict[str, Any]:
         status = "completed" if leg.stop_reason in GOALS else "stopped"
     if not operation.steps:
         # Nothing was sent: accepted as a zero-action leg, no events, no turns.
-        outcome = {"submission": "accepted", "status": status, "actionsTaken": 0, "turnsElapsed": 0,
-                   "positionChanged": False, "sceneChanged": False, "operationId": operation.id}
+        outcome = {
+            "submission": "accepted",
+            "status": status,
+            "actionsTaken": 0,
+            "turnsElapsed": 0,
+            "positionChanged": False,
+            "sceneChanged": False,
+            "operationId": operation.id,
+        }
         return frames.build(session, outcome=outcome, result=result)
     error = {"code": "stepFailed", "message": str(leg.error)} if leg.error is not None else None
     return operation.frame(status=status, result=result, error=error)
@@ -153,11 +191,17 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         else:  # unreachable through the schema
             raise SessionError("invalidArguments", f"unknown mode {mode!r}")
         return operation.frame()
+
     return await mutate(ctx, "travel", args, perform)
 
 
 TOOL: Tool = table_tool(
-    "travel", "Travel", "Move: one command (step, run, climb) or a leg of moves re-planned after each "
-    "(to, explore, descend).", TABLE, False, handle,
+    "travel",
+    "Travel",
+    "Move: one command (step, run, climb) or a leg of moves re-planned after each (to, explore, descend).",
+    TABLE,
+    False,
+    handle,
     "Legs stop on a question, damage, a new creature, a door bump or the budget (result.stopReason); "
-    "they never fight, open doors, answer or climb.")
+    "they never fight, open doors, answer or climb.",
+)

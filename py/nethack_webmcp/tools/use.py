@@ -35,37 +35,57 @@ AIMED = ("zap", "throw")
 METHODS = {name: f"game.{name}" for name in (*PLAIN, *AIMED, "drop", "fire", "engrave", "cast")}
 TEXT = {"type": "string", "minLength": 1, "maxLength": 128, "description": "engraving; spell name"}
 
-TABLE = ActionTable("action", (
-    Action(None, "free: offered actions per carried item", optional=("itemId",), binding="session"),
-    *(Action(name, "", optional=("itemId",)) for name in PLAIN),
-    Action("drop", "quantity needs itemId", optional=("itemId", "quantity")),
-    *(Action(name, "", optional=("itemId", "direction")) for name in AIMED),
-    Action("fire", "the quiver", optional=("direction",)),
-    Action("engrave", "hands:true = fingers", optional=("itemId", "hands", "text")),
-    Action("cast", "a known spell", optional=("text", "direction")),
-), {**BINDING_FIELDS, "itemId": ITEM_ID, "quantity": QUANTITY, "direction": AIM, "hands": {"type": "boolean"},
-    "text": TEXT})
+TABLE = ActionTable(
+    "action",
+    (
+        Action(None, "free: offered actions per carried item", optional=("itemId",), binding="session"),
+        *(Action(name, "", optional=("itemId",)) for name in PLAIN),
+        Action("drop", "quantity needs itemId", optional=("itemId", "quantity")),
+        *(Action(name, "", optional=("itemId", "direction")) for name in AIMED),
+        Action("fire", "the quiver", optional=("direction",)),
+        Action("engrave", "hands:true = fingers", optional=("itemId", "hands", "text")),
+        Action("cast", "a known spell", optional=("text", "direction")),
+    ),
+    {
+        **BINDING_FIELDS,
+        "itemId": ITEM_ID,
+        "quantity": QUANTITY,
+        "direction": AIM,
+        "hands": {"type": "boolean"},
+        "text": TEXT,
+    },
+)
 
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if "action" not in args:
+
         def discover(session: Session) -> dict[str, Any]:
             return frames.build(session, result=offers.items(session, args.get("itemId")))
+
         return await query(ctx, args, discover)
 
     if "quantity" in args and "itemId" not in args:
         raise SessionError("invalidArguments", "use: quantity needs itemId", field="quantity")
 
     async def perform(operation: Operation) -> dict[str, Any]:
-        params: dict[str, Any] = {key: args[key] for key in ("itemId", "quantity", "direction", "hands", "text")
-                                  if key in args}
+        params: dict[str, Any] = {
+            key: args[key] for key in ("itemId", "quantity", "direction", "hands", "text") if key in args
+        }
         if args["action"] == "cast" and "text" in params:
             params["spell"] = params.pop("text")
         await operation.step(METHODS[args["action"]], params)
         return operation.frame()
+
     return await mutate(ctx, "use", args, perform)
 
 
 TOOL: Tool = table_tool(
-    "use", "Use an item", "Use a carried item: one NetHack command.", TABLE, False, handle,
-    "Without itemId (or direction) the game asks. Wear and wield: equipment.")
+    "use",
+    "Use an item",
+    "Use a carried item: one NetHack command.",
+    TABLE,
+    False,
+    handle,
+    "Without itemId (or direction) the game asks. Wear and wield: equipment.",
+)

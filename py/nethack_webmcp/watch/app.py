@@ -49,7 +49,7 @@ REVALIDATE = {"Cache-Control": "no-cache"}
 PAGE_HEADERS = {
     **REVALIDATE,
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                               "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
@@ -78,8 +78,11 @@ class ReadOnly:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
-            response = _json(405, {"error": "methodNotAllowed", "message": "this server is read-only: GET and HEAD"},
-                             {"Allow": "GET, HEAD"})
+            response = _json(
+                405,
+                {"error": "methodNotAllowed", "message": "this server is read-only: GET and HEAD"},
+                {"Allow": "GET, HEAD"},
+            )
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
@@ -131,11 +134,18 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
         try:
             record = await board.completed(session_id)
             if record is not None:
-                return _json(410, {"error": "gone", "message": "the game is over and its live state is gone",
-                                   "record": record})
+                return _json(
+                    410, {"error": "gone", "message": "the game is over and its live state is gone", "record": record}
+                )
             if await board.stored(session_id):
-                return _json(404, {"error": "notLive", "message": "this game is stored but not being played "
-                                   "in this server; it shows here once an agent resumes it"})
+                return _json(
+                    404,
+                    {
+                        "error": "notLive",
+                        "message": "this game is stored but not being played "
+                        "in this server; it shows here once an agent resumes it",
+                    },
+                )
         except StoreError as exc:
             return _json(503, {"error": "storageFailed", "message": str(exc)})
         return _not_found("no game has this ID")
@@ -160,17 +170,25 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
         body = assets.files.get(name)
         if body is None:
             return Response(b"not found\n", 404, media_type="text/plain; charset=utf-8")
-        return Response(body, 200, {"Cache-Control": "public, max-age=31536000, immutable",
-                                    "X-Content-Type-Options": "nosniff"}, ASSETS[name])
+        return Response(
+            body,
+            200,
+            {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"},
+            ASSETS[name],
+        )
 
-    return [Route("/", html), Route("/g/{session_id}", game_page),
-            Route("/api/games/{session_id}/state", state), Route("/api/games/{session_id}/events", events),
-            Route("/api/recent", recent),
-            Route("/health", health), Route("/assets/{name}", asset)]
+    return [
+        Route("/", html),
+        Route("/g/{session_id}", game_page),
+        Route("/api/games/{session_id}/state", state),
+        Route("/api/games/{session_id}/events", events),
+        Route("/api/recent", recent),
+        Route("/health", health),
+        Route("/assets/{name}", asset),
+    ]
 
 
-def build_app(board: Board, *, site_dir: Path = SITE_DIR,
-              routes: list[BaseRoute] | None = None) -> Starlette:
+def build_app(board: Board, *, site_dir: Path = SITE_DIR, routes: list[BaseRoute] | None = None) -> Starlette:
     """The server's ASGI app: `routes` (a later HTTP MCP transport) first,
     then the read-only spectator for every other path."""
     spectator = ReadOnly(Router(spectator_routes(board, Assets(site_dir))))

@@ -47,12 +47,24 @@ def _ms(seconds: float | None) -> int | None:
 
 def record_view(record: GameRecord) -> dict[str, Any]:
     """A completed game's record in the page's shape (seed 002's fields)."""
-    return {"gameId": record["sessionId"], "name": record["characterName"], "harness": record["harnessName"],
-            "model": record["modelName"], "startedAt": _ms(record["startedAt"]), "endedAt": _ms(record["endedAt"]),
-            "updatedAt": _ms(record["endedAt"]), "endTimeKind": record["endTimeKind"], "lifecycle": "ended",
-            "endReason": record["endReason"], "how": record["how"], "death": record["death"],
-            "score": record["score"], "turn": record["turns"], "depth": record["lastDepth"],
-            "deepest": record["deepestDepth"]}
+    return {
+        "gameId": record["sessionId"],
+        "name": record["characterName"],
+        "harness": record["harnessName"],
+        "model": record["modelName"],
+        "startedAt": _ms(record["startedAt"]),
+        "endedAt": _ms(record["endedAt"]),
+        "updatedAt": _ms(record["endedAt"]),
+        "endTimeKind": record["endTimeKind"],
+        "lifecycle": "ended",
+        "endReason": record["endReason"],
+        "how": record["how"],
+        "death": record["death"],
+        "score": record["score"],
+        "turn": record["turns"],
+        "depth": record["lastDepth"],
+        "deepest": record["deepestDepth"],
+    }
 
 
 def session_view(session: Session) -> dict[str, Any]:
@@ -60,16 +72,32 @@ def session_view(session: Session) -> dict[str, Any]:
     times, depths; once ended, the record fields as the store has them."""
     info, meta = session.info, session.metadata
     view: dict[str, Any] = {
-        "gameId": session.session_id, "name": meta.get("name", ""), "role": meta.get("role"),
-        "race": meta.get("race"), "gender": meta.get("gender"), "alignment": meta.get("alignment"),
-        "seed": meta.get("seed"), "harness": meta.get("harness_name", ""), "model": meta.get("model_name", ""),
-        "startedAt": _ms(info["startedAt"]), "updatedAt": _ms(info["updatedAt"]),
-        "lifecycle": "live", "revision": session.revision, "turn": session.observation.get("turn"),
-        "depth": info["lastDepth"], "deepest": info["deepestDepth"], "gate": session.gate}
+        "gameId": session.session_id,
+        "name": meta.get("name", ""),
+        "role": meta.get("role"),
+        "race": meta.get("race"),
+        "gender": meta.get("gender"),
+        "alignment": meta.get("alignment"),
+        "seed": meta.get("seed"),
+        "harness": meta.get("harness_name", ""),
+        "model": meta.get("model_name", ""),
+        "startedAt": _ms(info["startedAt"]),
+        "updatedAt": _ms(info["updatedAt"]),
+        "lifecycle": "live",
+        "revision": session.revision,
+        "turn": session.observation.get("turn"),
+        "depth": info["lastDepth"],
+        "deepest": info["deepestDepth"],
+        "gate": session.gate,
+    }
     if session.state.ended and info["endedAt"] is not None:
         ended = record_view(make_record(info, session.state.end, info["endedAt"]))
-        view.update({key: ended[key] for key in ("endedAt", "endReason", "how", "death", "score", "turn",
-                                                 "depth", "deepest", "lifecycle")})
+        view.update(
+            {
+                key: ended[key]
+                for key in ("endedAt", "endReason", "how", "death", "score", "turn", "depth", "deepest", "lifecycle")
+            }
+        )
     return view
 
 
@@ -151,11 +179,20 @@ class Board:
         snapshot = spectator_snapshot(session)
         observation = snapshot["observation"]
         if observation.get("inventoryKnown"):
-            published.inventory = {"items": observation.get("inventory", []), "revision": session.revision,
-                                   "turn": observation.get("turn")}
+            published.inventory = {
+                "items": observation.get("inventory", []),
+                "revision": session.revision,
+                "turn": observation.get("turn"),
+            }
         record = session_view(session)
-        snapshot.update(gameId=session.session_id, lifecycle=record["lifecycle"], updatedAt=record["updatedAt"],
-                        record=record, events=list(published.events), lastInventory=published.inventory)
+        snapshot.update(
+            gameId=session.session_id,
+            lifecycle=record["lifecycle"],
+            updatedAt=record["updatedAt"],
+            record=record,
+            events=list(published.events),
+            lastInventory=published.inventory,
+        )
         published.revision, published.body = session.revision, _json(snapshot)
         return published.body
 
@@ -171,8 +208,11 @@ class Board:
     async def overview(self) -> dict[str, Any]:
         """The root page's data: the games loaded here, and the ten most
         recently completed records (ended time, then game ID, descending)."""
-        live = sorted((session_view(s) for s in self.games.sessions()),
-                      key=lambda view: (view["startedAt"] or 0, view["gameId"]), reverse=True)
+        live = sorted(
+            (session_view(s) for s in self.games.sessions()),
+            key=lambda view: (view["startedAt"] or 0, view["gameId"]),
+            reverse=True,
+        )
         try:
             records = [record_view(r) for r in await self.games.store.recent_records(RECENT_LIMIT)]
         except StoreError:

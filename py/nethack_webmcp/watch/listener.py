@@ -57,8 +57,10 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise ListenError(f"cannot listen on {host}:{port}: the port is in use (another server?). "
-                              "Pass --spectator-port 0 for a free port, another port, or --no-spectator") from exc
+            raise ListenError(
+                f"cannot listen on {host}:{port}: the port is in use (another server?). "
+                "Pass --spectator-port 0 for a free port, another port, or --no-spectator"
+            ) from exc
         raise ListenError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
     return sock
 
@@ -72,8 +74,17 @@ class _Server(uvicorn.Server):
 class Listener:
     def __init__(self, app: ASGIApp, sock: socket.socket) -> None:
         self.sock = sock
-        config = uvicorn.Config(app, lifespan="off", log_config=None, access_log=False, server_header=False,
-                                date_header=False, http="h11", ws="none", limit_concurrency=CONCURRENCY_LIMIT)
+        config = uvicorn.Config(
+            app,
+            lifespan="off",
+            log_config=None,
+            access_log=False,
+            server_header=False,
+            date_header=False,
+            http="h11",
+            ws="none",
+            limit_concurrency=CONCURRENCY_LIMIT,
+        )
         self.server = _Server(config)
 
     @property

@@ -14,8 +14,19 @@ from ..projection import decision as decision_view
 from ..projection.scene import world
 from ..session import Session
 
-OBSERVATION_FIELDS = ("turn", "levelId", "dungeon", "depth", "levelLabel", "position", "vitals",
-                      "inventoryKnown", "inventory", "here", "recentMessages")
+OBSERVATION_FIELDS = (
+    "turn",
+    "levelId",
+    "dungeon",
+    "depth",
+    "levelLabel",
+    "position",
+    "vitals",
+    "inventoryKnown",
+    "inventory",
+    "here",
+    "recentMessages",
+)
 
 
 def owner(session: Session) -> bool:
@@ -39,12 +50,19 @@ def spectator_snapshot(session: Session) -> dict[str, Any]:
         "session": session.metadata,
         "observation": {key: observation[key] for key in OBSERVATION_FIELDS if key in observation},
         "map": {"rows": [{key: row[key] for key in ("y", "marks", "colors", "kinds", "features")} for row in rows]},
-        "creatures": [{"x": x, "y": y, "appearance": entity.get("appearance")}
-                      for (x, y), entity in sorted(level.entities.items()) if entity.get("appearance")],
+        "creatures": [
+            {"x": x, "y": y, "appearance": entity.get("appearance")}
+            for (x, y), entity in sorted(level.entities.items())
+            if entity.get("appearance")
+        ],
         "decision": decision_view.project(session.decision, session.session_id, observation.get("inventory"))
-        if session.gate == "decision" else None,
+        if session.gate == "decision"
+        else None,
         "end": session.state.end,
         "owner": owner(session),
-        "diagnostics": {key: value for key, value in session.diagnostics(consume=False).items()
-                        if key in ("storage", "ownership", "recovery")},
+        "diagnostics": {
+            key: value
+            for key, value in session.diagnostics(consume=False).items()
+            if key in ("storage", "ownership", "recovery")
+        },
     }
