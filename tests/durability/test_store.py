@@ -147,6 +147,6 @@ async def test_a_schema_2_database_keeps_its_records_through_the_rebuild(tmp_pat
     store = SqliteStore(path)  # schema 2 -> 3
     assert store.schema_version == NATIVE_SCHEMA_VERSION
     assert await store.get_record("a") == old
-    assert await store.put_record({**record("b"), "endReason": "idle_timeout"}) is True  # type: ignore[typeddict-item]
+    assert await store.put_record({**record("b"), "endReason": "idle_timeout"}) is True
     assert [r["sessionId"] for r in await store.recent_records()] == ["b", "a"]  # same end time: by ID
     await store.close()

@@ -77,6 +77,7 @@ def test_a_wizard_session_survives_quitting(native_client: DriverClient) -> None
     assert not any("core" in prompt.lower() for prompt in prompts), prompts
     assert response["ended"] is True and response["end"]["how"] == "quit", response.get("end")
     assert game.observe()["ended"] is True  # the process still answers
+    assert native_client.proc.stdin is not None
     native_client.proc.stdin.close()
     assert native_client.proc.wait(timeout=10) == 0
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from agent_support import ROOT
+from support.client import ROOT
 
 SCRIPT = r"""
 import { safeCorpse, corpseWelcome, packFood } from './webmcp/autopilot/food.js';

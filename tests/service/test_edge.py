@@ -4,6 +4,7 @@ names, a forged forwarded host, "null"), oversized bodies; /mcp is never cacheab
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -23,10 +24,10 @@ MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": 
 
 
 @pytest.fixture(scope="module")
-def instance(tmp_path_factory: pytest.TempPathFactory) -> Instance:
+def instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
     # SQLite store: the edge does not depend on the database
     with Instance.start(None, tmp_path_factory.mktemp("edge"), "--max-body-bytes", "4096") as running:
-        yield running  # type: ignore[misc]
+        yield running
 
 
 def post(instance: Instance, headers: dict[str, str], body: bytes | None = None) -> httpx.Response:

@@ -159,7 +159,7 @@ async def test_tokens_appear_nowhere_but_in_the_creators_result(database: str, t
         async with await psycopg.AsyncConnection.connect(database) as db:
             dumped = []
             for table in ("sessions", "journal", "receipts", "game_records", "control_tokens"):
-                rows = await (await db.execute(f"SELECT * FROM {table}")).fetchall()  # type: ignore[arg-type]
+                rows = await (await db.execute(f"SELECT * FROM {table}")).fetchall()
                 dumped.append(repr(rows))
             held = await (
                 await db.execute("SELECT token_hash FROM control_tokens WHERE session_id = %s", (game,))
