@@ -19,9 +19,11 @@
 //      up (walking to a [ close by) and wear it;
 //   7. the level: descend when a way down is known, the level is explored
 //      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
-//      closed doors, search dead ends (each with a cap), then search around.
+//      closed doors, push boulders that may block a way, search dead ends
+//      (each with a cap), then search around.
 
 import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
+import { nextPush } from './boulders.js';
 import { FOOD_TO_PICK, NEVER_ROTS, corpseName, corpseWelcome, packFood, safeCorpse } from './food.js';
 
 // (An acid blob's passive splash is a few HP at most: fought, or it can wall a hero in a doorway.)
@@ -39,8 +41,13 @@ const WEAK = ['weak', 'fainting', 'fainted'];
 // every later one fails: observe() then forbids praying.
 // A prayer that fixes hunger leaves ~900 turns of food to Fainting and
 // ~1300 to starving, so a 1000-turn gap still saves a hero with no food.
+// But that prayer's meal (900 nutrition) lasts only ~850 turns to the next
+// Weak: a hero with no food who waits the full 1000 faints and is eaten.
+// Weak with no food, it prays after 800 (timeout still over 200 about 1 in
+// 10): a small risk against a near-certain death.
 const FIRST_PRAYER_TURN = 150;
 const PRAYER_GAP = 1000;
+const STARVING_PRAYER_GAP = 800;
 // How long one level may take before a known way down wins over exploring:
 // a beginner does not clear the first levels (depth is what a run measures,
 // and a long stay only spends food).
@@ -80,14 +87,18 @@ export class BeginnerMemory {
     this.eatTried = new Set();
     this.foodChecks = new Map();
     this.dungeon = '';
-    this.avoidDown = new Set(); // "level:x,y" of a staircase down into the Gnomish Mines // "level:x,y" of a displayed % -> walks there
+    this.avoidDown = new Set(); // "level:x,y" of a staircase down into the Gnomish Mines
+    // Set once the main dungeon's way down stayed hidden through a whole
+    // round of searching: the Mines are then the only way deeper, and
+    // searching on for thousands of turns only starves the hero.
+    this.minesAccepted = false;
     this.deepest = 0;
   }
 
   level(id) {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
-                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0,
+                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
                             writingAt: new Set() });
     }
     return this.levels.get(id);
@@ -189,7 +200,7 @@ export class CarefulBeginner {
       : deadly.length ? deadly.join(', ') : null;
     // (Hungry alone is minor trouble: with Luck 0 a god fixes only major
     // trouble, so such a prayer would only reset the timeout.)
-    if (trouble && this.prayerLikelySafe(turn)) {
+    if (trouble && this.prayerLikelySafe(turn, starving ? STARVING_PRAYER_GAP : PRAYER_GAP)) {
       const what = trouble;
       const why = `in trouble (${what}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
@@ -233,7 +244,8 @@ export class CarefulBeginner {
     }
     // Fresh safe corpses are eaten whenever the hero is not satiated (only
     // eating while satiated can choke): they keep a hero without food fed.
-    if (vitals.hunger !== 'satiated' && calm) {
+    // Weak, the meal wins over the risk of a hostile in sight.
+    if (vitals.hunger !== 'satiated' && (calm || WEAK.includes(vitals.hunger))) {
       const corpse = this.freshCorpseHere(frame);
       if (corpse) {
         return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpseName(corpse)} corpse underfoot`,
@@ -320,7 +332,8 @@ export class CarefulBeginner {
   leaveTheMines(frame, base) {
     const self = frame.scene.self;
     const level = self.level || {};
-    if (!/Gnomish Mines/.test(level.dungeon || '') || ['dwarf', 'gnome'].includes(String(self.race).toLowerCase())) return null;
+    if (!/Gnomish Mines/.test(level.dungeon || '') || ['dwarf', 'gnome'].includes(String(self.race).toLowerCase())
+        || this.memory.minesAccepted) return null;
     const up = frame.scene.features.find((feature) => feature.kind === 'stairsUp');
     if (!up) return null;
     if (up.x === self.position.x && up.y === self.position.y) {
@@ -489,6 +502,20 @@ export class CarefulBeginner {
       return { tool: 'interact', args: { ...base, action, target: { direction: door.direction } },
                why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };
     }
+    // A boulder may close the way on (routes never cross one): push it.
+    const push = nextPush(scene, level.pushes);
+    if (push) {
+      const where = `${push.boulder.x},${push.boulder.y}`;
+      if (hero.x !== push.approach.x || hero.y !== push.approach.y) {
+        level.pushes.set(push.key, (level.pushes.get(push.key) || 0) + 0.5); // two failed walks give it up
+        return { tool: 'travel', args: { ...base, mode: 'to', to: push.approach, maxActions: 120 },
+                 why: `walk behind the boulder at ${where} to push it ${push.direction}`, leg: 'to' };
+      }
+      level.pushes.set(push.key, Math.floor(level.pushes.get(push.key) || 0) + 1);
+      level.explored = false; // what lies behind it is new
+      return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: push.direction } },
+               why: `push the boulder at ${where} ${push.direction}` };
+    }
     // Dead ends first, then the wall spots with the most undiscovered around them.
     const spots = [...(plan.deadEnds || []), ...(plan.searchSpots || [])];
     const spot = spots.find((entry) => entry.distance !== null
@@ -520,8 +547,16 @@ export class CarefulBeginner {
     }
     level.searches = 0;
     level.explored = false;
+    const mines = [...this.memory.avoidDown].filter((key) => key.startsWith(`${frame.basis.levelId}:`));
+    if (mines.length) {
+      for (const key of mines) this.memory.avoidDown.delete(key);
+      this.memory.minesAccepted = true;
+      return this.goDown(frame, scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown'),
+                         base, 'no other way down after a whole round of searching: take the Gnomish Mines');
+    }
     // Every spot and door gets another round (walks to them may have been cut short).
     level.searched.clear();
+    level.pushes.clear();
     level.doorWalks.clear();
     level.doorTries.clear();
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
@@ -538,12 +573,15 @@ export class CarefulBeginner {
   }
 
   /** After a leg: remember what it says about the level. */
-  afterLeg(frame, leg, levelId) {
+  afterLeg(frame, leg, levelId, turnBefore) {
     const level = this.memory.level(levelId);
     const result = frame.result || {};
     if (leg === 'explore') {
       if (result.stopReason === 'noFrontier') level.explored = true;
-      level.stalls = result.actionsTaken ? 0 : level.stalls + 1;
+      // A leg whose steps passed no turn bumped into something it believed
+      // open (a vault guard's corridor that vanished): as good as no step.
+      const progressed = result.actionsTaken && !(frame.basis && frame.basis.turn === turnBefore);
+      level.stalls = progressed ? 0 : level.stalls + 1;
       if (level.stalls >= 3) { level.explored = true; level.stalls = 0; }
     }
     if (leg === 'descend' && (result.stopReason === 'noRoute' || result.stopReason === 'noWayDown')) {
