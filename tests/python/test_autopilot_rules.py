@@ -77,6 +77,25 @@ out.stalled = stall.memory.level('d0-l6').explored;
 // ... and from the hero's own square (shown as "@"), the hero pushes at once.
 out.pushFromHero = nextPush({ map: { ...corridor, text: corridor.text.replace('#`', '@`') },
                               self: { position: { x: 10, y: 6 } } }, new Map())?.direction;
+// Something it must not touch, in the way of a stuck hero: shot at, or fought only with HP to spare.
+const stuckAt = (hp, entities, inventory) => {
+  const beginner = new CarefulBeginner();
+  beginner.memory.level('d0-l4').explored = true;
+  const frame = { basis: { turn: 900, levelId: 'd0-l4', sessionId: 's', viewId: 'v' },
+    scene: { self: { position: { x: 10, y: 10 }, vitals: { hp, hpMax: 40, hunger: 'not_hungry', condition: [] },
+                     role: 'Ranger', race: 'human', level: {} },
+             entities, inventory, features: [], here: { terrain: 'corridor' } } };
+  const move = beginner.next(frame, null);
+  return [move.args?.action, move.args?.direction || move.args?.target?.direction || null, move.args?.itemId || null];
+};
+const eye = { x: 11, y: 10, appearance: 'floating eye', attitude: 'hostile', distance: 1, direction: 'east' };
+const quiver = [{ id: 'q', category: 'weapon', label: '53 +2 arrows (in quiver pouch)' }];
+const spareOnly = [{ id: 'd', category: 'weapon', label: 'a +1 dagger (weapon in hand)' }, { id: 'f', category: 'gem', label: '3 flint stones' }];
+out.untouchable = [
+  stuckAt(30, [eye], quiver), stuckAt(30, [eye], spareOnly),
+  stuckAt(30, [{ ...eye, appearance: 'gas spore' }], quiver), stuckAt(20, [{ ...eye, appearance: 'gas spore' }], quiver),
+  stuckAt(20, [{ x: 10, y: 13, appearance: 'gas spore', attitude: 'hostile', distance: 3 }], spareOnly),
+];
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 console.log(JSON.stringify(out));
 """
@@ -120,3 +139,10 @@ def test_the_beginner_rules() -> None:
     assert out["pushTried"] is None and out["statue"] is None
     assert out["stalled"] is True
     assert out["pushFromHero"] == "east"
+    assert out["untouchable"] == [
+        ["fire", "east", None],  # the quiver first
+        ["throw", "east", "f"],  # else a spare stone, never the wielded dagger
+        ["attack", "east", None],  # a gas spore's 4d6 blast cannot kill 30 HP
+        ["engrave", None, None],  # but could kill 20: Elbereth, until it drifts off
+        ["throw", "south", "f"],  # and from three squares it is shot
+    ]

@@ -24,6 +24,7 @@
 
 import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
 import { nextPush } from './boulders.js';
+import { missileAt } from './missiles.js';
 import { FOOD_TO_PICK, NEVER_ROTS, corpseName, corpseWelcome, packFood, safeCorpse } from './food.js';
 
 // (An acid blob's passive splash is a few HP at most: fought, or it can wall a hero in a doorway.)
@@ -61,6 +62,8 @@ const SHOP_GOODS = /for sale|unpaid|no charge/; // a shopkeeper's, not a beginne
 const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
 const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) leaves it powerless
 const ENGRAVABLE = ['floor', 'corridor', 'doorway', undefined];
+const THROWS_PER_LEVEL = 30; // at a creature in the way that must not be touched
+const SPORE_BLAST = 24; // a gas spore's explosion: 4d6
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 const SPOT_SEARCH = 15; // turns per search call
 const SPOT_SEARCHES = 2; // search calls per wall spot (each search finds a hidden square 1 time in 7)
@@ -224,6 +227,8 @@ export class CarefulBeginner {
         : `fight the ${target.appearance} to the ${target.direction}`;
       return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: target.direction } }, why };
     }
+    const untouchable = this.untouchableInTheWay(frame, level, hostiles, adjacent, base);
+    if (untouchable) return untouchable;
     if (nearest && nearest.distance <= 3 && vitals.hp * 3 < vitals.hpMax) {
       const away = this.stepAway(scene, nearest);
       if (away) {
@@ -341,6 +346,57 @@ export class CarefulBeginner {
     }
     return { tool: 'travel', args: { ...base, mode: 'to', to: { x: up.x, y: up.y }, maxActions: 120 },
              why: 'the Gnomish Mines are no place for a beginner: back to the stairs up', leg: 'to' };
+  }
+
+  /** A creature it must not touch where the hero has nowhere else to go
+   *  (the level explored, the way down blocked, or searching): throw at it.
+   *  A gas spore explodes for up to 24 HP on its neighbours when it dies: it
+   *  is fought only with HP to spare, shot at from two squares or more, and
+   *  next to a weaker hero it is kept off with Elbereth until it drifts away. */
+  untouchableInTheWay(frame, level, hostiles, adjacent, base) {
+    const scene = frame.scene;
+    const vitals = scene.self.vitals;
+    const stuck = level.explored || level.calls < level.descendBlockedUntil || level.searches > 0;
+    if (!stuck || (level.throws || 0) >= THROWS_PER_LEVEL) return null;
+    const spore = (entity) => /gas spore/.test(entity.appearance || '');
+    const throwAt = (entity, direction) => {
+      const missile = missileAt(scene.inventory, direction, base);
+      if (!missile) return null;
+      level.throws = (level.throws || 0) + 1;
+      return { ...missile, why: `the ${entity.appearance} to the ${direction} is in the way and must not be touched: `
+        + `${missile.args.action} at it` };
+    };
+    const eye = adjacent.find((entity) => NEVER_MELEE.test(entity.appearance || '') && !spore(entity));
+    if (eye) return throwAt(eye, eye.direction);
+    const near = adjacent.find(spore);
+    if (near && vitals.hp > SPORE_BLAST) {
+      return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: near.direction } },
+               why: `the gas spore to the ${near.direction} is in the way; HP ${vitals.hp} outlasts its blast: fight it` };
+    }
+    if (near) {
+      const at = scene.self.position;
+      const mark = this.memory.elbereth;
+      const onIt = mark && mark.levelId === frame.basis.levelId && mark.x === at.x && mark.y === at.y;
+      if (!onIt && ENGRAVABLE.includes(scene.here && scene.here.terrain)) {
+        level.throws = (level.throws || 0) + 1;
+        this.memory.elbereth = { levelId: frame.basis.levelId, x: at.x, y: at.y, hp: vitals.hp };
+        return { tool: 'use', args: { ...base, action: 'engrave', hands: true, text: 'Elbereth' },
+                 why: 'a gas spore is in the way and its blast could kill: write Elbereth so it drifts off',
+                 intent: { kind: 'engrave', text: 'Elbereth' } };
+      }
+      return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'wait for the gas spore to drift off' };
+    }
+    const hero = scene.self.position;
+    for (const entity of hostiles.filter(spore)) {
+      const dx = entity.x - hero.x;
+      const dy = entity.y - hero.y;
+      const far = Math.max(Math.abs(dx), Math.abs(dy));
+      if (far < 2 || far > 5 || !(dx === 0 || dy === 0 || Math.abs(dx) === Math.abs(dy))) continue;
+      const direction = `${dy < 0 ? 'north' : dy > 0 ? 'south' : ''}${dx > 0 ? 'east' : dx < 0 ? 'west' : ''}`;
+      const shot = throwAt(entity, direction);
+      if (shot) return shot;
+    }
+    return null;
   }
 
   /** Low HP, a threat near and no safe prayer: write Elbereth and rest on it.
