@@ -96,6 +96,11 @@ out.untouchable = [
   stuckAt(30, [{ ...eye, appearance: 'gas spore' }], quiver), stuckAt(20, [{ ...eye, appearance: 'gas spore' }], quiver),
   stuckAt(20, [{ x: 10, y: 13, appearance: 'gas spore', attitude: 'hostile', distance: 3 }], spareOnly),
 ];
+// A pick-axe digs down when no way down was found; a few tries per level.
+const digging = new CarefulBeginner();
+const digLevel = digging.memory.level('d0-l4');
+const pick = { inventory: [{ id: 'p', category: 'tool', label: 'a +2 pick-axe' }] };
+out.digs = Array.from({ length: 7 }, () => digging.digDown(pick, digLevel, {})?.intent?.direction || null);
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 console.log(JSON.stringify(out));
 """
@@ -139,6 +144,7 @@ def test_the_beginner_rules() -> None:
     assert out["pushTried"] is None and out["statue"] is None
     assert out["stalled"] is True
     assert out["pushFromHero"] == "east"
+    assert out["digs"] == ["down"] * 6 + [None]
     assert out["untouchable"] == [
         ["fire", "east", None],  # the quiver first
         ["throw", "east", "f"],  # else a spare stone, never the wielded dagger

@@ -63,6 +63,7 @@ const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
 const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) leaves it powerless
 const ENGRAVABLE = ['floor', 'corridor', 'doorway', undefined];
 const THROWS_PER_LEVEL = 30; // at a creature in the way that must not be touched
+const DIGS_PER_LEVEL = 6; // applications of a pick-axe downward (an interrupted dig leaves a pit)
 const SPORE_BLAST = 24; // a gas spore's explosion: 4d6
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 const SPOT_SEARCH = 15; // turns per search call
@@ -520,6 +521,10 @@ export class CarefulBeginner {
     const scene = frame.scene;
     const leave = this.leaveTheMines(frame, base);
     if (leave) return leave;
+    if (level.digs) { // digging was interrupted (a pit, a monster): dig on through
+      const dig = this.digDown(scene, level, base);
+      if (dig) return dig;
+    }
     const downs = scene.features.filter((feature) => (feature.kind === 'stairsDown' || feature.kind === 'ladderDown')
       && !this.memory.avoidDown.has(`${frame.basis.levelId}:${feature.x},${feature.y}`));
     const wayDown = downs.length > 0;
@@ -605,6 +610,8 @@ export class CarefulBeginner {
     }
     level.searches = 0;
     level.explored = false;
+    const dig = this.digDown(scene, level, base);
+    if (dig) return dig;
     const mines = [...this.memory.avoidDown].filter((key) => key.startsWith(`${frame.basis.levelId}:`));
     if (mines.length) {
       for (const key of mines) this.memory.avoidDown.delete(key);
@@ -618,6 +625,17 @@ export class CarefulBeginner {
     level.doorWalks.clear();
     level.doorTries.clear();
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
+  }
+
+  /** A digging tool (an Archeologist's or a Dwarf's pick-axe) is a way down
+   *  from anywhere: dig through the floor, a few tries per level. */
+  digDown(scene, level, base) {
+    const digger = (scene.inventory || []).find((item) => /pick-axe|mattock/.test(item.label || '') && !/cursed/.test(item.label || ''));
+    if (!digger || (level.digs || 0) >= DIGS_PER_LEVEL) return null;
+    level.digs = (level.digs || 0) + 1;
+    return { tool: 'use', args: { ...base, action: 'apply', itemId: digger.id },
+             why: 'no way down found after a whole round of searching: dig down with the pick-axe',
+             intent: { kind: 'dig', itemId: digger.id, direction: 'down' } };
   }
 
   /** Every fourth search call walks on to another door's approach square to search from:
