@@ -30,6 +30,14 @@ mergeInto(LibraryManager.library, {
   },
   $nnhCopyRequest__deps: ['$nnhEncoder'],
   $nnhEncoder: 'new TextEncoder()',
+  // A response is decoded once, at its known length, straight from the
+  // engine's memory: not UTF8ToString, whose scan for a NUL byte walked the
+  // whole 6-7 KB response again in JavaScript (~5% of a step).
+  $nnhDecoder: 'new TextDecoder()',
+  nnh_js_respond__deps: ['$nnhDecoder'],
+  nnh_js_respond: function (data, len) {
+    Module.nnhOnResponse(nnhDecoder.decode(HEAPU8.subarray(data, data + len)));
+  },
   nnh_js_next_request__deps: ['$nnhCopyRequest'],
 #if ASYNCIFY
   nnh_js_next_request: function (buf, cap) {
