@@ -187,6 +187,27 @@ def spectator_state(page: Page) -> dict[str, Any]:
     }""")
 
 
+def start_from_form(page: Page, **fields: str) -> str:
+    """Start a game from the home page's form as a person would; returns its game id."""
+    page.evaluate("() => { location.hash = '#/'; }")
+    wait_until(page, "() => document.querySelector('[data-form=start]')", 10)
+    for name, value in fields.items():
+        control = page.locator(f"[data-control=start-{name}]")
+        if control.evaluate("(node) => node.tagName") == "SELECT":
+            control.select_option(value)
+        else:
+            control.fill(value)
+    page.locator("[data-control=start-game]").click()
+    # a started game opens its own page; a refused one says why on the form
+    return wait_until(
+        page,
+        "() => { const r = document.querySelector('[data-field=start-result]');"
+        " if (r && r.dataset.state === 'refused') return 'refused: ' + r.textContent;"
+        " const m = /^#\\/g\\/(.+)$/.exec(location.hash); return m && m[1]; }",
+        30,
+    )
+
+
 def wait_for_revision(page: Page, revision: int, timeout: float = 15.0) -> dict[str, Any]:
     wait_until(
         page, "(revision) => document.getElementById('main').dataset.revision === String(revision)", timeout, revision

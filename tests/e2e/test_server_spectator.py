@@ -17,23 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Browser, Page
 from support.watched import ThreadedAgent, require_driver
 
-from .site_harness import SCREENSHOTS, assert_spectator_matches, launch, spectator_state, wait_until, walkable_direction
+from .site_harness import SCREENSHOTS, assert_spectator_matches, spectator_state, wait_until, walkable_direction
 
 FOLLOW_S = 1.0  # the spectator shows a call's result within this
 HOSTILE_NAME = "<b>x</b><script>y</script>"
 HOSTILE_MODEL = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(scope="module")
-def chromium(playwright: Playwright) -> Iterator[Browser]:
-    browser = launch(playwright, native=False)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 @pytest.fixture
@@ -68,9 +59,9 @@ def injected(page: Page) -> int:
     return page.evaluate("() => document.querySelectorAll('main script, main img, main b').length")
 
 
-def test_a_person_watches_a_desktop_agent(chromium: Browser, agent: ThreadedAgent) -> None:
+def test_a_person_watches_a_desktop_agent(plain_browser: Browser, agent: ThreadedAgent) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    context = plain_browser.new_context(viewport={"width": 1400, "height": 1000})
     requests: list[str] = []
     errors: list[str] = []
     context.on("request", lambda request: requests.append(request.url))

@@ -14,7 +14,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page
 
 from .durable_harness import Agent, open_site, python, reload
-from .site_harness import SCREENSHOTS, wait_for_revision, wait_until, walkable_direction
+from .site_harness import SCREENSHOTS, start_from_form, wait_for_revision, wait_until, walkable_direction
 
 SCREENS = {"phone": (390, 844), "tablet": (1024, 768), "desktop": (1400, 900)}
 HOSTILE_NAME = "<img src=x onerror=1>"
@@ -57,26 +57,6 @@ def shot(page: Page, name: str) -> None:
 
 def show(page: Page, fragment: str) -> None:
     page.evaluate("(hash) => { location.hash = hash; }", fragment)
-
-
-def start_from_form(page: Page, **fields: str) -> str:
-    show(page, "#/")
-    wait_until(page, "() => document.querySelector('[data-form=start]')", 10)
-    for name, value in fields.items():
-        control = page.locator(f"[data-control=start-{name}]")
-        if control.evaluate("(node) => node.tagName") == "SELECT":
-            control.select_option(value)
-        else:
-            control.fill(value)
-    page.locator("[data-control=start-game]").click()
-    # a started game opens its own page; a refused one says why on the form
-    return wait_until(
-        page,
-        "() => { const r = document.querySelector('[data-field=start-result]');"
-        " if (r && r.dataset.state === 'refused') return 'refused: ' + r.textContent;"
-        " const m = /^#\\/g\\/(.+)$/.exec(location.hash); return m && m[1]; }",
-        30,
-    )
 
 
 def assert_fits(page: Page, screen: str, mode: str) -> None:

@@ -4,7 +4,8 @@ The policy (webmcp/autopilot) is plain JavaScript; Node evaluates its real
 modules here on hand-made frames and questions, so each rule a beginner
 relies on is pinned: which corpses are eaten, which armour is worn, when a
 prayer is allowed, and that a question is answered only as the autopilot's
-own intent calls for.
+own intent calls for; and the ways out of a stuck level (a boulder to push,
+legs that pass no turn counted as stalls).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import { safeCorpse, corpseWelcome, packFood } from './webmcp/autopilot/food.js'
 import { wearableSlot, wornSlots, armourToWear } from './webmcp/autopilot/armour.js';
 import { chooseAnswer } from './webmcp/autopilot/answers.js';
 import { CarefulBeginner } from './webmcp/autopilot/beginner.js';
+import { nextPush } from './webmcp/autopilot/boulders.js';
 
 const out = {};
 out.corpses = ['a newt corpse', 'a partly eaten jackal corpse', 'a kobold corpse', 'an acid blob corpse',
@@ -52,6 +54,49 @@ out.afterGuilt = policy.prayerLikelySafe(1600);
 policy.observe({ basis: { turn: 1601, levelId: 'd0-l1' }, scene: { self: { position: { x: 1, y: 1 }, level: {} } },
                  events: [{ text: 'You feel that Anu is displeased.' }] });
 out.afterDispleasure = policy.prayerLikelySafe(5000);
+
+// Weak with no food, 800 turns after the last prayer: pray (its meal lasts ~850 turns to Weak).
+const weak = (turn) => ({ basis: { turn, levelId: 'd0-l3', sessionId: 's', viewId: 'v' },
+  scene: { self: { position: { x: 5, y: 5 }, vitals: { hp: 20, hpMax: 20, hunger: 'weak', condition: [] },
+                   role: 'Monk', race: 'human', level: {} }, entities: [], inventory: [], features: [], here: {} } });
+const starving = new CarefulBeginner();
+starving.prayed(1000);
+out.starvingPrayer = [starving.next(weak(1799), null).args?.action || null, starving.next(weak(1800), null).args?.action];
+
+// A boulder closing a corridor is pushed from the corridor side toward the unseen.
+const corridor = { bounds: { x0: 10, y0: 5, x1: 13, y1: 6 }, legend: { '`': 'boulder or statue' }, symbols: { '`': [[11, 6]] },
+  text: ['   1111', '   0123', ' 5 ----', ' 6 #`'].join('\n') };
+out.push = nextPush({ map: corridor }, new Map());
+out.pushTried = nextPush({ map: corridor }, new Map([['11,6,east', 2]]));
+// Explore legs whose steps pass no turn (walking into a vanished corridor) are stalls.
+const stall = new CarefulBeginner();
+for (let i = 0; i < 3; i += 1) {
+  stall.afterLeg({ basis: { turn: 940 }, result: { stopReason: 'blocked', actionsTaken: 1 } }, 'explore', 'd0-l6', 940);
+}
+out.stalled = stall.memory.level('d0-l6').explored;
+// ... and from the hero's own square (shown as "@"), the hero pushes at once.
+out.pushFromHero = nextPush({ map: { ...corridor, text: corridor.text.replace('#`', '@`') },
+                              self: { position: { x: 10, y: 6 } } }, new Map())?.direction;
+// Something it must not touch, in the way of a stuck hero: shot at, or fought only with HP to spare.
+const stuckAt = (hp, entities, inventory) => {
+  const beginner = new CarefulBeginner();
+  beginner.memory.level('d0-l4').explored = true;
+  const frame = { basis: { turn: 900, levelId: 'd0-l4', sessionId: 's', viewId: 'v' },
+    scene: { self: { position: { x: 10, y: 10 }, vitals: { hp, hpMax: 40, hunger: 'not_hungry', condition: [] },
+                     role: 'Ranger', race: 'human', level: {} },
+             entities, inventory, features: [], here: { terrain: 'corridor' } } };
+  const move = beginner.next(frame, null);
+  return [move.args?.action, move.args?.direction || move.args?.target?.direction || null, move.args?.itemId || null];
+};
+const eye = { x: 11, y: 10, appearance: 'floating eye', attitude: 'hostile', distance: 1, direction: 'east' };
+const quiver = [{ id: 'q', category: 'weapon', label: '53 +2 arrows (in quiver pouch)' }];
+const spareOnly = [{ id: 'd', category: 'weapon', label: 'a +1 dagger (weapon in hand)' }, { id: 'f', category: 'gem', label: '3 flint stones' }];
+out.untouchable = [
+  stuckAt(30, [eye], quiver), stuckAt(30, [eye], spareOnly),
+  stuckAt(30, [{ ...eye, appearance: 'gas spore' }], quiver), stuckAt(20, [{ ...eye, appearance: 'gas spore' }], quiver),
+  stuckAt(20, [{ x: 10, y: 13, appearance: 'gas spore', attitude: 'hostile', distance: 3 }], spareOnly),
+];
+out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 console.log(JSON.stringify(out));
 """
 
@@ -84,3 +129,20 @@ def test_the_beginner_rules() -> None:
     assert out["afterPrayer"] == [False, True]
     assert out["afterGuilt"] is True  # a Monk's meat meal costs alignment, not the god's favour
     assert out["afterDispleasure"] is False
+    assert out["starvingPrayer"] == [None, "pray"]
+    assert out["push"] == {
+        "approach": {"x": 10, "y": 6},
+        "direction": "east",
+        "key": "11,6,east",
+        "boulder": {"x": 11, "y": 6},
+    }
+    assert out["pushTried"] is None and out["statue"] is None
+    assert out["stalled"] is True
+    assert out["pushFromHero"] == "east"
+    assert out["untouchable"] == [
+        ["fire", "east", None],  # the quiver first
+        ["throw", "east", "f"],  # else a spare stone, never the wielded dagger
+        ["attack", "east", None],  # a gas spore's 4d6 blast cannot kill 30 HP
+        ["engrave", None, None],  # but could kill 20: Elbereth, until it drifts off
+        ["throw", "south", "f"],  # and from three squares it is shot
+    ]

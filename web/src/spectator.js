@@ -92,6 +92,7 @@ export class SpectatorView {
   }
 
   async refresh() {
+    if (this.disposed) return;
     if (this.refreshing) {
       this.again = true;
       return;
@@ -111,6 +112,7 @@ export class SpectatorView {
 
   async followNewest() {
     const newest = await newestLiveGame();
+    if (this.disposed) return;
     if (newest && newest.gameId !== this.gameId) {
       const previous = this.gameId
         ? (await durableRecord(this.gameId).catch(() => null)) || await getGame(this.gameId) : null;
@@ -130,7 +132,7 @@ export class SpectatorView {
   async draw() {
     const gameId = this.gameId;
     const [record, snapshot] = await Promise.all([getGame(gameId), getSnapshot(gameId)]);
-    if (gameId !== this.gameId) return; // moved on meanwhile
+    if (gameId !== this.gameId || this.disposed) return; // moved on meanwhile
     const known = record || (snapshot && snapshot.record);
     this.controls.ended = Boolean(known && known.endedAt) || Boolean(snapshot && snapshot.end);
     if (!this.opened) {
@@ -152,6 +154,7 @@ export class SpectatorView {
     const orphaned = await ownerTabClosed(record);
     // an ended game's record is the one Python computed (GameRecord), not re-derived here
     const ended = this.controls.ended ? await durableRecord(gameId).catch(() => null) : null;
+    if (this.disposed) return;
     const notes = this.notes(gameId);
     const key = `${record?.revision}/${record?.lifecycle}/${snapshot?.revision}/${snapshot?.lifecycle}/${orphaned}/${Boolean(ended)}`
       + `/${this.mapMode}/${this.notice}/${notes ? notes.join('\n') : ''}`;
@@ -188,7 +191,10 @@ export class SpectatorView {
     this.refresh();
   }
 
+  /** Stop drawing: the route moved on, and a draw still awaiting storage must
+   *  not paint over the next view (it shares the root element). */
   dispose() {
+    this.disposed = true;
     clearInterval(this.timer);
     this.channel.close();
     const live = document.getElementById('live-summary');

@@ -195,7 +195,7 @@ export class Autopilot {
     this.note(move.why);
     const levelId = frame.basis.levelId;
     const next = await this.call(move.tool, move.args);
-    if (move.leg) this.policy.afterLeg(next, move.leg, levelId);
+    if (move.leg) this.policy.afterLeg(next, move.leg, levelId, frame.basis.turn);
     if (move.leg === 'descend' && next.result && next.result.stopReason === 'atWayDown' && next.result.next
         && next.control.gate === 'ready') {
       this.note('on the way down: climb');

@@ -19,9 +19,12 @@
 //      up (walking to a [ close by) and wear it;
 //   7. the level: descend when a way down is known, the level is explored
 //      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
-//      closed doors, search dead ends (each with a cap), then search around.
+//      closed doors, push boulders that may block a way, search dead ends
+//      (each with a cap), then search around.
 
 import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
+import { nextPush } from './boulders.js';
+import { missileAt } from './missiles.js';
 import { FOOD_TO_PICK, NEVER_ROTS, corpseName, corpseWelcome, packFood, safeCorpse } from './food.js';
 
 // (An acid blob's passive splash is a few HP at most: fought, or it can wall a hero in a doorway.)
@@ -39,8 +42,13 @@ const WEAK = ['weak', 'fainting', 'fainted'];
 // every later one fails: observe() then forbids praying.
 // A prayer that fixes hunger leaves ~900 turns of food to Fainting and
 // ~1300 to starving, so a 1000-turn gap still saves a hero with no food.
+// But that prayer's meal (900 nutrition) lasts only ~850 turns to the next
+// Weak: a hero with no food who waits the full 1000 faints and is eaten.
+// Weak with no food, it prays after 800 (timeout still over 200 about 1 in
+// 10): a small risk against a near-certain death.
 const FIRST_PRAYER_TURN = 150;
 const PRAYER_GAP = 1000;
+const STARVING_PRAYER_GAP = 800;
 // How long one level may take before a known way down wins over exploring:
 // a beginner does not clear the first levels (depth is what a run measures,
 // and a long stay only spends food).
@@ -54,6 +62,8 @@ const SHOP_GOODS = /for sale|unpaid|no charge/; // a shopkeeper's, not a beginne
 const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
 const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) leaves it powerless
 const ENGRAVABLE = ['floor', 'corridor', 'doorway', undefined];
+const THROWS_PER_LEVEL = 30; // at a creature in the way that must not be touched
+const SPORE_BLAST = 24; // a gas spore's explosion: 4d6
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 const SPOT_SEARCH = 15; // turns per search call
 const SPOT_SEARCHES = 2; // search calls per wall spot (each search finds a hidden square 1 time in 7)
@@ -80,14 +90,18 @@ export class BeginnerMemory {
     this.eatTried = new Set();
     this.foodChecks = new Map();
     this.dungeon = '';
-    this.avoidDown = new Set(); // "level:x,y" of a staircase down into the Gnomish Mines // "level:x,y" of a displayed % -> walks there
+    this.avoidDown = new Set(); // "level:x,y" of a staircase down into the Gnomish Mines
+    // Set once the main dungeon's way down stayed hidden through a whole
+    // round of searching: the Mines are then the only way deeper, and
+    // searching on for thousands of turns only starves the hero.
+    this.minesAccepted = false;
     this.deepest = 0;
   }
 
   level(id) {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
-                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0,
+                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
                             writingAt: new Set() });
     }
     return this.levels.get(id);
@@ -189,7 +203,7 @@ export class CarefulBeginner {
       : deadly.length ? deadly.join(', ') : null;
     // (Hungry alone is minor trouble: with Luck 0 a god fixes only major
     // trouble, so such a prayer would only reset the timeout.)
-    if (trouble && this.prayerLikelySafe(turn)) {
+    if (trouble && this.prayerLikelySafe(turn, starving ? STARVING_PRAYER_GAP : PRAYER_GAP)) {
       const what = trouble;
       const why = `in trouble (${what}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };
@@ -213,6 +227,8 @@ export class CarefulBeginner {
         : `fight the ${target.appearance} to the ${target.direction}`;
       return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: target.direction } }, why };
     }
+    const untouchable = this.untouchableInTheWay(frame, level, hostiles, adjacent, base);
+    if (untouchable) return untouchable;
     if (nearest && nearest.distance <= 3 && vitals.hp * 3 < vitals.hpMax) {
       const away = this.stepAway(scene, nearest);
       if (away) {
@@ -233,7 +249,8 @@ export class CarefulBeginner {
     }
     // Fresh safe corpses are eaten whenever the hero is not satiated (only
     // eating while satiated can choke): they keep a hero without food fed.
-    if (vitals.hunger !== 'satiated' && calm) {
+    // Weak, the meal wins over the risk of a hostile in sight.
+    if (vitals.hunger !== 'satiated' && (calm || WEAK.includes(vitals.hunger))) {
       const corpse = this.freshCorpseHere(frame);
       if (corpse) {
         return { tool: 'use', args: { ...base, action: 'eat' }, why: `eat the fresh ${corpseName(corpse)} corpse underfoot`,
@@ -320,7 +337,8 @@ export class CarefulBeginner {
   leaveTheMines(frame, base) {
     const self = frame.scene.self;
     const level = self.level || {};
-    if (!/Gnomish Mines/.test(level.dungeon || '') || ['dwarf', 'gnome'].includes(String(self.race).toLowerCase())) return null;
+    if (!/Gnomish Mines/.test(level.dungeon || '') || ['dwarf', 'gnome'].includes(String(self.race).toLowerCase())
+        || this.memory.minesAccepted) return null;
     const up = frame.scene.features.find((feature) => feature.kind === 'stairsUp');
     if (!up) return null;
     if (up.x === self.position.x && up.y === self.position.y) {
@@ -328,6 +346,57 @@ export class CarefulBeginner {
     }
     return { tool: 'travel', args: { ...base, mode: 'to', to: { x: up.x, y: up.y }, maxActions: 120 },
              why: 'the Gnomish Mines are no place for a beginner: back to the stairs up', leg: 'to' };
+  }
+
+  /** A creature it must not touch where the hero has nowhere else to go
+   *  (the level explored, the way down blocked, or searching): throw at it.
+   *  A gas spore explodes for up to 24 HP on its neighbours when it dies: it
+   *  is fought only with HP to spare, shot at from two squares or more, and
+   *  next to a weaker hero it is kept off with Elbereth until it drifts away. */
+  untouchableInTheWay(frame, level, hostiles, adjacent, base) {
+    const scene = frame.scene;
+    const vitals = scene.self.vitals;
+    const stuck = level.explored || level.calls < level.descendBlockedUntil || level.searches > 0;
+    if (!stuck || (level.throws || 0) >= THROWS_PER_LEVEL) return null;
+    const spore = (entity) => /gas spore/.test(entity.appearance || '');
+    const throwAt = (entity, direction) => {
+      const missile = missileAt(scene.inventory, direction, base);
+      if (!missile) return null;
+      level.throws = (level.throws || 0) + 1;
+      return { ...missile, why: `the ${entity.appearance} to the ${direction} is in the way and must not be touched: `
+        + `${missile.args.action} at it` };
+    };
+    const eye = adjacent.find((entity) => NEVER_MELEE.test(entity.appearance || '') && !spore(entity));
+    if (eye) return throwAt(eye, eye.direction);
+    const near = adjacent.find(spore);
+    if (near && vitals.hp > SPORE_BLAST) {
+      return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: near.direction } },
+               why: `the gas spore to the ${near.direction} is in the way; HP ${vitals.hp} outlasts its blast: fight it` };
+    }
+    if (near) {
+      const at = scene.self.position;
+      const mark = this.memory.elbereth;
+      const onIt = mark && mark.levelId === frame.basis.levelId && mark.x === at.x && mark.y === at.y;
+      if (!onIt && ENGRAVABLE.includes(scene.here && scene.here.terrain)) {
+        level.throws = (level.throws || 0) + 1;
+        this.memory.elbereth = { levelId: frame.basis.levelId, x: at.x, y: at.y, hp: vitals.hp };
+        return { tool: 'use', args: { ...base, action: 'engrave', hands: true, text: 'Elbereth' },
+                 why: 'a gas spore is in the way and its blast could kill: write Elbereth so it drifts off',
+                 intent: { kind: 'engrave', text: 'Elbereth' } };
+      }
+      return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'wait for the gas spore to drift off' };
+    }
+    const hero = scene.self.position;
+    for (const entity of hostiles.filter(spore)) {
+      const dx = entity.x - hero.x;
+      const dy = entity.y - hero.y;
+      const far = Math.max(Math.abs(dx), Math.abs(dy));
+      if (far < 2 || far > 5 || !(dx === 0 || dy === 0 || Math.abs(dx) === Math.abs(dy))) continue;
+      const direction = `${dy < 0 ? 'north' : dy > 0 ? 'south' : ''}${dx > 0 ? 'east' : dx < 0 ? 'west' : ''}`;
+      const shot = throwAt(entity, direction);
+      if (shot) return shot;
+    }
+    return null;
   }
 
   /** Low HP, a threat near and no safe prayer: write Elbereth and rest on it.
@@ -489,6 +558,20 @@ export class CarefulBeginner {
       return { tool: 'interact', args: { ...base, action, target: { direction: door.direction } },
                why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };
     }
+    // A boulder may close the way on (routes never cross one): push it.
+    const push = nextPush(scene, level.pushes);
+    if (push) {
+      const where = `${push.boulder.x},${push.boulder.y}`;
+      if (hero.x !== push.approach.x || hero.y !== push.approach.y) {
+        level.pushes.set(push.key, (level.pushes.get(push.key) || 0) + 0.5); // two failed walks give it up
+        return { tool: 'travel', args: { ...base, mode: 'to', to: push.approach, maxActions: 120 },
+                 why: `walk behind the boulder at ${where} to push it ${push.direction}`, leg: 'to' };
+      }
+      level.pushes.set(push.key, Math.floor(level.pushes.get(push.key) || 0) + 1);
+      level.explored = false; // what lies behind it is new
+      return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: push.direction } },
+               why: `push the boulder at ${where} ${push.direction}` };
+    }
     // Dead ends first, then the wall spots with the most undiscovered around them.
     const spots = [...(plan.deadEnds || []), ...(plan.searchSpots || [])];
     const spot = spots.find((entry) => entry.distance !== null
@@ -520,8 +603,16 @@ export class CarefulBeginner {
     }
     level.searches = 0;
     level.explored = false;
+    const mines = [...this.memory.avoidDown].filter((key) => key.startsWith(`${frame.basis.levelId}:`));
+    if (mines.length) {
+      for (const key of mines) this.memory.avoidDown.delete(key);
+      this.memory.minesAccepted = true;
+      return this.goDown(frame, scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown'),
+                         base, 'no other way down after a whole round of searching: take the Gnomish Mines');
+    }
     // Every spot and door gets another round (walks to them may have been cut short).
     level.searched.clear();
+    level.pushes.clear();
     level.doorWalks.clear();
     level.doorTries.clear();
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
@@ -538,12 +629,15 @@ export class CarefulBeginner {
   }
 
   /** After a leg: remember what it says about the level. */
-  afterLeg(frame, leg, levelId) {
+  afterLeg(frame, leg, levelId, turnBefore) {
     const level = this.memory.level(levelId);
     const result = frame.result || {};
     if (leg === 'explore') {
       if (result.stopReason === 'noFrontier') level.explored = true;
-      level.stalls = result.actionsTaken ? 0 : level.stalls + 1;
+      // A leg whose steps passed no turn bumped into something it believed
+      // open (a vault guard's corridor that vanished): as good as no step.
+      const progressed = result.actionsTaken && !(frame.basis && frame.basis.turn === turnBefore);
+      level.stalls = progressed ? 0 : level.stalls + 1;
       if (level.stalls >= 3) { level.explored = true; level.stalls = 0; }
     }
     if (leg === 'descend' && (result.stopReason === 'noRoute' || result.stopReason === 'noWayDown')) {

@@ -1,0 +1,48 @@
+// boulders.js - a way on behind a boulder. Routes never go through a
+// displayed boulder (a push may fail), so a corridor that a boulder blocks
+// looks like a dead end to exploring; a beginner pushes it. Everything here
+// reads the frame's map text, i.e. what the player saw.
+
+const COMPASS = [
+  ['north', 0, -1], ['south', 0, 1], ['east', 1, 0], ['west', -1, 0],
+  ['northeast', 1, -1], ['northwest', -1, -1], ['southeast', 1, 1], ['southwest', -1, 1],
+];
+const STAND_ON = new Set(['.', '#', '<', '>', '{', '$', '*', '%', '(', ')', '[', '!', '?', '/', '=', '"']);
+const PUSH_TRIES = 2; // per boulder and direction: a stuck boulder ("You try to move the boulder, but in vain") stays
+
+/** The displayed mark at (x, y) of `scene.map`, or ' ' outside what it shows. */
+function markAt(map, x, y) {
+  const { x0, y0 } = map.bounds;
+  const row = map.text.split('\n')[y - y0 + 2];
+  if (!row || x < x0) return ' ';
+  return row[3 + x - x0] || ' ';
+}
+
+/** Boulder positions the map shows (the "`" mark, when its legend says boulder). */
+function boulders(map) {
+  if (!/boulder/.test((map.legend || {})['`'] || '')) return [];
+  return (map.symbols && map.symbols['`']) || [];
+}
+
+/** The next push to try on this level: {approach, direction, key} or null.
+ *  A push goes from a square the hero can stand on, into the boulder,
+ *  toward a square not yet seen or open (where the boulder can roll).
+ *  Doorways are left out: a boulder cannot be pushed diagonally through one. */
+export function nextPush(scene, tried) {
+  const map = scene.map;
+  if (!map || !map.text || !map.bounds) return null;
+  for (const [bx, by] of boulders(map)) {
+    for (const [direction, dx, dy] of COMPASS) {
+      const key = `${bx},${by},${direction}`;
+      if ((tried.get(key) || 0) >= PUSH_TRIES) continue;
+      const hero = scene.self && scene.self.position;
+      const heroThere = hero && hero.x === bx - dx && hero.y === by - dy;
+      const from = heroThere ? '.' : markAt(map, bx - dx, by - dy); // the hero's own square shows "@"
+      const beyond = markAt(map, bx + dx, by + dy);
+      if (!STAND_ON.has(from)) continue;
+      if (beyond !== ' ' && beyond !== '#' && beyond !== '.') continue;
+      return { approach: { x: bx - dx, y: by - dy }, direction, key, boulder: { x: bx, y: by } };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,19 @@
+// missiles.js - what a beginner throws at a creature it must never touch
+// (a floating eye's gaze paralyses whoever hits it in melee) when that
+// creature closes the only way on: the quiver first, then a spare weapon
+// or a stone. Thrown things land beyond the target; the hero walks on.
+
+const IN_USE = /\((?:weapon in hands?|wielded|being worn|in use)/;
+const THROWABLE = /dagger|knife|spear|javelin|dart|shuriken|axe|flint|rock|stone|sling bullet|arrow|ya\b|bolt|boomerang/;
+
+/** The call that throws at `direction`, or null when nothing can be spared. */
+export function missileAt(inventory, direction, base) {
+  const items = inventory || [];
+  if (items.some((item) => /\(in quiver/.test(item.label || ''))) {
+    return { tool: 'use', args: { ...base, action: 'fire', direction } };
+  }
+  const spare = items.find((item) => ['weapon', 'gem', 'rock'].includes(item.category)
+    && !IN_USE.test(item.label || '') && THROWABLE.test(item.label || '') && !/cursed|loadstone/.test(item.label || ''));
+  if (!spare) return null;
+  return { tool: 'use', args: { ...base, action: 'throw', itemId: spare.id, direction } };
+}
