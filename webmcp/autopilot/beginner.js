@@ -227,8 +227,6 @@ export class CarefulBeginner {
         : `fight the ${target.appearance} to the ${target.direction}`;
       return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: target.direction } }, why };
     }
-    const untouchable = this.untouchableInTheWay(frame, level, hostiles, adjacent, base);
-    if (untouchable) return untouchable;
     if (nearest && nearest.distance <= 3 && vitals.hp * 3 < vitals.hpMax) {
       const away = this.stepAway(scene, nearest);
       if (away) {
@@ -262,6 +260,9 @@ export class CarefulBeginner {
                  why: `walk onto the fresh ${kill.name} corpse at ${kill.at.x},${kill.at.y} to eat it`, leg: 'to' };
       }
     }
+    // (After meals: a hero next to something it must not touch still eats.)
+    const untouchable = this.untouchableInTheWay(frame, level, hostiles, adjacent, base);
+    if (untouchable) return untouchable;
     const threatNear = nearest && nearest.distance <= 5;
     // With no food in the pack, a % close by may be a ration (hungry: any % on the level).
     const hungry = HUNGRY.includes(vitals.hunger);
@@ -384,6 +385,7 @@ export class CarefulBeginner {
                  why: 'a gas spore is in the way and its blast could kill: write Elbereth so it drifts off',
                  intent: { kind: 'engrave', text: 'Elbereth' } };
       }
+      level.throws = (level.throws || 0) + 1; // waits count too: a spore that stays is left be
       return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'wait for the gas spore to drift off' };
     }
     const hero = scene.self.position;
