@@ -38,7 +38,15 @@ ifeq ($(TARGET),wasm)
   # -Os: the download is the cost that matters in a browser, and warm
   # step speed measured the same as -O2 (docs/BENCHMARKS.md).
   OPT     := -Os
-  ARCH    :=
+  # The driver builds every response (6-7 KB of JSON a step): at -Os its
+  # small writers (reserve, the byte loops of json_write.c) stay calls, and
+  # the step measured ~25% slower than with the driver at -O2, for ~1% more
+  # gzip bytes (docs/BENCHMARKS.md, issue 14). NetHack itself stays -Os.
+  DRV_OPT := -O2
+  # Bulk memory (every engine that has JSPI or Asyncify's targets has it):
+  # memcpy/memset become memory.copy/memory.fill instead of byte loops in
+  # WebAssembly; the driver clears and copies whole structs at every step.
+  ARCH    := -mbulk-memory
   RUNUTIL := node --no-experimental-fetch
   UTIL_LDFLAGS := -sNODERAWFS=1 -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 \
                   --pre-js $(ROOT)/wasm/util-env.js
@@ -68,7 +76,7 @@ else
 endif
 
 CFLAGS_NH := $(OPT) $(ARCH) $(SAN) -w $(NH_DEFS) $(INCLUDES)
-CFLAGS_DRV := $(OPT) $(ARCH) $(SAN) -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Werror=missing-prototypes \
+CFLAGS_DRV := $(or $(DRV_OPT),$(OPT)) $(ARCH) $(SAN) -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Werror=missing-prototypes \
               -Wno-missing-field-initializers -Wno-sign-compare $(WARN_EXTRA) $(NH_DEFS) $(INCLUDES)
 
 NH_SRCS := $(notdir $(wildcard $(PRISTINE)/src/*.c)) vis_tab.c
@@ -141,15 +149,25 @@ $(OUT)/data/nhdat: $(NH)/dat/nhdat $(ROOT)/wasm/data/sysconf
 	touch $(OUT)/data/record $(OUT)/data/logfile $(OUT)/data/xlogfile $(OUT)/data/perm
 
 # ---- game + driver ------------------------------------------------------
-$(filter-out %/posixregex.o,$(NH_OBJS)): $(OBJ)/nh/%.o: $(NH)/.patched $(GEN_HDRS) $(DRIVER)/nnh_hooks.h
+# The compile flags are a prerequisite too: a tree built with other flags is
+# rebuilt, not linked from stale objects. The stamp is rewritten (at parse
+# time) only when they change.
+FLAGS_STAMP := $(OUT)/cflags.stamp
+FLAGS_NOW := $(CC) | $(CFLAGS_NH) | $(CFLAGS_DRV)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_NOW))
+  $(shell mkdir -p $(OUT))
+  $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+
+$(filter-out %/posixregex.o,$(NH_OBJS)): $(OBJ)/nh/%.o: $(NH)/.patched $(GEN_HDRS) $(DRIVER)/nnh_hooks.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NH) -c $(NH)/src/$*.c -o $@
 
-$(OBJ)/nh/posixregex.o: $(NH)/.patched $(GEN_HDRS)
+$(OBJ)/nh/posixregex.o: $(NH)/.patched $(GEN_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NH) -c $(NH)/sys/share/posixregex.c -o $@
 
-$(OBJ)/drv/%.o: $(DRIVER)/%.c $(DRV_HDRS) $(GEN_HDRS)
+$(OBJ)/drv/%.o: $(DRIVER)/%.c $(DRV_HDRS) $(GEN_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_DRV) -c $< -o $@
 
@@ -211,13 +229,13 @@ JSPI_LDFLAGS := -lexports.js -sINVOKE_RUN=0
 
 $(OUT)/out/asyncify/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat $(OUT)/asyncify-remove.json $(DRIVER)/io_wasm.js
 	@mkdir -p $(dir $@)
-	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_COMMON) $(ASYNCIFY_LDFLAGS) > $(OUT)/link-asyncify.log 2>&1 \
+	$(CC) $(OPT) $(ARCH) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_COMMON) $(ASYNCIFY_LDFLAGS) > $(OUT)/link-asyncify.log 2>&1 \
 	    || { cat $(OUT)/link-asyncify.log; rm -f $@; exit 1; }
 	@grep -v "removelist contained a non-existing" $(OUT)/link-asyncify.log || true
 
 $(OUT)/out/jspi/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat $(DRIVER)/io_wasm.js
 	@mkdir -p $(dir $@)
-	$(CC) $(OPT) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_COMMON) $(JSPI_LDFLAGS)
+	$(CC) $(OPT) $(ARCH) -o $@ $(NH_OBJS) $(DRV_OBJS) $(WASM_COMMON) $(JSPI_LDFLAGS)
 
 $(OUT)/out/identity.json: $(OUT)/rules.txt $(OUT)/out/jspi/nethack.js $(OUT)/out/asyncify/nethack.js
 	$(IDENTITY) $@ $(OUT)/rules.txt \

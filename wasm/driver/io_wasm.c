@@ -4,8 +4,8 @@
  * import, declared once in io_wasm.js, that the host suspends on - with
  * JSPI (WebAssembly.Suspending) in the JSPI build, with ASYNCIFY in the
  * fallback build; both builds link these same objects. Responses go out
- * synchronously through Module.nnhOnResponse. The host speaks exactly the
- * NDJSON of nhdriver. */
+ * synchronously through Module.nnhOnResponse (nnh_js_respond, io_wasm.js).
+ * The host speaks exactly the NDJSON of nhdriver. */
 #ifdef __EMSCRIPTEN__
 #include "hack.h"
 #include "nnh_state.h"
@@ -13,9 +13,6 @@
 #include <emscripten.h>
 
 
-EM_JS(void, nnh_js_respond, (const char *data, int len), {
-    Module.nnhOnResponse(UTF8ToString(data, len));
-});
 
 EM_JS(void, nnh_js_random, (unsigned char *out, int n), {
     const bytes = new Uint8Array(n);

@@ -46,7 +46,14 @@ static int id_for(unsigned o_id, int create)
 
 const char *nnh_item_id(unsigned o_id)
 {
-    Sprintf(id_text, "item-%d", id_for(o_id, 1));
+    /* by hand, not Sprintf: every item of every response asks (ids > 0) */
+    char digits[12];
+    int n = 0, id = id_for(o_id, 1);
+    char *out = id_text + 5;
+    do digits[n++] = (char) ('0' + id % 10); while ((id /= 10) > 0);
+    memcpy(id_text, "item-", 5);
+    while (n) *out++ = digits[--n];
+    *out = 0;
     return id_text;
 }
 

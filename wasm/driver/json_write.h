@@ -3,6 +3,7 @@
 #define NNH_JSON_WRITE_H
 
 #include <stddef.h>
+#include <string.h>
 
 /* data[len] is always '\0' once anything was written, so data can be used
  * as a C string. After an allocation failure oom is 1, every later write
@@ -44,12 +45,34 @@ void nnh_buf_jstrn(nnh_buf *b, const char *s, size_t n);
 /* nnh_buf_jstrn() for a NUL-terminated, non-NULL string. */
 void nnh_buf_jstr(nnh_buf *b, const char *s);
 
-/* Append "k": (escaped like nnh_buf_jstr). Sets oom on failure. */
-void nnh_buf_key(nnh_buf *b, const char *k);
+/* Append "k": where k is n bytes of one of the driver's own member names
+ * (printable ASCII without '"' or '\\', never game text), written as it
+ * is. Sets oom on failure. */
+void nnh_buf_key_n(nnh_buf *b, const char *k, size_t n);
+
+/* The writers below are inline so that strlen() of a literal key folds to a
+ * constant: a response has hundreds of members, every step. */
+
+/* Append "k": (a member name, as for nnh_buf_key_n). Sets oom on failure. */
+static inline void nnh_buf_key(nnh_buf *b, const char *k)
+{
+    nnh_buf_key_n(b, k, strlen(k));
+}
 
 /* Append ,"k":"v" or ,"k":n - a member after an object's first one.
  * Sets oom on failure. */
-void nnh_buf_member_str(nnh_buf *b, const char *k, const char *v);
-void nnh_buf_member_int(nnh_buf *b, const char *k, long long v);
+static inline void nnh_buf_member_str(nnh_buf *b, const char *k, const char *v)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, k);
+    nnh_buf_jstr(b, v);
+}
+
+static inline void nnh_buf_member_int(nnh_buf *b, const char *k, long long v)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, k);
+    nnh_buf_int(b, v);
+}
 
 #endif

@@ -34,6 +34,9 @@ int nnh_playground_enter(void);
  * returns its length; cap or more means too large (validation reports
  * tooLarge); -1 means end of input. Suspends until the host has one. */
 int nnh_js_next_request(char *buf, int cap);
+/* Hands one response (len bytes of UTF-8, no line feed) to the host's
+ * Module.nnhOnResponse as a string; never suspends. */
+void nnh_js_respond(const char *data, int len);
 #endif
 
 #endif
