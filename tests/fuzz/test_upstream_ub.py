@@ -6,7 +6,8 @@ each stream below ended the engine before its patch:
 
 - a wizard's wish for 2,147,483,647 of something: weight() multiplied count by
   unit weight in int (mkobj.c), inv_weight() and calc_capacity() summed the
-  load in int (hack.c) -> wasm/patches/nnh-upstream-weight-overflow.patch;
+  load in int (hack.c), merged() (invent.c) multiplied age by count and summed
+  two such stacks -> wasm/patches/nnh-upstream-weight-overflow.patch;
 - the Plane of Air's lightning storms: a ray leaving the map read levl[][]
   past its edge (zap.c dobuzz) -> wasm/patches/nnh-upstream-dobuzz-offmap.patch.
 """
@@ -99,6 +100,22 @@ def test_a_wished_stack_of_two_billion_keeps_the_engine_defined(sanitized: Drive
 
     assert carried(lifted) > carried(dropped)
     _settle(game, game.ok("game.search"))
+    _assert_clean(sanitized, game)
+
+
+def test_a_second_wished_stack_merges_without_overflow(sanitized: DriverClient) -> None:
+    """merged() (invent.c) averaged the stacks' ages as age * count and summed
+    the counts in a 32-bit long. The unsanitized builds wrap: two stacks of
+    2,147,483,647 make one of -2, and the patch keeps exactly that."""
+    game = start_game(sanitized, seed=7, wizard=True)
+    for _ in range(2):
+        asked = game.wizard("wish")
+        _settle(game, game.answer(asked["decision"], {"kind": "text", "text": "2147483647 uncursed +0 daggers"}))
+        _settle(game, game.ok("game.search"))  # a later turn: the second stack's age differs
+    daggers = [item for item in game.observe()["observation"]["inventory"] if "dagger" in item["label"]]
+    assert [item["quantity"] for item in daggers] == [-2], daggers
+    _settle(game, game.ok("game.drop", itemId=daggers[0]["id"]))
+    _settle(game, game.ok("game.pickup"))
     _assert_clean(sanitized, game)
 
 
