@@ -273,16 +273,17 @@ class Fuzzer:
         self.rng = random.Random(seed)
         self.findings = findings
         self.stats = Stats()
-        self.recent: list[bytes] = []
+        # every frame of the game being played, from its session.create: a finding
+        # is saved as the whole stream, so replaying the file reproduces it
+        self.game_frames: list[bytes] = []
 
     def _record(self, frame: bytes) -> None:
-        self.recent.append(frame)
-        del self.recent[:-40]
+        self.game_frames.append(frame)
 
     def _save(self, what: str) -> None:
         self.findings.mkdir(parents=True, exist_ok=True)
         path = self.findings / f"finding-{int(time.time() * 1000)}.ndjson"
-        path.write_bytes(b"\n".join(self.recent) + b"\n")
+        path.write_bytes(b"\n".join(self.game_frames) + b"\n")
         print(f"finding: {what} (frames in {path})", file=sys.stderr)
 
     def _send(self, client: DriverClient, frame: bytes) -> dict:
@@ -302,6 +303,7 @@ class Fuzzer:
             create["wizard"] = True
         client = DriverClient([str(self.driver)])
         self.stats.games += 1
+        self.game_frames = []
         try:
             created = self._send(client, dumps({"version": 1, "method": "session.create", "params": create}).encode())
             policy.absorb(created)
