@@ -1,7 +1,8 @@
 // missiles.js - what a beginner throws at a creature it must never touch
 // (a floating eye's gaze paralyses whoever hits it in melee) when that
-// creature closes the only way on: the quiver first, then a spare weapon
-// or a stone. Thrown things land beyond the target; the hero walks on.
+// creature closes the only way on: the quiver first, then a weapon made
+// for throwing or a stone, else any spare weapon. Thrown things land
+// beyond the target; the hero walks on.
 
 const IN_USE = /\((?:weapon in hands?|wielded|being worn|in use)/;
 const THROWABLE = /dagger|knife|spear|javelin|dart|shuriken|axe|flint|rock|stone|sling bullet|arrow|ya\b|bolt|boomerang/;
@@ -12,8 +13,10 @@ export function missileAt(inventory, direction, base) {
   if (items.some((item) => /\(in quiver/.test(item.label || ''))) {
     return { tool: 'use', args: { ...base, action: 'fire', direction } };
   }
-  const spare = items.find((item) => ['weapon', 'gem', 'rock'].includes(item.category)
-    && !IN_USE.test(item.label || '') && THROWABLE.test(item.label || '') && !/cursed|loadstone/.test(item.label || ''));
+  const spareOf = (fits) => items.find((item) => ['weapon', 'gem', 'rock'].includes(item.category)
+    && !IN_USE.test(item.label || '') && !/cursed|loadstone/.test(item.label || '') && fits(item.label || ''));
+  // Made for throwing first; else any spare weapon (a short sword thrown still hits).
+  const spare = spareOf((label) => THROWABLE.test(label)) || spareOf(() => true);
   if (!spare) return null;
   return { tool: 'use', args: { ...base, action: 'throw', itemId: spare.id, direction } };
 }
