@@ -168,12 +168,14 @@ export class Autopilot {
     const context = { intent: this.intent, mayEat: vitals.hunger !== 'satiated' };
     const choice = chooseAnswer(decision, context);
     if (!choice) return this.fail({ code: 'unanswerable', message: `cannot answer a ${decision.kind} question` });
-    this.state.decisions += 1;
     this.note(`“${decision.prompt}” → ${choice.cancel ? 'cancel' : JSON.stringify(choice.value)} (${choice.why})`);
     if (!choice.cancel && choice.value === true && this.intent && this.intent.kind === 'pray') this.policy.prayed(frame.basis.turn);
     // Only the standing decision's own reply/cancel arguments are ever used.
     const args = choice.cancel ? decision.cancel.arguments : { ...decision.reply.arguments, value: choice.value };
     const next = await this.call('respond', args);
+    // Counted once the reply is back, with its acceptance, so a host reading
+    // the state while an answer is in flight sees the two counts agree.
+    this.state.decisions += 1;
     // The engine accepts an answer only for the decision standing now: the
     // count of accepted answers is how hosts check none was answered blind.
     if (next.outcome && next.outcome.submission === 'accepted' && args.decisionId === decision.id) this.state.answersAccepted += 1;
