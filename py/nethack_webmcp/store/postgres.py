@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 from collections.abc import AsyncIterator
 from typing import Any
@@ -44,12 +43,8 @@ from .base import (
     StoreError,
     ToolReceipt,
 )
-from .sqlite import (
-    NATIVE_SCHEMA_VERSION,
-    OPTIONAL_RECORD_FIELDS,
-    RECORD_COLUMNS,
-    SESSION_FIELDS,
-)
+from .rows import RECORD_COLUMNS, dumps, entry_from_row, receipt_from_row, record_from_row, session_from_row
+from .sqlite import NATIVE_SCHEMA_VERSION, SESSION_FIELDS
 
 # the transaction-level advisory lock that serializes migrations (an arbitrary constant)
 MIGRATION_LOCK = 0x4E4E_4D49_4752
@@ -142,19 +137,6 @@ MIGRATIONS: list[list[str]] = [
 assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-def _whole(value: Any) -> Any:
-    """A record's time as SQLite's INTEGER affinity returns it: whole floats as ints."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
 def advisory_key(session_id: str) -> str:
     """The lock key's SQL source text: a 64-bit hash of the namespaced ID (computed by the server)."""
     return f"nethack:session:{session_id}"
@@ -236,27 +218,6 @@ class PostgresStore(Store):
     # ---- sessions ---------------------------------------------------------------------
 
     @staticmethod
-    def _session(row: dict[str, Any]) -> SessionInfo:
-        info = SessionInfo(
-            sessionId=row["session_id"],
-            create=_loads(row["create_json"]),
-            metadata=_loads(row["metadata_json"]),
-            createdSummary=_loads(row["created_summary_json"]),
-            profile=row["profile"],
-            engineIdentity=row["engine_identity"],
-            viewNonce=row["view_nonce"],
-            startedAt=row["started_at_s"],
-            updatedAt=row["updated_at_s"],
-            endedAt=row["ended_at_s"],
-            status=row["status"],
-            lastDepth=row["last_depth"],
-            deepestDepth=row["deepest_depth"],
-        )
-        if row["seed_choice"] is not None:
-            info["seedChoice"] = row["seed_choice"]
-        return info
-
-    @staticmethod
     async def _insert_session(db: psycopg.AsyncConnection[Any], info: SessionInfo) -> None:
         create = info["create"]
         await db.execute(
@@ -280,9 +241,9 @@ class PostgresStore(Store):
                 info["profile"],
                 info["engineIdentity"],
                 info["viewNonce"],
-                _dumps(create),
-                _dumps(info["metadata"]),
-                _dumps(info["createdSummary"]),
+                dumps(create),
+                dumps(info["metadata"]),
+                dumps(info["createdSummary"]),
                 info["startedAt"],
                 info["updatedAt"],
                 info["endedAt"],
@@ -300,14 +261,14 @@ class PostgresStore(Store):
     async def get_session(self, session_id: str) -> SessionInfo | None:
         async with self._tx("read session") as db:
             row = await (await db.execute("SELECT * FROM sessions WHERE session_id = %s", (session_id,))).fetchone()
-        return self._session(row) if row else None
+        return session_from_row(row) if row else None
 
     async def list_sessions(self) -> list[SessionInfo]:
         async with self._tx("list sessions") as db:
             rows = await (
                 await db.execute("SELECT * FROM sessions ORDER BY started_at_s DESC, session_id DESC")
             ).fetchall()
-        return [self._session(row) for row in rows]
+        return [session_from_row(row) for row in rows]
 
     @staticmethod
     async def _update_session(db: psycopg.AsyncConnection[Any], session_id: str, fields: dict[str, Any]) -> None:
@@ -331,21 +292,6 @@ class PostgresStore(Store):
     # ---- journal --------------------------------------------------------------------------
 
     @staticmethod
-    def _entry(session_id: str, row: dict[str, Any]) -> JournalEntry:
-        return JournalEntry(
-            sessionId=session_id,
-            seq=row["seq"],
-            operationId=row["operation_id"],
-            requestId=row["request_id"],
-            method=row["method"],
-            request=_loads(row["request_json"]),
-            reservedAt=row["reserved_at_s"],
-            state=row["state"],
-            receipt=_loads(row["receipt_json"]),
-            completedAt=row["completed_at_s"],
-        )
-
-    @staticmethod
     async def _insert_entry(db: psycopg.AsyncConnection[Any], entry: JournalEntry) -> None:
         await db.execute(
             "INSERT INTO journal (session_id, seq, operation_id, request_id, method, request_json, "
@@ -356,10 +302,10 @@ class PostgresStore(Store):
                 entry["operationId"],
                 entry["requestId"],
                 entry["method"],
-                _dumps(entry["request"]),
+                dumps(entry["request"]),
                 entry["reservedAt"],
                 entry["state"],
-                None if entry["receipt"] is None else _dumps(entry["receipt"]),
+                None if entry["receipt"] is None else dumps(entry["receipt"]),
                 entry["completedAt"],
             ),
         )
@@ -397,7 +343,7 @@ class PostgresStore(Store):
             cursor = await db.execute(
                 "UPDATE journal SET state = %s, receipt_json = %s, completed_at_s = %s "
                 "WHERE session_id = %s AND seq = %s AND state = 'reserved'",
-                (state, _dumps(receipt), completed_at, session_id, seq),
+                (state, dumps(receipt), completed_at, session_id, seq),
             )
             if cursor.rowcount != 1:
                 raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
@@ -412,7 +358,7 @@ class PostgresStore(Store):
                     "SELECT * FROM journal WHERE session_id = %s AND seq > %s ORDER BY seq", (session_id, after_seq)
                 )
             ).fetchall()
-        return [self._entry(session_id, row) for row in rows]
+        return [entry_from_row(session_id, row) for row in rows]
 
     async def operation_entries(self, session_id: str, operation_id: str) -> list[JournalEntry]:
         async with self._tx("read journal") as db:
@@ -422,19 +368,9 @@ class PostgresStore(Store):
                     (session_id, operation_id),
                 )
             ).fetchall()
-        return [self._entry(session_id, row) for row in rows]
+        return [entry_from_row(session_id, row) for row in rows]
 
     # ---- tool receipts ------------------------------------------------------------------
-
-    @staticmethod
-    def _receipt(row: dict[str, Any]) -> ToolReceipt:
-        return ToolReceipt(
-            sessionId=row["session_id"],
-            requestId=row["request_id"],
-            payloadHash=row["payload_hash"],
-            frame=_loads(row["frame_json"]),
-            createdAt=row["created_at_s"],
-        )
 
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
         async with self._tx("read receipt") as db:
@@ -443,7 +379,7 @@ class PostgresStore(Store):
                     "SELECT * FROM receipts WHERE session_id = %s AND request_id = %s", (session_id, request_id)
                 )
             ).fetchone()
-        return self._receipt(row) if row else None
+        return receipt_from_row(row) if row else None
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         async with self._tx("record receipt") as db:
@@ -454,7 +390,7 @@ class PostgresStore(Store):
                     receipt["sessionId"],
                     receipt["requestId"],
                     receipt["payloadHash"],
-                    _dumps(receipt["frame"]),
+                    dumps(receipt["frame"]),
                     receipt["createdAt"],
                 ),
             )
@@ -474,7 +410,7 @@ class PostgresStore(Store):
             rows = await (
                 await db.execute("SELECT * FROM receipts WHERE session_id = %s ORDER BY created_at_s", (session_id,))
             ).fetchall()
-        return [self._receipt(row) for row in rows]
+        return [receipt_from_row(row) for row in rows]
 
     # ---- records ----------------------------------------------------------------------------
 
@@ -488,15 +424,6 @@ class PostgresStore(Store):
         )
         return cursor.rowcount == 1
 
-    @staticmethod
-    def _record(row: dict[str, Any]) -> GameRecord:
-        record = {
-            key: _whole(row[column]) if key in ("startedAt", "endedAt") else row[column]
-            for key, column in RECORD_COLUMNS.items()
-            if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS
-        }
-        return GameRecord(**record)  # type: ignore[typeddict-item]
-
     async def put_record(self, record: GameRecord) -> bool:
         async with self._tx("record game") as db:
             return await self._insert_record(db, record)
@@ -504,14 +431,14 @@ class PostgresStore(Store):
     async def get_record(self, session_id: str) -> GameRecord | None:
         async with self._tx("read record") as db:
             row = await (await db.execute("SELECT * FROM game_records WHERE game_id = %s", (session_id,))).fetchone()
-        return self._record(row) if row else None
+        return record_from_row(row) if row else None
 
     async def recent_records(self, limit: int = 10) -> list[GameRecord]:
         async with self._tx("read records") as db:
             rows = await (
                 await db.execute("SELECT * FROM game_records ORDER BY ended_at_s DESC, game_id DESC LIMIT %s", (limit,))
             ).fetchall()
-        return [self._record(row) for row in rows]
+        return [record_from_row(row) for row in rows]
 
     # ---- control tokens (hashes only) ----------------------------------------------------
 
@@ -547,7 +474,7 @@ class PostgresStore(Store):
                         info["sessionId"],
                         receipt["requestId"],
                         receipt["payloadHash"],
-                        _dumps(receipt["frame"]),
+                        dumps(receipt["frame"]),
                         receipt["createdAt"],
                     ),
                 )

@@ -38,6 +38,7 @@ from .base import (
     StoreError,
     ToolReceipt,
 )
+from .rows import RECORD_COLUMNS, dumps, entry_from_row, receipt_from_row, record_from_row, session_from_row
 
 DATABASE_NAME = "games.sqlite3"
 LOCKS_DIR = "locks"
@@ -166,25 +167,6 @@ SESSION_FIELDS = {
     "lastDepth": "last_depth",
     "deepestDepth": "deepest_depth",
 }
-RECORD_COLUMNS = {
-    "sessionId": "game_id",
-    "characterName": "character_name",
-    "harnessName": "harness_name",
-    "modelName": "model_name",
-    "startedAt": "started_at_s",
-    "endedAt": "ended_at_s",
-    "endTimeKind": "end_time_kind",
-    "endReason": "end_reason",
-    "how": "how",
-    "death": "death",
-    "score": "score",
-    "turns": "turns",
-    "lastDepth": "last_depth",
-    "deepestDepth": "deepest_depth",
-    "seed": "seed",
-    "seedChoice": "seed_choice",
-}
-OPTIONAL_RECORD_FIELDS = {"seed", "seedChoice"}  # absent from records written before schema 2
 
 
 def state_dir() -> Path:
@@ -193,14 +175,6 @@ def state_dir() -> Path:
     path = Path(override) if override else Path.home() / ".local" / "share" / "nethack-webmcp"
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
 
 
 class SqliteStore(Store):
@@ -281,27 +255,6 @@ class SqliteStore(Store):
 
     # ---- sessions -------------------------------------------------------------------
 
-    @staticmethod
-    def _session(row: sqlite3.Row) -> SessionInfo:
-        info = SessionInfo(
-            sessionId=row["session_id"],
-            create=_loads(row["create_json"]),
-            metadata=_loads(row["metadata_json"]),
-            createdSummary=_loads(row["created_summary_json"]),
-            profile=row["profile"],
-            engineIdentity=row["engine_identity"],
-            viewNonce=row["view_nonce"],
-            startedAt=row["started_at_s"],
-            updatedAt=row["updated_at_s"],
-            endedAt=row["ended_at_s"],
-            status=row["status"],
-            lastDepth=row["last_depth"],
-            deepestDepth=row["deepest_depth"],
-        )
-        if row["seed_choice"] is not None:
-            info["seedChoice"] = row["seed_choice"]
-        return info
-
     def _insert_session(self, db: sqlite3.Connection, info: SessionInfo) -> None:
         create = info["create"]
         db.execute(
@@ -324,9 +277,9 @@ class SqliteStore(Store):
                 info["profile"],
                 info["engineIdentity"],
                 info["viewNonce"],
-                _dumps(create),
-                _dumps(info["metadata"]),
-                _dumps(info["createdSummary"]),
+                dumps(create),
+                dumps(info["metadata"]),
+                dumps(info["createdSummary"]),
                 info["startedAt"],
                 info["updatedAt"],
                 info["endedAt"],
@@ -344,12 +297,12 @@ class SqliteStore(Store):
     async def get_session(self, session_id: str) -> SessionInfo | None:
         with self._errors("read session"):
             row = self._db.execute("SELECT * FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
-        return self._session(row) if row else None
+        return session_from_row(row) if row else None
 
     async def list_sessions(self) -> list[SessionInfo]:
         with self._errors("list sessions"):
             rows = self._db.execute("SELECT * FROM sessions ORDER BY started_at_s DESC, session_id DESC")
-            return [self._session(row) for row in rows]
+            return [session_from_row(row) for row in rows]
 
     def _update_session(self, db: sqlite3.Connection, session_id: str, fields: dict[str, Any]) -> None:
         unknown = set(fields) - set(SESSION_FIELDS)
@@ -369,21 +322,6 @@ class SqliteStore(Store):
     # ---- journal ------------------------------------------------------------------------
 
     @staticmethod
-    def _entry(session_id: str, row: sqlite3.Row) -> JournalEntry:
-        return JournalEntry(
-            sessionId=session_id,
-            seq=row["seq"],
-            operationId=row["operation_id"],
-            requestId=row["request_id"],
-            method=row["method"],
-            request=_loads(row["request_json"]),
-            reservedAt=row["reserved_at_s"],
-            state=row["state"],
-            receipt=_loads(row["receipt_json"]),
-            completedAt=row["completed_at_s"],
-        )
-
-    @staticmethod
     def _insert_entry(db: sqlite3.Connection, entry: JournalEntry) -> None:
         db.execute(
             "INSERT INTO journal (session_id, seq, operation_id, request_id, method, request_json, "
@@ -394,10 +332,10 @@ class SqliteStore(Store):
                 entry["operationId"],
                 entry["requestId"],
                 entry["method"],
-                _dumps(entry["request"]),
+                dumps(entry["request"]),
                 entry["reservedAt"],
                 entry["state"],
-                None if entry["receipt"] is None else _dumps(entry["receipt"]),
+                None if entry["receipt"] is None else dumps(entry["receipt"]),
                 entry["completedAt"],
             ),
         )
@@ -431,7 +369,7 @@ class SqliteStore(Store):
             cursor = db.execute(
                 "UPDATE journal SET state = ?, receipt_json = ?, completed_at_s = ? "
                 "WHERE session_id = ? AND seq = ? AND state = 'reserved'",
-                (state, _dumps(receipt), completed_at, session_id, seq),
+                (state, dumps(receipt), completed_at, session_id, seq),
             )
             if cursor.rowcount != 1:
                 raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
@@ -444,7 +382,7 @@ class SqliteStore(Store):
             rows = self._db.execute(
                 "SELECT * FROM journal WHERE session_id = ? AND seq > ? ORDER BY seq", (session_id, after_seq)
             )
-            return [self._entry(session_id, row) for row in rows]
+            return [entry_from_row(session_id, row) for row in rows]
 
     async def operation_entries(self, session_id: str, operation_id: str) -> list[JournalEntry]:
         with self._errors("read journal"):
@@ -452,26 +390,16 @@ class SqliteStore(Store):
                 "SELECT * FROM journal WHERE session_id = ? AND operation_id = ? ORDER BY seq",
                 (session_id, operation_id),
             )
-            return [self._entry(session_id, row) for row in rows]
+            return [entry_from_row(session_id, row) for row in rows]
 
     # ---- tool receipts -------------------------------------------------------------------
-
-    @staticmethod
-    def _receipt(row: sqlite3.Row) -> ToolReceipt:
-        return ToolReceipt(
-            sessionId=row["session_id"],
-            requestId=row["request_id"],
-            payloadHash=row["payload_hash"],
-            frame=_loads(row["frame_json"]),
-            createdAt=row["created_at_s"],
-        )
 
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
         with self._errors("read receipt"):
             row = self._db.execute(
                 "SELECT * FROM receipts WHERE session_id = ? AND request_id = ?", (session_id, request_id)
             ).fetchone()
-        return self._receipt(row) if row else None
+        return receipt_from_row(row) if row else None
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         with self._errors("record receipt"), self._tx() as db:
@@ -490,7 +418,7 @@ class SqliteStore(Store):
                     receipt["sessionId"],
                     receipt["requestId"],
                     receipt["payloadHash"],
-                    _dumps(receipt["frame"]),
+                    dumps(receipt["frame"]),
                     receipt["createdAt"],
                 ),
             )
@@ -498,7 +426,7 @@ class SqliteStore(Store):
     async def receipts(self, session_id: str) -> list[ToolReceipt]:
         with self._errors("read receipts"):
             rows = self._db.execute("SELECT * FROM receipts WHERE session_id = ? ORDER BY created_at_s", (session_id,))
-            return [self._receipt(row) for row in rows]
+            return [receipt_from_row(row) for row in rows]
 
     # ---- records -------------------------------------------------------------------------
 
@@ -512,15 +440,6 @@ class SqliteStore(Store):
         )
         return cursor.rowcount == 1
 
-    @staticmethod
-    def _record(row: sqlite3.Row) -> GameRecord:
-        record = {
-            key: row[column]
-            for key, column in RECORD_COLUMNS.items()
-            if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS
-        }
-        return GameRecord(**record)  # type: ignore[typeddict-item]
-
     async def put_record(self, record: GameRecord) -> bool:
         with self._errors("record game"), self._tx() as db:
             return self._insert_record(db, record)
@@ -528,14 +447,14 @@ class SqliteStore(Store):
     async def get_record(self, session_id: str) -> GameRecord | None:
         with self._errors("read record"):
             row = self._db.execute("SELECT * FROM game_records WHERE game_id = ?", (session_id,)).fetchone()
-        return self._record(row) if row else None
+        return record_from_row(row) if row else None
 
     async def recent_records(self, limit: int = 10) -> list[GameRecord]:
         with self._errors("read records"):
             rows = self._db.execute(
                 "SELECT * FROM game_records ORDER BY ended_at_s DESC, game_id DESC LIMIT ?", (limit,)
             )
-            return [self._record(row) for row in rows]
+            return [record_from_row(row) for row in rows]
 
     # ---- exchange ------------------------------------------------------------------------
 
@@ -556,7 +475,7 @@ class SqliteStore(Store):
                         info["sessionId"],
                         receipt["requestId"],
                         receipt["payloadHash"],
-                        _dumps(receipt["frame"]),
+                        dumps(receipt["frame"]),
                         receipt["createdAt"],
                     ),
                 )
@@ -633,7 +552,7 @@ class FileOwnership(Ownership):
             os.close(fd)
             raise
         os.ftruncate(fd, 0)
-        os.pwrite(fd, _dumps({"pid": os.getpid(), "since": time.time()}).encode(), 0)
+        os.pwrite(fd, dumps({"pid": os.getpid(), "since": time.time()}).encode(), 0)
         return _FileLease(session_id, fd)
 
     async def holder(self, session_id: str) -> dict[str, Any] | None:

@@ -1,0 +1,108 @@
+"""rows.py - one mapping between the SQL stores' rows and the Store's typed dicts.
+
+SQLite and PostgreSQL keep the same tables with the same column names, so a
+row becomes a SessionInfo, JournalEntry, ToolReceipt or GameRecord the same
+way in both; JSON columns are text written compactly.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from .base import GameRecord, JournalEntry, SessionInfo, ToolReceipt
+
+RECORD_COLUMNS = {
+    "sessionId": "game_id",
+    "characterName": "character_name",
+    "harnessName": "harness_name",
+    "modelName": "model_name",
+    "startedAt": "started_at_s",
+    "endedAt": "ended_at_s",
+    "endTimeKind": "end_time_kind",
+    "endReason": "end_reason",
+    "how": "how",
+    "death": "death",
+    "score": "score",
+    "turns": "turns",
+    "lastDepth": "last_depth",
+    "deepestDepth": "deepest_depth",
+    "seed": "seed",
+    "seedChoice": "seed_choice",
+}
+OPTIONAL_RECORD_FIELDS = {"seed", "seedChoice"}  # absent from records written before schema 2
+
+
+class Row(Protocol):
+    """A result row read by column name (sqlite3.Row, psycopg's dict rows)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def whole(value: Any) -> Any:
+    """A time as SQLite's INTEGER affinity returns it: whole floats as ints
+    (PostgreSQL keeps a DOUBLE a float), so both stores return equal records."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def session_from_row(row: Row) -> SessionInfo:
+    info = SessionInfo(
+        sessionId=row["session_id"],
+        create=loads(row["create_json"]),
+        metadata=loads(row["metadata_json"]),
+        createdSummary=loads(row["created_summary_json"]),
+        profile=row["profile"],
+        engineIdentity=row["engine_identity"],
+        viewNonce=row["view_nonce"],
+        startedAt=row["started_at_s"],
+        updatedAt=row["updated_at_s"],
+        endedAt=row["ended_at_s"],
+        status=row["status"],
+        lastDepth=row["last_depth"],
+        deepestDepth=row["deepest_depth"],
+    )
+    if row["seed_choice"] is not None:
+        info["seedChoice"] = row["seed_choice"]
+    return info
+
+
+def entry_from_row(session_id: str, row: Row) -> JournalEntry:
+    return JournalEntry(
+        sessionId=session_id,
+        seq=row["seq"],
+        operationId=row["operation_id"],
+        requestId=row["request_id"],
+        method=row["method"],
+        request=loads(row["request_json"]),
+        reservedAt=row["reserved_at_s"],
+        state=row["state"],
+        receipt=loads(row["receipt_json"]),
+        completedAt=row["completed_at_s"],
+    )
+
+
+def receipt_from_row(row: Row) -> ToolReceipt:
+    return ToolReceipt(
+        sessionId=row["session_id"],
+        requestId=row["request_id"],
+        payloadHash=row["payload_hash"],
+        frame=loads(row["frame_json"]),
+        createdAt=row["created_at_s"],
+    )
+
+
+def record_from_row(row: Row) -> GameRecord:
+    record = {
+        key: whole(row[column]) if key in ("startedAt", "endedAt") else row[column]
+        for key, column in RECORD_COLUMNS.items()
+        if row[column] is not None or key not in OPTIONAL_RECORD_FIELDS
+    }
+    return GameRecord(**record)  # type: ignore[typeddict-item]
