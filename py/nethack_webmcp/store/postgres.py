@@ -43,7 +43,16 @@ from .base import (
     StoreError,
     ToolReceipt,
 )
-from .rows import RECORD_COLUMNS, dumps, entry_from_row, receipt_from_row, record_from_row, session_from_row
+from .rows import (
+    RECORD_COLUMNS,
+    SESSION_COLUMNS,
+    dumps,
+    entry_from_row,
+    receipt_from_row,
+    record_from_row,
+    session_from_row,
+    session_values,
+)
 from .sqlite import NATIVE_SCHEMA_VERSION, SESSION_FIELDS
 
 # the transaction-level advisory lock that serializes migrations (an arbitrary constant)
@@ -219,40 +228,9 @@ class PostgresStore(Store):
 
     @staticmethod
     async def _insert_session(db: psycopg.AsyncConnection[Any], info: SessionInfo) -> None:
-        create = info["create"]
-        await db.execute(
-            "INSERT INTO sessions (session_id, seed, name, role, race, gender, alignment, created_at, "
-            "harness_name, model_name, wizard, profile, engine_identity, view_nonce, create_json, "
-            "metadata_json, created_summary_json, started_at_s, updated_at_s, ended_at_s, status, "
-            "last_depth, deepest_depth, seed_choice) VALUES "
-            "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-            (
-                info["sessionId"],
-                create["seed"],
-                create["name"],
-                create["role"],
-                create["race"],
-                create["gender"],
-                create["alignment"],
-                create["createdAt"],
-                create.get("harness_name", ""),
-                create.get("model_name", ""),
-                bool(create.get("wizard")),
-                info["profile"],
-                info["engineIdentity"],
-                info["viewNonce"],
-                dumps(create),
-                dumps(info["metadata"]),
-                dumps(info["createdSummary"]),
-                info["startedAt"],
-                info["updatedAt"],
-                info["endedAt"],
-                info["status"],
-                info["lastDepth"],
-                info["deepestDepth"],
-                info.get("seedChoice"),
-            ),
-        )
+        columns = ", ".join(SESSION_COLUMNS)
+        marks = ",".join("%s" for _ in SESSION_COLUMNS)
+        await db.execute(f"INSERT INTO sessions ({columns}) VALUES ({marks})", session_values(info))
 
     async def create_session(self, info: SessionInfo) -> None:
         async with self._tx("create session") as db:

@@ -33,6 +33,14 @@ RECORD_COLUMNS = {
 OPTIONAL_RECORD_FIELDS = {"seed", "seedChoice"}  # absent from records written before schema 2
 
 
+SESSION_COLUMNS = (
+    "session_id", "seed", "name", "role", "race", "gender", "alignment", "created_at",
+    "harness_name", "model_name", "wizard", "profile", "engine_identity", "view_nonce", "create_json",
+    "metadata_json", "created_summary_json", "started_at_s", "updated_at_s", "ended_at_s", "status",
+    "last_depth", "deepest_depth", "seed_choice",
+)  # fmt: skip
+
+
 class Row(Protocol):
     """A result row read by column name (sqlite3.Row, psycopg's dict rows)."""
 
@@ -51,6 +59,38 @@ def whole(value: Any) -> Any:
     """A time as SQLite's INTEGER affinity returns it: whole floats as ints
     (PostgreSQL keeps a DOUBLE a float), so both stores return equal records."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def session_values(info: SessionInfo) -> tuple[Any, ...]:
+    """A new session's row, in SESSION_COLUMNS order (wizard as a bool:
+    sqlite3 stores it as 0/1, PostgreSQL as BOOLEAN)."""
+    create = info["create"]
+    return (
+        info["sessionId"],
+        create["seed"],
+        create["name"],
+        create["role"],
+        create["race"],
+        create["gender"],
+        create["alignment"],
+        create["createdAt"],
+        create.get("harness_name", ""),
+        create.get("model_name", ""),
+        bool(create.get("wizard")),
+        info["profile"],
+        info["engineIdentity"],
+        info["viewNonce"],
+        dumps(create),
+        dumps(info["metadata"]),
+        dumps(info["createdSummary"]),
+        info["startedAt"],
+        info["updatedAt"],
+        info["endedAt"],
+        info["status"],
+        info["lastDepth"],
+        info["deepestDepth"],
+        info.get("seedChoice"),
+    )
 
 
 def session_from_row(row: Row) -> SessionInfo:

@@ -38,7 +38,16 @@ from .base import (
     StoreError,
     ToolReceipt,
 )
-from .rows import RECORD_COLUMNS, dumps, entry_from_row, receipt_from_row, record_from_row, session_from_row
+from .rows import (
+    RECORD_COLUMNS,
+    SESSION_COLUMNS,
+    dumps,
+    entry_from_row,
+    receipt_from_row,
+    record_from_row,
+    session_from_row,
+    session_values,
+)
 
 DATABASE_NAME = "games.sqlite3"
 LOCKS_DIR = "locks"
@@ -256,39 +265,9 @@ class SqliteStore(Store):
     # ---- sessions -------------------------------------------------------------------
 
     def _insert_session(self, db: sqlite3.Connection, info: SessionInfo) -> None:
-        create = info["create"]
-        db.execute(
-            "INSERT INTO sessions (session_id, seed, name, role, race, gender, alignment, created_at, "
-            "harness_name, model_name, wizard, profile, engine_identity, view_nonce, create_json, "
-            "metadata_json, created_summary_json, started_at_s, updated_at_s, ended_at_s, status, "
-            "last_depth, deepest_depth, seed_choice) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                info["sessionId"],
-                create["seed"],
-                create["name"],
-                create["role"],
-                create["race"],
-                create["gender"],
-                create["alignment"],
-                create["createdAt"],
-                create.get("harness_name", ""),
-                create.get("model_name", ""),
-                int(bool(create.get("wizard"))),
-                info["profile"],
-                info["engineIdentity"],
-                info["viewNonce"],
-                dumps(create),
-                dumps(info["metadata"]),
-                dumps(info["createdSummary"]),
-                info["startedAt"],
-                info["updatedAt"],
-                info["endedAt"],
-                info["status"],
-                info["lastDepth"],
-                info["deepestDepth"],
-                info.get("seedChoice"),
-            ),
-        )
+        columns = ", ".join(SESSION_COLUMNS)
+        marks = ",".join("?" for _ in SESSION_COLUMNS)
+        db.execute(f"INSERT INTO sessions ({columns}) VALUES ({marks})", session_values(info))
 
     async def create_session(self, info: SessionInfo) -> None:
         with self._errors("create session"), self._tx() as db:
