@@ -62,7 +62,7 @@ const SHOP_GOODS = /for sale|unpaid|no charge/; // a shopkeeper's, not a beginne
 const IGNORES_ELBERETH = /^@$|minotaur|shopkeeper|guard|priest/;
 const ELBERETH_TRIES = 3; // per level: a typo in the dust (1 in 25 a letter) leaves it powerless
 const ENGRAVABLE = ['floor', 'corridor', 'doorway', undefined];
-const THROWS_PER_LEVEL = 30; // at a creature in the way that must not be touched
+const UNTOUCHABLE_TRIES = 30; // per level: throws, Elbereths and waits at a creature in the way that must not be touched
 const DIGS_PER_LEVEL = 6; // applications of a pick-axe downward (an interrupted dig leaves a pit)
 const SPORE_BLAST = 24; // a gas spore's explosion: 4d6
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
@@ -103,6 +103,7 @@ export class BeginnerMemory {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
+                            untouchableTries: 0, digs: 0,
                             writingAt: new Set() });
     }
     return this.levels.get(id);
@@ -359,12 +360,12 @@ export class CarefulBeginner {
     const scene = frame.scene;
     const vitals = scene.self.vitals;
     const stuck = level.explored || level.calls < level.descendBlockedUntil || level.searches > 0;
-    if (!stuck || (level.throws || 0) >= THROWS_PER_LEVEL) return null;
+    if (!stuck || level.untouchableTries >= UNTOUCHABLE_TRIES) return null;
     const spore = (entity) => /gas spore/.test(entity.appearance || '');
     const throwAt = (entity, direction) => {
       const missile = missileAt(scene.inventory, direction, base);
       if (!missile) return null;
-      level.throws = (level.throws || 0) + 1;
+      level.untouchableTries += 1;
       return { ...missile, why: `the ${entity.appearance} to the ${direction} is in the way and must not be touched: `
         + `${missile.args.action} at it` };
     };
@@ -380,13 +381,13 @@ export class CarefulBeginner {
       const mark = this.memory.elbereth;
       const onIt = mark && mark.levelId === frame.basis.levelId && mark.x === at.x && mark.y === at.y;
       if (!onIt && ENGRAVABLE.includes(scene.here && scene.here.terrain)) {
-        level.throws = (level.throws || 0) + 1;
+        level.untouchableTries += 1;
         this.memory.elbereth = { levelId: frame.basis.levelId, x: at.x, y: at.y, hp: vitals.hp };
         return { tool: 'use', args: { ...base, action: 'engrave', hands: true, text: 'Elbereth' },
                  why: 'a gas spore is in the way and its blast could kill: write Elbereth so it drifts off',
                  intent: { kind: 'engrave', text: 'Elbereth' } };
       }
-      level.throws = (level.throws || 0) + 1; // waits count too: a spore that stays is left be
+      level.untouchableTries += 1; // a spore that stays is left be
       return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'wait for the gas spore to drift off' };
     }
     const hero = scene.self.position;
@@ -631,8 +632,8 @@ export class CarefulBeginner {
    *  from anywhere: dig through the floor, a few tries per level. */
   digDown(scene, level, base) {
     const digger = (scene.inventory || []).find((item) => /pick-axe|mattock/.test(item.label || '') && !/cursed/.test(item.label || ''));
-    if (!digger || (level.digs || 0) >= DIGS_PER_LEVEL) return null;
-    level.digs = (level.digs || 0) + 1;
+    if (!digger || level.digs >= DIGS_PER_LEVEL) return null;
+    level.digs += 1;
     return { tool: 'use', args: { ...base, action: 'apply', itemId: digger.id },
              why: 'no way down found after a whole round of searching: dig down with the pick-axe',
              intent: { kind: 'dig', itemId: digger.id, direction: 'down' } };

@@ -10,12 +10,12 @@ const COMPASS = [
 const STAND_ON = new Set(['.', '#', '<', '>', '{', '$', '*', '%', '(', ')', '[', '!', '?', '/', '=', '"']);
 const PUSH_TRIES = 2; // per boulder and direction: a stuck boulder ("You try to move the boulder, but in vain") stays
 
-/** The displayed mark at (x, y) of `scene.map`, or ' ' outside what it shows. */
-function markAt(map, x, y) {
-  const { x0, y0 } = map.bounds;
-  const row = map.text.split('\n')[y - y0 + 2];
-  if (!row || x < x0) return ' ';
-  return row[3 + x - x0] || ' ';
+/** The displayed mark at (x, y), from the map text's rows (two ruler lines,
+ *  then "yy " before each row), or ' ' outside what it shows. */
+function markAt(rows, bounds, x, y) {
+  const row = rows[y - bounds.y0 + 2];
+  if (!row || x < bounds.x0) return ' ';
+  return row[3 + x - bounds.x0] || ' ';
 }
 
 /** Boulder positions the map shows (the "`" mark, when its legend says boulder). */
@@ -24,21 +24,23 @@ function boulders(map) {
   return (map.symbols && map.symbols['`']) || [];
 }
 
-/** The next push to try on this level: {approach, direction, key} or null.
- *  A push goes from a square the hero can stand on, into the boulder,
- *  toward a square not yet seen or open (where the boulder can roll).
- *  Doorways are left out: a boulder cannot be pushed diagonally through one. */
+/** The next push to try on this level: {approach, direction, key, boulder}
+ *  or null. A push goes from a square the hero can stand on, into the
+ *  boulder, toward a square not yet seen or open (where the boulder can
+ *  roll). A push that cannot work (diagonally out of a doorway, another
+ *  boulder beyond) is given up after its tries. */
 export function nextPush(scene, tried) {
   const map = scene.map;
   if (!map || !map.text || !map.bounds) return null;
+  const rows = map.text.split('\n');
+  const hero = scene.self && scene.self.position;
   for (const [bx, by] of boulders(map)) {
     for (const [direction, dx, dy] of COMPASS) {
       const key = `${bx},${by},${direction}`;
       if ((tried.get(key) || 0) >= PUSH_TRIES) continue;
-      const hero = scene.self && scene.self.position;
       const heroThere = hero && hero.x === bx - dx && hero.y === by - dy;
-      const from = heroThere ? '.' : markAt(map, bx - dx, by - dy); // the hero's own square shows "@"
-      const beyond = markAt(map, bx + dx, by + dy);
+      const from = heroThere ? '.' : markAt(rows, map.bounds, bx - dx, by - dy); // the hero's own square shows "@"
+      const beyond = markAt(rows, map.bounds, bx + dx, by + dy);
       if (!STAND_ON.has(from)) continue;
       if (beyond !== ' ' && beyond !== '#' && beyond !== '.') continue;
       return { approach: { x: bx - dx, y: by - dy }, direction, key, boulder: { x: bx, y: by } };
