@@ -22,12 +22,12 @@ const CALL_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** A tool client over one stdio MCP server process with its own state directory. */
 export class McpToolClient {
-  static async connect({ python = process.env.PYTHON || 'python3', stateDir } = {}) {
+  static async connect({ python = process.env.PYTHON || 'python3', stateDir, clock } = {}) {
     const own = stateDir ? null : mkdtempSync(join(scratchDir(), 'nnh-autopilot-'));
     const transport = new StdioClientTransport({
       // No spectator listener: parallel servers would contend for its one port.
       command: python, args: ['-m', 'nethack_webmcp.mcp', '--no-spectator'], stderr: 'inherit',
-      env: { ...process.env, NNH_STATE_DIR: stateDir || own },
+      env: { ...process.env, NNH_STATE_DIR: stateDir || own, ...(clock === undefined ? {} : { NNH_GAME_CLOCK: String(clock) }) },
     });
     const client = new Client({ name: 'nethack-webmcp-autopilot', version: '1' });
     await client.connect(transport);
@@ -54,8 +54,8 @@ export class McpToolClient {
 }
 
 /** Play one game per seed on one server; resolves with the summaries in order. */
-export async function playSeeds(seeds, { maxCalls = 3000, onGame = () => {} } = {}) {
-  const client = await McpToolClient.connect();
+export async function playSeeds(seeds, { maxCalls = 3000, clock, onGame = () => {} } = {}) {
+  const client = await McpToolClient.connect({ clock });
   const summaries = [];
   try {
     for (const seed of seeds) {

@@ -2,7 +2,10 @@
 // per seed through the stdio MCP server, several servers in parallel.
 // Prints a table (seed, role, deepest Dlvl, turns, calls, end) and, as its
 // last line, one JSON object with the aggregate. Usage (via bench-autopilot):
-//   --seeds 1-30 | 5,9,12   --max-calls 3000   --jobs 2
+//   --seeds 1-30 | 5,9,12   --max-calls 3000   --jobs 2   --clock EPOCH
+// Every game starts at the same date (--clock, default 2026-01-10 12:00
+// UTC: no full or new moon, not night, not Friday 13th): NetHack reads the
+// date, so without a pinned clock a seed plays differently from day to day.
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { playSeeds } from './autopilot-mcp.mjs';
@@ -22,14 +25,18 @@ function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+const DEFAULT_CLOCK = 1768046400; // 2026-01-10 12:00:00 UTC
+
 const { values } = parseArgs({ options: {
   seeds: { type: 'string', default: '1-30' }, 'max-calls': { type: 'string', default: '3000' },
-  jobs: { type: 'string', default: String(Math.max(1, cpus().length)) } } });
+  jobs: { type: 'string', default: String(Math.max(1, cpus().length)) },
+  clock: { type: 'string', default: String(DEFAULT_CLOCK) } } });
 const seeds = seedList(values.seeds);
 const maxCalls = Number(values['max-calls']);
 const jobs = Math.min(Number(values.jobs), seeds.length);
-if (!seeds.length || !(maxCalls > 0) || !(jobs > 0)) {
-  process.stderr.write('usage: bench-autopilot --seeds A-B[,C] --max-calls N [--jobs J]\n');
+const clock = Number(values.clock);
+if (!seeds.length || !(maxCalls > 0) || !(jobs > 0) || !Number.isInteger(clock) || clock < 0) {
+  process.stderr.write('usage: bench-autopilot --seeds A-B[,C] --max-calls N [--jobs J] [--clock EPOCH]\n');
   process.exit(2);
 }
 
@@ -38,7 +45,7 @@ process.stdout.write(`${row(['seed', 'role', 'deepest', 'turns', 'calls', 'end']
 const started = Date.now();
 // Seeds are dealt round-robin to `jobs` servers; each plays its share in order.
 const shares = Array.from({ length: jobs }, (_, job) => seeds.filter((_, i) => i % jobs === job));
-const results = (await Promise.all(shares.map((share) => playSeeds(share, { maxCalls, onGame: (game) => {
+const results = (await Promise.all(shares.map((share) => playSeeds(share, { maxCalls, clock, onGame: (game) => {
   process.stdout.write(`${row([game.seed, game.role, game.deepest, game.turns, game.calls, game.death || game.endReason])}\n`);
 } })))).flat().sort((a, b) => a.seed - b.seed);
 const seconds = (Date.now() - started) / 1000;
@@ -48,7 +55,7 @@ for (const game of results) if (game.death) deaths[game.death] = (deaths[game.de
 const calls = results.reduce((sum, game) => sum + game.calls, 0);
 const deepest = results.map((game) => game.deepest);
 process.stdout.write(`${JSON.stringify({
-  games: results.length, seeds: values.seeds, maxCalls, jobs,
+  games: results.length, seeds: values.seeds, maxCalls, jobs, clock,
   medianDeepest: median(deepest), meanDeepest: Number((deepest.reduce((a, b) => a + b, 0) / results.length).toFixed(2)),
   medianTurns: median(results.map((game) => game.turns)),
   died: results.filter((game) => game.death).length, deaths,

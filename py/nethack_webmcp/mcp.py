@@ -224,6 +224,14 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
         default=os.environ.get("NNH_SPECTATOR", "on") != "off",
         help="serve no spectator, no HTTP listener ($NNH_SPECTATOR=off)",
     )
+    parser.add_argument(
+        "--game-clock",
+        type=int,
+        default=int(os.environ["NNH_GAME_CLOCK"]) if os.environ.get("NNH_GAME_CLOCK") else None,
+        metavar="EPOCH",
+        help="the date every new game starts at, in Unix seconds (default now; $NNH_GAME_CLOCK): "
+        "NetHack's moon phase and night depend on it, so benchmarks pin it",
+    )
     add_service_options(parser)
     return parser.parse_args(argv)
 
@@ -244,6 +252,7 @@ async def serve_http(opts: argparse.Namespace) -> None:
         if opts.store
         else native_registry(max_games=config.max_games)
     )
+    games.game_clock = opts.game_clock
     board = Board(games)
     control = Control(games, config)
     base = config.public_url
@@ -276,6 +285,7 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
                 file=sys.stderr,
             )
     games = await postgres_registry(opts.store, 16) if getattr(opts, "store", None) else native_registry()
+    games.game_clock = getattr(opts, "game_clock", None)
     board = Board(games)
     listener = watching = None
     if listen is not None:

@@ -101,6 +101,13 @@ const digging = new CarefulBeginner();
 const digLevel = digging.memory.level('d0-l4');
 const pick = { inventory: [{ id: 'p', category: 'tool', label: 'a +2 pick-axe' }] };
 out.digs = Array.from({ length: 7 }, () => digging.digDown(pick, digLevel, {})?.intent?.direction || null);
+// A corpse is fresh only on the square of a recent kill of its kind (an older one lies elsewhere).
+const diner = new CarefulBeginner();
+diner.memory.kills.push({ name: 'gnome', turn: 2741, levelId: 'd0-l7', at: { x: 34, y: 9 } });
+const corpseUnder = (x, y) => ({ basis: { turn: 2760, levelId: 'd0-l7' },
+  scene: { self: { position: { x, y }, race: 'human', role: 'Barbarian', vitals: { hunger: 'not_hungry' } },
+           here: { items: [{ label: 'a gnome corpse' }] } } });
+out.corpseHere = [diner.freshCorpseHere(corpseUnder(33, 8)), diner.freshCorpseHere(corpseUnder(34, 9))];
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 console.log(JSON.stringify(out));
 """
@@ -145,6 +152,7 @@ def test_the_beginner_rules() -> None:
     assert out["stalled"] is True
     assert out["pushFromHero"] == "east"
     assert out["digs"] == ["down"] * 6 + [None]
+    assert out["corpseHere"] == [None, "a gnome corpse"]
     assert out["untouchable"] == [
         ["fire", "east", None],  # the quiver first
         ["throw", "east", "f"],  # else a spare stone, never the wielded dagger

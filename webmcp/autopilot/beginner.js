@@ -479,9 +479,12 @@ export class CarefulBeginner {
       const self = frame.scene.self;
       if (!corpse || !safeCorpse(corpse[1], self.race) || !corpseWelcome(corpse[1], self.role, self.vitals.hunger)
           || this.memory.eatTried.has(`${where}:${label}`)) continue;
-      // Lichens and lizards never rot; others only when it killed them lately.
-      const fresh = NEVER_ROTS.includes(corpse[1]) || this.memory.kills.some((kill) => kill.name === corpse[1] && kill.levelId === frame.basis.levelId
-        && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS);
+      // Lichens and lizards never rot; others only when it killed them lately
+      // on this very square (an older corpse of the same kind may lie nearby).
+      const at = self.position;
+      const fresh = NEVER_ROTS.includes(corpse[1]) || this.memory.kills.some((kill) => kill.name === corpse[1]
+        && kill.levelId === frame.basis.levelId && frame.basis.turn - kill.turn <= CORPSE_FRESH_TURNS
+        && kill.at && kill.at.x === at.x && kill.at.y === at.y);
       if (fresh) {
         this.memory.eatTried.add(`${where}:${label}`); // one try: a refused or interrupted meal is not retried
         return label;

@@ -62,8 +62,12 @@ class GameRegistry:
         ownership: Ownership | None = None,
         identity: str | None = None,
         build: str | None = None,
+        game_clock: int | None = None,
     ) -> None:
         self._engine_factory = engine_factory
+        # NetHack reads the date (moon phase, Friday 13th, night) at creation:
+        # a pinned clock makes a seed the same game on any day (benchmarks).
+        self.game_clock = game_clock
         self._max_games = max_games
         self.store: Store = store if store is not None else MemoryStore()
         self.ownership: Ownership = ownership if ownership is not None else MemoryOwnership()
@@ -86,6 +90,8 @@ class GameRegistry:
     async def create(self, params: dict[str, Any]) -> Session:
         """Start a new game on a new engine, owned and stored. Raises SessionError."""
         self._room()
+        if self.game_clock is not None:
+            params = {**params, "createdAt": self.game_clock}
         engine = await self._engine()
         session = await Session.create(
             engine, params, store=self.store, identity=self.identity, engine_factory=self._engine_factory, persist=False
