@@ -181,3 +181,16 @@ def test_a_corridor_seen_only_across_a_forbidden_diagonal_ends_where_the_walk_en
     view = draw([" ", "    ", "   #", "    #", "    #", "    ."], (4, 5), visited=[(4, 3), (4, 4)])
     ends = [(e["x"], e["y"]) for e in navigation(view)["deadEnds"]]
     assert (4, 3) in ends
+
+
+def test_search_spots_spread_along_a_closed_rooms_walls():
+    # Seed 45's first room: walls all round, no door, the unknown widest to the east.
+    # A search reaches only the eight neighbours, so spots keep three squares apart
+    # and reach the west wall too (they used to crowd the east corner).
+    drawing = [" ", " ", " ", "  WWWWWWWWWW"] + ["  W........W"] * 4 + ["  WWWWWWWWWW"]
+    spots = navigation(draw(drawing, (9, 4)))["searchSpots"]
+    assert len(spots) >= 4
+    for i, a in enumerate(spots):
+        for b in spots[i + 1 :]:
+            assert max(abs(a["x"] - b["x"]), abs(a["y"] - b["y"])) >= 3
+    assert min(spot["x"] for spot in spots) <= 4 and max(spot["x"] for spot in spots) >= 9

@@ -62,6 +62,9 @@ const weak = (turn) => ({ basis: { turn, levelId: 'd0-l3', sessionId: 's', viewI
 const starving = new CarefulBeginner();
 starving.prayed(1000);
 out.starvingPrayer = [starving.next(weak(1799), null).args?.action || null, starving.next(weak(1800), null).args?.action];
+// Fainting with no food, any prayer 100 turns after the last is the only chance left.
+const fainting = (turn) => { const frame = weak(turn); frame.scene.self.vitals.hunger = 'fainting'; return frame; };
+out.faintingPrayer = [starving.next(fainting(1099), null).args?.action || null, starving.next(fainting(1100), null).args?.action];
 
 // A boulder closing a corridor is pushed from the corridor side toward the unseen.
 const corridor = { bounds: { x0: 10, y0: 5, x1: 13, y1: 6 }, legend: { '`': 'boulder or statue' }, symbols: { '`': [[11, 6]] },
@@ -142,6 +145,7 @@ def test_the_beginner_rules() -> None:
     assert out["afterGuilt"] is True  # a Monk's meat meal costs alignment, not the god's favour
     assert out["afterDispleasure"] is False
     assert out["starvingPrayer"] == [None, "pray"]
+    assert out["faintingPrayer"] == [None, "pray"]
     assert out["push"] == {
         "approach": {"x": 10, "y": 6},
         "direction": "east",

@@ -46,9 +46,15 @@ const WEAK = ['weak', 'fainting', 'fainted'];
 // Weak: a hero with no food who waits the full 1000 faints and is eaten.
 // Weak with no food, it prays after 800 (timeout still over 200 about 1 in
 // 10): a small risk against a near-certain death.
+// Fainting with no food, waiting longer means helpless spells among monsters
+// and death by starvation ~200 turns on: a prayer then is the only chance,
+// however recent the last one (it is answered if the timeout, drawn at the
+// last prayer, has run down to 200; a prayer too soon angers the god, which
+// observe() notes, so this is tried once).
 const FIRST_PRAYER_TURN = 150;
 const PRAYER_GAP = 1000;
 const STARVING_PRAYER_GAP = 800;
+const FAINTING_PRAYER_GAP = 100;
 // How long one level may take before a known way down wins over exploring:
 // a beginner does not clear the first levels (depth is what a run measures,
 // and a long stay only spends food).
@@ -205,7 +211,9 @@ export class CarefulBeginner {
       : deadly.length ? deadly.join(', ') : null;
     // (Hungry alone is minor trouble: with Luck 0 a god fixes only major
     // trouble, so such a prayer would only reset the timeout.)
-    if (trouble && this.prayerLikelySafe(turn, starving ? STARVING_PRAYER_GAP : PRAYER_GAP)) {
+    const fainting = starving && vitals.hunger !== 'weak';
+    const gap = fainting ? FAINTING_PRAYER_GAP : starving ? STARVING_PRAYER_GAP : PRAYER_GAP;
+    if (trouble && this.prayerLikelySafe(turn, gap)) {
       const what = trouble;
       const why = `in trouble (${what}) and the last prayer was ${this.memory.lastPrayer === null ? 'never' : `at turn ${this.memory.lastPrayer}`}: pray`;
       return { tool: 'interact', args: { ...base, action: 'pray' }, why, intent: { kind: 'pray', why } };

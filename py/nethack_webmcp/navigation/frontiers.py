@@ -18,7 +18,8 @@ LevelView, under the same knownWalking policy as routes (policy.py):
   frontier, door or dead end is left (at most SEARCH_SPOTS, best first):
   the reachable square closest to each door or way down that is seen but
   cannot be reached, then squares beside a wall or in a corridor with the
-  most undiscovered squares around them.
+  most undiscovered squares around them, at least three squares apart (a
+  search reaches only the eight neighbours).
 * doors - every remembered door square (doorway, open, closed) with the
   nearest reachable cardinal approach square, its walking distance and the
   direction from the approach into the door. Lock knowledge comes only from
@@ -209,6 +210,7 @@ SEARCH_SPOTS = 8
 # Undiscovered squares are counted in a box this far around a spot (wide,
 # because rooms are wide), inside the part of the map that can hold rooms.
 SEARCH_REACH_X, SEARCH_REACH_Y = 10, 4
+SEARCH_SPREAD = 2  # spots at least this many squares +1 apart
 SEARCH_WORTH = 30  # fewer undiscovered squares around than this: not worth searching
 ROOM_AREA_X, ROOM_AREA_Y = (1, 78), (1, 20)
 
@@ -267,8 +269,17 @@ def search_spots(level: LevelView, steps: FirstSteps | None = None) -> list[dict
         if around >= SEARCH_WORTH:
             scored.append((-around, distance, y, x))
     scored.sort()
-    taken = {(spot["x"], spot["y"]) for spot in spots}
-    spots += [{**_entry((x, y), steps), "undiscovered": -score} for score, _, y, x in scored if (x, y) not in taken]
+    # A search reaches only the eight neighbours: a spot within SEARCH_SPREAD of a
+    # better one searches mostly the same wall, so the list spreads along the walls
+    # (otherwise all eight crowd into one corner facing the most unknown).
+    taken = [(spot["x"], spot["y"]) for spot in spots]
+    for score, _, y, x in scored:
+        if len(spots) >= SEARCH_SPOTS:
+            break
+        if any(max(abs(x - tx), abs(y - ty)) <= SEARCH_SPREAD for tx, ty in taken):
+            continue
+        taken.append((x, y))
+        spots.append({**_entry((x, y), steps), "undiscovered": -score})
     return spots[:SEARCH_SPOTS]
 
 
