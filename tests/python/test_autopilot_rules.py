@@ -21,6 +21,7 @@ import { wearableSlot, wornSlots, armourToWear } from './webmcp/autopilot/armour
 import { chooseAnswer } from './webmcp/autopilot/answers.js';
 import { CarefulBeginner } from './webmcp/autopilot/beginner.js';
 import { nextPush } from './webmcp/autopilot/boulders.js';
+import { freshSearchSpot } from './webmcp/autopilot/searching.js';
 
 const out = {};
 out.corpses = ['a newt corpse', 'a partly eaten jackal corpse', 'a kobold corpse', 'an acid blob corpse',
@@ -111,6 +112,17 @@ const corpseUnder = (x, y) => ({ basis: { turn: 2760, levelId: 'd0-l7' },
   scene: { self: { position: { x, y }, race: 'human', role: 'Barbarian', vitals: { hunger: 'not_hungry' } },
            here: { items: [{ label: 'a gnome corpse' }] } } });
 out.corpseHere = [diner.freshCorpseHere(corpseUnder(33, 8)), diner.freshCorpseHere(corpseUnder(34, 9))];
+// Once the plan's spots are searched, the walls not searched yet (seed 40 searched one square for 200 calls).
+const room = ['  WWWWWWWWWW', '  W........W', '  W........W', '  W........W', '  W........W', '  WWWWWWWWWW']
+  .map((row) => row.replace(/W/g, '-'));
+const roomMap = { bounds: { x0: 1, y0: 2, x1: 13, y1: 9 },
+  text: ['ruler', 'ruler', ' 2 ', ...room.map((row, i) => `${String(i + 3).padStart(2)} ${row.slice(1)}`), ' 9 '].join('\n') };
+const searchedRoom = new Map([['9,4', 1], ['10,5', 2], ['10,7', 2], ['7,7', 2]]);
+const roomScene = { map: roomMap, self: { position: { x: 9, y: 4 } } };
+const firstFresh = freshSearchSpot(roomScene, searchedRoom);
+searchedRoom.set(`${firstFresh.x},${firstFresh.y}`, 1);
+const secondFresh = freshSearchSpot(roomScene, searchedRoom);
+out.fresh = [firstFresh, secondFresh];
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 console.log(JSON.stringify(out));
 """
@@ -157,6 +169,13 @@ def test_the_beginner_rules() -> None:
     assert out["pushFromHero"] == "east"
     assert out["digs"] == ["down"] * 6 + [None]
     assert out["corpseHere"] == [None, "a gnome corpse"]
+    searched = [(9, 4), (10, 5), (10, 7), (7, 7)]
+    for spot in out["fresh"]:
+        assert 3 <= spot["x"] <= 10 and 4 <= spot["y"] <= 7  # inside the room, where a search reaches its walls
+        assert spot["x"] in (3, 10) or spot["y"] in (4, 7)  # beside a wall
+        assert all(max(abs(spot["x"] - x), abs(spot["y"] - y)) >= 2 for x, y in searched)
+    first, second = out["fresh"]
+    assert max(abs(first["x"] - second["x"]), abs(first["y"] - second["y"])) >= 2
     assert out["untouchable"] == [
         ["fire", "east", None],  # the quiver first
         ["throw", "east", "f"],  # else a spare stone, never the wielded dagger

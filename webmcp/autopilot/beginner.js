@@ -20,11 +20,13 @@
 //   7. the level: descend when a way down is known, the level is explored
 //      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
 //      closed doors, push boulders that may block a way, search dead ends
-//      (each with a cap), then search around.
+//      and the plan's wall spots (each with a cap), then walls not searched
+//      yet, facing the most unknown (searching.js), then search around.
 
 import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
 import { nextPush } from './boulders.js';
 import { missileAt } from './missiles.js';
+import { freshSearchSpot } from './searching.js';
 import { FOOD_TO_PICK, NEVER_ROTS, corpseName, corpseWelcome, packFood, safeCorpse } from './food.js';
 
 // (An acid blob's passive splash is a few HP at most: fought, or it can wall a hero in a doorway.)
@@ -612,6 +614,18 @@ export class CarefulBeginner {
     if (level.searches < LEVEL_SEARCH_CAP) {
       level.searches += 1;
       if (level.searches % 4 === 0) level.explored = false; // look again at what searching revealed
+      const fresh = freshSearchSpot(scene, level.searched);
+      if (fresh) {
+        const key = `${fresh.x},${fresh.y}`;
+        if (hero.x !== fresh.x || hero.y !== fresh.y) {
+          level.searched.set(key, (level.searched.get(key) || 0) + 0.5); // two failed walks give it up
+          return { tool: 'travel', args: { ...base, mode: 'to', to: fresh, maxActions: 120 },
+                   why: `no way on: search the wall at ${key}, not searched yet`, leg: 'to' };
+        }
+        level.searched.set(key, Math.floor(level.searched.get(key) || 0) + 1);
+        return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
+                 why: `search the wall at ${key} (${level.searches}/${LEVEL_SEARCH_CAP})` };
+      }
       const spot = this.searchSpot(plan, hero, level);
       if (spot) {
         return { tool: 'travel', args: { ...base, mode: 'to', to: spot, maxActions: 120 },

@@ -3,20 +3,14 @@
 // looks like a dead end to exploring; a beginner pushes it. Everything here
 // reads the frame's map text, i.e. what the player saw.
 
+import { markAt } from './maptext.js';
+
 const COMPASS = [
   ['north', 0, -1], ['south', 0, 1], ['east', 1, 0], ['west', -1, 0],
   ['northeast', 1, -1], ['northwest', -1, -1], ['southeast', 1, 1], ['southwest', -1, 1],
 ];
 const STAND_ON = new Set(['.', '#', '<', '>', '{', '$', '*', '%', '(', ')', '[', '!', '?', '/', '=', '"']);
 const PUSH_TRIES = 2; // per boulder and direction: a stuck boulder ("You try to move the boulder, but in vain") stays
-
-/** The displayed mark at (x, y), from the map text's rows (two ruler lines,
- *  then "yy " before each row), or ' ' outside what it shows. */
-function markAt(rows, bounds, x, y) {
-  const row = rows[y - bounds.y0 + 2];
-  if (!row || x < bounds.x0) return ' ';
-  return row[3 + x - bounds.x0] || ' ';
-}
 
 /** Boulder positions the map shows (the "`" mark, when its legend says boulder). */
 function boulders(map) {
