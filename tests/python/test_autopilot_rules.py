@@ -123,6 +123,20 @@ const firstFresh = freshSearchSpot(roomScene, searchedRoom);
 searchedRoom.set(`${firstFresh.x},${firstFresh.y}`, 1);
 const secondFresh = freshSearchSpot(roomScene, searchedRoom);
 out.fresh = [firstFresh, secondFresh];
+// Shut in by known traps (seed 54 crossed a spiked pit into a nook): after three walks
+// to unsearched walls found no route, it steps onto the adjacent trap.
+const nook = new CarefulBeginner();
+nook.memory.level('d0-l5').explored = true;
+for (let i = 0; i < 3; i += 1) nook.afterLeg({ result: { stopReason: 'noRoute', why: 'disconnected' } }, 'freshSearch', 'd0-l5', 800);
+const shutIn = { basis: { turn: 807, levelId: 'd0-l5', sessionId: 's', viewId: 'v' },
+  scene: { self: { position: { x: 77, y: 3 }, vitals: { hp: 28, hpMax: 28, hunger: 'not_hungry', condition: [] },
+                   role: 'Ranger', race: 'gnome', level: {} },
+           entities: [], inventory: [{ id: 'f', category: 'food', label: 'a food ration' }], features: [], here: {},
+           nearby: [{ x: 78, y: 3, direction: 'east', walkable: true, terrain: 'floor' },
+                    { x: 78, y: 4, direction: 'southeast', walkable: true, terrain: 'floor', hazards: ['trap'] }] } };
+const noSpots = { doors: [], deadEnds: [], searchSpots: [] };
+const overTrap = nook.next(shutIn, noSpots);
+out.overTrap = [overTrap.args.mode, overTrap.args.target?.direction];
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 console.log(JSON.stringify(out));
 """
@@ -174,6 +188,7 @@ def test_the_beginner_rules() -> None:
         assert 3 <= spot["x"] <= 10 and 4 <= spot["y"] <= 7  # inside the room, where a search reaches its walls
         assert spot["x"] in (3, 10) or spot["y"] in (4, 7)  # beside a wall
         assert all(max(abs(spot["x"] - x), abs(spot["y"] - y)) >= 2 for x, y in searched)
+    assert out["overTrap"] == ["step", "southeast"]
     first, second = out["fresh"]
     assert max(abs(first["x"] - second["x"]), abs(first["y"] - second["y"])) >= 2
     assert out["untouchable"] == [

@@ -78,6 +78,8 @@ const SPOT_SEARCH = 15; // turns per search call
 const SPOT_SEARCHES = 2; // search calls per wall spot (each search finds a hidden square 1 time in 7)
 const DEAD_END_SEARCHES = 3; // per dead end: where hidden corridors most often are
 const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is tried
+const FRESH_MISSES = 3; // walks in a row to unsearched walls that found no route: shut in
+const TRAP_STEPS = 3; // per level: steps onto a known trap to get out
 const CORPSE_FRESH_TURNS = 25; // eat.c: a corpse may be rotten once (age / 10) > 3, i.e. from age 40
 
 function distance(a, b) {
@@ -111,7 +113,7 @@ export class BeginnerMemory {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
-                            untouchableTries: 0, digs: 0,
+                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0,
                             writingAt: new Set() });
     }
     return this.levels.get(id);
@@ -614,13 +616,19 @@ export class CarefulBeginner {
     if (level.searches < LEVEL_SEARCH_CAP) {
       level.searches += 1;
       if (level.searches % 4 === 0) level.explored = false; // look again at what searching revealed
-      const fresh = freshSearchSpot(scene, level.searched);
+      // Walls out of reach one after another: the hero is shut in, by known
+      // traps the routes avoid (it came in over one), so it steps onto one.
+      if (level.freshMisses >= FRESH_MISSES) {
+        const over = this.stepOverTrap(scene, level, base);
+        if (over) return over;
+      }
+      const fresh = level.freshMisses < FRESH_MISSES && freshSearchSpot(scene, level.searched);
       if (fresh) {
         const key = `${fresh.x},${fresh.y}`;
         if (hero.x !== fresh.x || hero.y !== fresh.y) {
           level.searched.set(key, (level.searched.get(key) || 0) + 0.5); // two failed walks give it up
           return { tool: 'travel', args: { ...base, mode: 'to', to: fresh, maxActions: 120 },
-                   why: `no way on: search the wall at ${key}, not searched yet`, leg: 'to' };
+                   why: `no way on: search the wall at ${key}, not searched yet`, leg: 'freshSearch' };
         }
         level.searched.set(key, Math.floor(level.searched.get(key) || 0) + 1);
         return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
@@ -647,10 +655,23 @@ export class CarefulBeginner {
     }
     // Every spot and door gets another round (walks to them may have been cut short).
     level.searched.clear();
+    level.freshMisses = 0;
     level.pushes.clear();
     level.doorWalks.clear();
     level.doorTries.clear();
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
+  }
+
+  /** Shut in: step onto an adjacent known trap (not water or lava), a few times per level. */
+  stepOverTrap(scene, level, base) {
+    if (level.trapSteps >= TRAP_STEPS) return null;
+    const cell = (scene.nearby || []).find((entry) => entry.direction && entry.walkable !== false && !entry.occupant
+      && (entry.hazards || []).length && (entry.hazards || []).every((hazard) => hazard === 'trap'));
+    if (!cell) return null;
+    level.trapSteps += 1;
+    level.freshMisses = 0;
+    return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: cell.direction } },
+             why: `no route out of here but over the trap at ${cell.x},${cell.y}: step onto it` };
   }
 
   /** A digging tool (an Archeologist's or a Dwarf's pick-axe) is a way down
@@ -686,6 +707,7 @@ export class CarefulBeginner {
       level.stalls = progressed ? 0 : level.stalls + 1;
       if (level.stalls >= 3) { level.explored = true; level.stalls = 0; }
     }
+    if (leg === 'freshSearch') level.freshMisses = result.stopReason === 'noRoute' ? level.freshMisses + 1 : 0;
     if (leg === 'descend' && (result.stopReason === 'noRoute' || result.stopReason === 'noWayDown')) {
       level.descendBlockedUntil = level.calls + 20;
       if (result.why === 'closedDoor' || result.why === 'disconnected') level.explored = true;
