@@ -111,6 +111,12 @@ diner.memory.kills.push({ name: 'gnome', turn: 2741, levelId: 'd0-l7', at: { x: 
 const corpseUnder = (x, y) => ({ basis: { turn: 2760, levelId: 'd0-l7' },
   scene: { self: { position: { x, y }, race: 'human', role: 'Barbarian', vitals: { hunger: 'not_hungry' } },
            here: { items: [{ label: 'a gnome corpse' }] } } });
+// A fast hero's kill on the turn of its attack still knows where the corpse lies.
+const fast = new CarefulBeginner();
+fast.lastAttack = { turn: 3668, at: { x: 13, y: 3 } };
+fast.observe({ basis: { turn: 3668, levelId: 'd0-l8' }, scene: { self: { position: { x: 14, y: 4 }, level: {} } },
+               events: [{ text: 'You kill the iguana!' }] });
+out.fastKill = fast.memory.kills[0].at;
 out.corpseHere = [diner.freshCorpseHere(corpseUnder(33, 8)), diner.freshCorpseHere(corpseUnder(34, 9))];
 // Once the plan's spots are searched, the walls not searched yet (seed 40 searched one square for 200 calls).
 const room = ['  WWWWWWWWWW', '  W........W', '  W........W', '  W........W', '  W........W', '  WWWWWWWWWW']
@@ -183,6 +189,7 @@ def test_the_beginner_rules() -> None:
     assert out["pushFromHero"] == "east"
     assert out["digs"] == ["down"] * 6 + [None]
     assert out["corpseHere"] == [None, "a gnome corpse"]
+    assert out["fastKill"] == {"x": 13, "y": 3}
     searched = [(9, 4), (10, 5), (10, 7), (7, 7)]
     for spot in out["fresh"]:
         assert 3 <= spot["x"] <= 10 and 4 <= spot["y"] <= 7  # inside the room, where a search reaches its walls

@@ -142,7 +142,10 @@ export class CarefulBeginner {
       const text = String(event.text || '');
       const killed = /You (?:kill|destroy) (?:the |an? )?(.+?)!/.exec(text);
       if (killed) {
-        const at = this.lastAttack && this.lastAttack.turn === turn - 1 ? this.lastAttack.at : null;
+        // The attack was chosen on this turn's frame or the last one (a fast hero
+        // attacks twice in one turn, so the kill may come on the same turn).
+        const recent = this.lastAttack && turn - this.lastAttack.turn <= 1 && turn >= this.lastAttack.turn;
+        const at = recent ? this.lastAttack.at : null;
         this.memory.kills.push({ name: killed[1], turn, levelId: frame.basis.levelId, at });
       }
       // Kicking a shop's door in makes its shopkeeper deadly. A closed shop says
