@@ -60,6 +60,8 @@ process.stdout.write(`${JSON.stringify({
   medianTurns: median(results.map((game) => game.turns)),
   died: results.filter((game) => game.death).length, deaths,
   starved: results.filter((game) => /starv/.test(game.death || '')).length,
+  // Killed while fainted from hunger: a death hunger caused as surely as starving.
+  faintedDeaths: results.filter((game) => /fainted from lack of food/.test(game.death || '')).length,
   notStanding: results.reduce((sum, game) => sum + game.notStanding, 0),
   calls, seconds: Number(seconds.toFixed(1)), callsPerSecond: Number((calls / seconds).toFixed(1)),
 })}\n`);

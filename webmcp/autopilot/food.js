@@ -11,7 +11,8 @@ const SAFE_CORPSES = ['newt', 'jackal', 'coyote', 'fox', 'dingo', 'wolf', 'warg'
   'hobgoblin', 'hill orc', 'Mordor orc', 'Uruk-hai', 'orc shaman', 'bugbear', 'giant ant', 'cave spider', 'centipede',
   'pony', 'horse', 'jaguar', 'lynx', 'monkey', 'ape', 'owlbear', 'yeti', 'rock piercer', 'iron piercer',
   'floating eye', 'hill giant', 'red naga hatchling', 'golden naga hatchling', 'guardian naga hatchling',
-  'winter wolf cub'].map((name) => name.toLowerCase());
+  'winter wolf cub', 'fire ant', 'imp', 'rock mole', 'woodchuck', 'shrieker', 'gray unicorn', 'white unicorn',
+  'black unicorn'].map((name) => name.toLowerCase());
 // Safe unless the hero is of the same race (cannibalism angers the god).
 const RACE_CORPSES = { gnome: ['gnome', 'gnome lord', 'gnomish wizard', 'gnome king'],
                        dwarf: ['dwarf', 'dwarf lord', 'dwarf king'] };
