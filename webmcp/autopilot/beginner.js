@@ -669,7 +669,7 @@ export class CarefulBeginner {
   stepOverTrap(scene, level, base) {
     if (level.trapSteps >= TRAP_STEPS) return null;
     const cell = (scene.nearby || []).find((entry) => entry.direction && entry.walkable !== false && !entry.occupant
-      && (entry.hazards || []).length && (entry.hazards || []).every((hazard) => hazard === 'trap'));
+      && entry.hazards && entry.hazards.length && entry.hazards.every((hazard) => hazard === 'trap'));
     if (!cell) return null;
     level.trapSteps += 1;
     level.freshMisses = 0;

@@ -32,7 +32,7 @@ export function freshSearchSpot(scene, searched) {
       if (!FLOOR.has(here)) continue;
       const besideWall = [[0, -1], [0, 1], [1, 0], [-1, 0]].some(([dx, dy]) => WALLS.has(mark(x + dx, y + dy)));
       if (here !== '#' && !besideWall) continue;
-      if ((searched.get(`${x},${y}`) || 0) >= 1 || done.some(([sx, sy]) => Math.max(Math.abs(sx - x), Math.abs(sy - y)) <= 1)) continue;
+      if (done.some(([sx, sy]) => Math.max(Math.abs(sx - x), Math.abs(sy - y)) <= 1)) continue; // itself included
       let unknown = 0;
       for (let uy = Math.max(AREA.y0, y - REACH_Y); uy <= Math.min(AREA.y1, y + REACH_Y); uy += 1) {
         for (let ux = Math.max(AREA.x0, x - REACH_X); ux <= Math.min(AREA.x1, x + REACH_X); ux += 1) {
