@@ -277,12 +277,15 @@ def test_ended_games_show_a_banner_and_records_equal_the_python_records(ctx: Bro
     # the ended game: a banner, no question panel, ownership ended; after a reload too
     show(page, f"#/g/{victim}")
     for attempt in ("shown", "reloaded"):
+        # (until this game's banner: right after the route changes, the page
+        # may still show the game watched before, which ended too)
         state = wait_until(
             page,
-            "() => { const b = document.querySelector('[data-panel=game-over]');"
+            "(death) => { const b = document.querySelector('[data-panel=game-over]');"
             " const o = document.querySelector('[data-panel=ownership]');"
-            " return b && o && o.dataset.ownership === 'ended' && b.textContent; }",
+            " return b && o && o.dataset.ownership === 'ended' && b.textContent.includes(death) && b.textContent; }",
             15,
+            death["death"],
         )
         assert death["death"] in state and f"turn {death['turn']}" in state and f"score {death['score']}" in state
         assert ended_state(page)["decision"] is False, attempt
