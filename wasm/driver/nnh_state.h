@@ -150,6 +150,9 @@ void nnh_end_write(nnh_buf *b);
 /* obs_items.c */
 struct obj;
 void nnh_item_write(nnh_buf *b, struct obj *o, int carried);
+/* The inventory array; its text is reused while its inputs are unchanged
+ * (obs_reuse.h). */
+void nnh_inventory_write(nnh_buf *b);
 int nnh_letters_hands(const char *spec);
 int nnh_letters_offer(const char *spec, char letter);
 

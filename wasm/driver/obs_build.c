@@ -139,9 +139,8 @@ static void here(nnh_buf *b)
  * full_world, else only rows changed since the previous response. */
 void nnh_obs_write(nnh_buf *b, int full_world)
 {
-    struct obj *o;
     char levelid[32], dlvl[64];
-    int i, first = 1;
+    int i;
 
     Sprintf(levelid, "d%d-l%d", (int) u.uz.dnum, (int) u.uz.dlevel);
     nnh_map_note_level(ledger_no(&u.uz));
@@ -159,13 +158,9 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_buf_int(b, u.uy);
     nnh_buf_cstr(b, "},\"vitals\":");
     vitals(b);
-    nnh_buf_cstr(b, ",\"inventoryKnown\":true,\"inventory\":[");
-    for (o = invent; o; o = o->nobj) {
-        if (!first) nnh_buf_char(b, ',');
-        first = 0;
-        nnh_item_write(b, o, 1);
-    }
-    nnh_buf_cstr(b, "],\"here\":");
+    nnh_buf_cstr(b, ",\"inventoryKnown\":true,\"inventory\":");
+    nnh_inventory_write(b);
+    nnh_buf_cstr(b, ",\"here\":");
     here(b);
     nnh_buf_cstr(b, ",\"recentMessages\":[");
     for (i = 0; i < nnh.n_recent; i++) {

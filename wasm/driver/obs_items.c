@@ -11,6 +11,7 @@
 #include "nnh_state.h"
 #include "item_verbs.h"
 #include "item_ids.h"
+#include "obs_reuse.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -212,6 +213,69 @@ void nnh_item_write(nnh_buf *b, struct obj *o, int carried)
     known_facts(b, o);
     if (carried) offers(b, o);
     nnh_buf_char(b, '}');
+}
+
+/* ---- the inventory ------------------------------------------------------- */
+
+static void inventory_text(nnh_buf *b)
+{
+    struct obj *o;
+    int first = 1;
+    nnh_buf_char(b, '[');
+    for (o = invent; o; o = o->nobj) {
+        if (!first) nnh_buf_char(b, ',');
+        first = 0;
+        nnh_item_write(b, o, 1);
+    }
+    nnh_buf_char(b, ']');
+}
+
+/* Everything the inventory's text is read from: each item whole (its
+ * struct, name, published ID, its type's knowledge and the egg knowledge
+ * doname() consults), in order, and the hero's state the labels and offers
+ * read: equipment slots, two-weapon combat, form, blindness,
+ * hallucination, naming options. An unpaid item's price depends on the shop: its text is
+ * never reused. */
+static void inventory_key(nnh_section *s)
+{
+    struct obj *o;
+    struct {
+        const void *slots[16], *form;
+        int twoweap, polyd, blind, hallucinating, implicit_uncursed, override_id;
+    } hero;
+    memset(&hero, 0, sizeof hero); /* no stray padding bytes in the key */
+    hero.slots[0] = uwep, hero.slots[1] = uswapwep, hero.slots[2] = uquiver;
+    hero.slots[3] = uskin, hero.slots[4] = ublindf, hero.slots[5] = uarm;
+    hero.slots[6] = uarmc, hero.slots[7] = uarmh, hero.slots[8] = uarms;
+    hero.slots[9] = uarmg, hero.slots[10] = uarmf, hero.slots[11] = uarmu;
+    hero.slots[12] = uleft, hero.slots[13] = uright, hero.slots[14] = uamul;
+    hero.form = youmonst.data, hero.twoweap = u.twoweap, hero.polyd = Upolyd;
+    hero.blind = !!Blind, hero.hallucinating = !!Hallucination;
+    hero.implicit_uncursed = iflags.implicit_uncursed;
+    hero.override_id = iflags.override_ID; /* wizard-mode identify's menu names everything */
+    nnh_section_key(s, &hero, sizeof hero);
+    for (o = invent; o; o = o->nobj) {
+        const struct objclass *type = &objects[o->otyp];
+        if (o->unpaid || (Has_contents(o) && count_unpaid(o->cobj))) {
+            nnh_section_uncomparable(s);
+            return;
+        }
+        nnh_section_key(s, o, sizeof *o);
+        nnh_section_key_str(s, has_oname(o) ? ONAME(o) : NULL);
+        nnh_section_key_str(s, nnh_item_id(o->o_id));
+        nnh_section_key(s, type, sizeof *type);
+        nnh_section_key_str(s, type->oc_uname);
+        if (o->corpsenm >= LOW_PM && o->corpsenm < NUMMONS)
+            nnh_section_key(s, &mvitals[o->corpsenm], sizeof mvitals[o->corpsenm]);
+    }
+}
+
+void nnh_inventory_write(nnh_buf *b)
+{
+    static nnh_section inventory;
+    nnh_section_begin(&inventory);
+    inventory_key(&inventory);
+    nnh_section_write(&inventory, b, inventory_text);
 }
 
 /* ---- the item question's letters ------------------------------------------ */

@@ -26,6 +26,7 @@
 #include "nnh_state.h"
 #include "nnh_knowledge.h"
 #include "nnh_nethack.h"
+#include "obs_reuse.h"
 
 static const char *const advancement[] = { "practice", "available", "needsExperience", "peaked" };
 
@@ -138,7 +139,7 @@ static void achievements(nnh_buf *b)
     nnh_buf_char(b, ']');
 }
 
-void nnh_knowledge_write(nnh_buf *b)
+static void knowledge_text(nnh_buf *b)
 {
     nnh_buf_char(b, '{');
     spells(b);
@@ -147,4 +148,42 @@ void nnh_knowledge_write(nnh_buf *b)
     conduct(b);
     achievements(b);
     nnh_buf_char(b, '}');
+}
+
+/* Every value the knowledge text is written from, in writing order: the
+ * spell menu's columns as computed, each skill's state and rank, each
+ * listed level's identity, counts and annotation, conduct, achievements. */
+static void knowledge_key(nnh_section *s)
+{
+    char retention[BUFSZ];
+    mapseen *m;
+    int i, v[12];
+    for (i = 0; i < MAXSPELL && spl_book[i].sp_id != NO_SPELL; i++) {
+        v[0] = spl_book[i].sp_id, v[1] = spl_book[i].sp_lev, v[2] = nnh_spell_failure(i);
+        nnh_section_key(s, v, 3 * sizeof *v);
+        nnh_section_key_str(s, nnh_spell_school(i));
+        nnh_section_key_str(s, nnh_spell_retention(i, retention));
+    }
+    for (i = P_FIRST_WEAPON; i < P_NUM_SKILLS; i++) {
+        v[0] = nnh_skill_state(i), v[1] = P_SKILL(i);
+        nnh_section_key(s, v, 2 * sizeof *v);
+    }
+    for (m = mapseenchn; m; m = m->next) {
+        v[0] = m->lev.dnum, v[1] = m->lev.dlevel, v[2] = m->flags.forgot;
+        v[3] = nnh_mapseen_listed(m), v[4] = m->feat.nfount, v[5] = m->feat.nsink;
+        v[6] = m->feat.naltar, v[7] = m->feat.nthrone, v[8] = m->feat.ngrave;
+        v[9] = m->feat.ntree, v[10] = m->feat.nshop, v[11] = m->feat.ntemple;
+        nnh_section_key(s, v, sizeof v);
+        nnh_section_key_str(s, m->custom);
+    }
+    nnh_section_key(s, &u.uconduct, sizeof u.uconduct);
+    nnh_section_key(s, &u.uachieve, sizeof u.uachieve);
+}
+
+void nnh_knowledge_write(nnh_buf *b)
+{
+    static nnh_section knowledge;
+    nnh_section_begin(&knowledge);
+    knowledge_key(&knowledge);
+    nnh_section_write(&knowledge, b, knowledge_text);
 }
