@@ -365,6 +365,7 @@ int nnh_json_parse(nnh_json_doc *doc, const char *text, size_t len)
         for (i = 0, rc = NNH_JSON_OK; i < len && rc == NNH_JSON_OK; ) {
             size_t k;
             if (p.s[i] == 0) rc = fail(&p, NNH_JSON_NUL_BYTE, i);
+            else if (p.s[i] < 0x80) i++; /* ASCII, nearly every byte: no call */
             else if ((k = nnh_utf8_seq_len(p.s + i, len - i)) == 0)
                 rc = fail(&p, NNH_JSON_INVALID_UTF8, i);
             else i += k;

@@ -15,6 +15,7 @@
 
 static int shown[NNH_ROWS][NNH_COLS];         /* displayed glyph or UNSEEN */
 static unsigned char dirty[NNH_ROWS];
+static unsigned char creatures[NNH_ROWS];      /* per row: cells showing a creature */
 static int current_ledger = -1;
 static short *terrain_memory[NNH_MAX_LEDGERS]; /* per level: cmap glyph or UNSEEN */
 static unsigned char *visited[NNH_MAX_LEDGERS];  /* per level: the hero stood here */
@@ -39,6 +40,7 @@ void nnh_map_reset_window(void)
     for (y = 0; y < NNH_ROWS; y++) {
         for (x = 0; x < NNH_COLS; x++) shown[y][x] = UNSEEN;
         dirty[y] = 1;
+        creatures[y] = 0;
     }
 }
 
@@ -80,6 +82,13 @@ static int remember_covered_terrain(short *memory, int x, int y)
     return 1;
 }
 
+/* Whether a displayed glyph is one nnh_map_entities() reports. */
+static int shows_creature(int glyph)
+{
+    return glyph != UNSEEN && glyph != NO_GLYPH
+           && (glyph_is_invisible(glyph) || glyph_is_warning(glyph) || glyph_is_monster(glyph));
+}
+
 /* Record one print_glyph() call. Out-of-map coordinates are ignored. The
  * hero's own glyph drawn at the hero's square marks a standing position:
  * runs draw every square they pass, so each one counts as visited. */
@@ -94,6 +103,9 @@ void nnh_map_print_glyph(int x, int y, int glyph)
         dirty[y] = 1;
     }
     if (shown[y][x] != glyph) {
+        /* the per-row count lets each response skip the rows without
+           creatures instead of testing all 1,680 cells */
+        creatures[y] += shows_creature(glyph) - shows_creature(shown[y][x]);
         shown[y][x] = glyph;
         dirty[y] = 1;
     }
@@ -173,6 +185,18 @@ static void row_field(nnh_buf *b, const char *name, const char *text)
     nnh_buf_jstr(b, text);
 }
 
+/* A row string drawn from an alphabet with nothing to escape (hex colour
+ * digits, kind letters, 0/1 flags): written as it is, without the
+ * per-byte scan of the escaper. */
+static void plain_row_field(nnh_buf *b, const char *name, const char *text)
+{
+    nnh_buf_char(b, ',');
+    nnh_buf_key(b, name);
+    nnh_buf_char(b, '"');
+    nnh_buf_raw(b, text, NNH_COLS);
+    nnh_buf_char(b, '"');
+}
+
 /* Append the world object for the current level: every row when full, else
  * the rows changed since nnh_map_mark_sent(). This function can't fail. */
 void nnh_map_encode(nnh_buf *b, int full)
@@ -209,12 +233,12 @@ void nnh_map_encode(nnh_buf *b, int full)
         nnh_buf_cstr(b, "{\"y\":");
         nnh_buf_int(b, y);
         row_field(b, "marks", marks);
-        row_field(b, "colors", colors);
-        row_field(b, "kinds", kinds);
+        plain_row_field(b, "colors", colors);
+        plain_row_field(b, "kinds", kinds);
         row_field(b, "terrain", terrain);
         row_field(b, "features", features);
-        row_field(b, "visible", visible);
-        row_field(b, "visited", stood_here);
+        plain_row_field(b, "visible", visible);
+        plain_row_field(b, "visited", stood_here);
         nnh_buf_char(b, '}');
     }
     nnh_buf_cstr(b, "]}");
@@ -235,7 +259,7 @@ void nnh_map_entities(nnh_buf *b)
     int x, y, first = 1;
     nnh_buf_char(b, '[');
     for (y = 0; y < NNH_ROWS; y++)
-        for (x = 1; x < NNH_COLS; x++) {
+        for (x = 1; x < NNH_COLS && creatures[y]; x++) {
             int g = shown[y][x];
             const char *kind;
             int mnum = -1;
