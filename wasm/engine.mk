@@ -43,6 +43,12 @@ ifeq ($(TARGET),wasm)
   # the step measured ~25% slower than with the driver at -O2, for ~1% more
   # gzip bytes (docs/BENCHMARKS.md, issue 14). NetHack itself stays -Os.
   DRV_OPT := -O2
+  # NetHack's own hot path, where a step spends its time once the driver
+  # reuses unchanged sections (monster movement, vision, display, the
+  # RNG): at -O2, +4-8% per step for ~10 KB gzip (docs/BENCHMARKS.md).
+  HOT_OPT := -O2
+  NH_HOT  := allmain attrib display dog dogmove hack isaac64 mhitu mon mondata monmove \
+             monst mthrowu region rnd steed timeout trap uhitm vision
   # Bulk memory (every engine that has JSPI or Asyncify's targets has it):
   # memcpy/memset become memory.copy/memory.fill instead of byte loops in
   # WebAssembly; the driver clears and copies whole structs at every step.
@@ -153,7 +159,7 @@ $(OUT)/data/nhdat: $(NH)/dat/nhdat $(ROOT)/wasm/data/sysconf
 # rebuilt, not linked from stale objects. The stamp is rewritten (at parse
 # time) only when they change.
 FLAGS_STAMP := $(OUT)/cflags.stamp
-FLAGS_NOW := $(CC) | $(CFLAGS_NH) | $(CFLAGS_DRV)
+FLAGS_NOW := $(CC) | $(CFLAGS_NH) | $(CFLAGS_DRV) | $(HOT_OPT) $(NH_HOT)
 ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_NOW))
   $(shell mkdir -p $(OUT))
   $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
@@ -161,7 +167,7 @@ endif
 
 $(filter-out %/posixregex.o,$(NH_OBJS)): $(OBJ)/nh/%.o: $(NH)/.patched $(GEN_HDRS) $(DRIVER)/nnh_hooks.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_NH) -c $(NH)/src/$*.c -o $@
+	$(CC) $(CFLAGS_NH) $(if $(filter $*,$(NH_HOT)),$(HOT_OPT)) -c $(NH)/src/$*.c -o $@
 
 $(OBJ)/nh/posixregex.o: $(NH)/.patched $(GEN_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
