@@ -234,13 +234,16 @@ static void inventory_text(nnh_buf *b)
  * struct, name, published ID, its type's knowledge and the egg knowledge
  * doname() consults), in order, and the hero's state the labels and offers
  * read: equipment slots, two-weapon combat, form, blindness,
- * hallucination, naming options. An unpaid item's price depends on the shop: its text is
+ * hallucination, naming options, armour being put on or taken off, and
+ * the other states doname() consults. An unpaid item's price depends on the shop: its text is
  * never reused. */
 static void inventory_key(nnh_section *s)
 {
     struct obj *o;
     struct {
-        const void *slots[16], *form;
+        const void *slots[16], *form, *occupation_end;
+        long takeoff_what, warning_glow;
+        int warned_of, no_prices, weights, merging_into_weapon, game_over;
         int twoweap, polyd, blind, hallucinating, implicit_uncursed, override_id;
     } hero;
     memset(&hero, 0, sizeof hero); /* no stray padding bytes in the key */
@@ -253,6 +256,14 @@ static void inventory_key(nnh_section *s)
     hero.blind = !!Blind, hero.hallucinating = !!Hallucination;
     hero.implicit_uncursed = iflags.implicit_uncursed;
     hero.override_id = iflags.override_ID; /* wizard-mode identify's menu names everything */
+    /* armour being put on or taken off over several turns reads "(being
+       donned)" / "(being doffed)": donning() and doffing() test these */
+    hero.occupation_end = (const void *) afternmv, hero.takeoff_what = context.takeoff.what;
+    /* Sting's and Orcrist's glow, prices withheld, wizard-mode weights, a
+       merge message in progress, the end-of-game reveal (T-shirts) */
+    hero.warning_glow = EWarn_of_mon, hero.warned_of = warn_obj_cnt;
+    hero.no_prices = iflags.suppress_price || restoring, hero.weights = iflags.wizweight;
+    hero.merging_into_weapon = mrg_to_wielded, hero.game_over = program_state.gameover;
     nnh_section_key(s, &hero, sizeof hero);
     for (o = invent; o; o = o->nobj) {
         const struct objclass *type = &objects[o->otyp];

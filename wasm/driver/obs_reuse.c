@@ -60,8 +60,13 @@ static void check_reuse(nnh_section *s, nnh_section_writer write)
     nnh_buf_init(&fresh);
     write(&fresh);
     if (!fresh.oom && (fresh.len != s->text.len || memcmp(fresh.data, s->text.data, fresh.len))) {
-        fprintf(stderr, "nhdriver: reused section differs from a fresh write\n  reused: %s\n  fresh:  %s\n",
-                s->text.data, fresh.data);
+        /* from a little before the first difference: a log keeps the tail */
+        size_t at = 0, from;
+        while (at < fresh.len && at < s->text.len && fresh.data[at] == s->text.data[at]) at++;
+        from = at > 160 ? at - 160 : 0;
+        fprintf(stderr, "nhdriver: a reused section differs from a fresh write at byte %zu\n"
+                        "  reused: ...%.400s\n  fresh:  ...%.400s\n",
+                at, s->text.data + from, fresh.data + from);
         abort();
     }
     nnh_buf_free(&fresh);
