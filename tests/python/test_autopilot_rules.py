@@ -144,6 +144,17 @@ const noSpots = { doors: [], deadEnds: [], searchSpots: [] };
 const overTrap = nook.next(shutIn, noSpots);
 out.overTrap = [overTrap.args.mode, overTrap.args.target?.direction];
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
+const onLevel = (levelId, depth, at, features, dungeon = 'The Dungeons of Doom') => ({
+  basis: { turn: 3000, levelId, sessionId: 's', viewId: 'v' },
+  scene: { self: { position: at, vitals: { hp: 30, hpMax: 30, hunger: 'not_hungry', condition: [] },
+                   role: 'Priest', race: 'human', level: { depth, dungeon } },
+           entities: [], inventory: [{ id: 'f', category: 'food', label: 'a food ration' }], features, here: {}, nearby: [] } });
+// A meal that passes no turn twice ("You can't do that while carrying so much
+// stuff") is not asked for again and again: the food counts as out of reach.
+const laden = new CarefulBeginner();
+const hungryFrame = onLevel('d0-l4', 4, { x: 5, y: 5 }, []);
+hungryFrame.scene.self.vitals.hunger = 'hungry';
+out.meals = [0, 1, 2].map(() => laden.next(hungryFrame, noSpots).args.action === 'eat');
 console.log(JSON.stringify(out));
 """
 
@@ -198,6 +209,7 @@ def test_the_beginner_rules() -> None:
     assert out["overTrap"] == ["step", "southeast"]
     first, second = out["fresh"]
     assert max(abs(first["x"] - second["x"]), abs(first["y"] - second["y"])) >= 2
+    assert out["meals"] == [True, True, False]
     assert out["untouchable"] == [
         ["fire", "east", None],  # the quiver first
         ["throw", "east", "f"],  # else a spare stone, never the wielded dagger

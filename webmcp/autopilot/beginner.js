@@ -184,10 +184,17 @@ export class CarefulBeginner {
     // A cast that passed no turn was refused: no casting for a while.
     const cast = this.lastCast;
     if (cast && cast.turn === frame.basis.turn && ++cast.repeats >= 2) this.memory.castRefusedUntil = frame.basis.turn + 50;
+    // So with a meal that passed no turn ("You can't do that while carrying so
+    // much stuff"): the pack's food counts as out of reach for a while.
+    const meal = this.lastMeal;
+    if (meal && meal.turn === frame.basis.turn && ++meal.repeats >= 2) this.memory.mealRefusedUntil = frame.basis.turn + 50;
     const move = this.choose(frame, plan);
     if (move.args && move.args.action === 'cast') {
       this.lastCast = cast && cast.turn === frame.basis.turn ? cast : { turn: frame.basis.turn, repeats: 0 };
     } else this.lastCast = null;
+    if (move.args && move.args.action === 'eat' && move.args.itemId) {
+      this.lastMeal = meal && meal.turn === frame.basis.turn ? meal : { turn: frame.basis.turn, repeats: 0 };
+    } else this.lastMeal = null;
     // Hungry with nothing to eat: short legs and rests, so Weak is met between
     // calls (and answered by a prayer or a meal) rather than fainted through.
     const hunger = frame.scene.self.vitals.hunger;
@@ -212,7 +219,8 @@ export class CarefulBeginner {
     const conditions = vitals.condition || [];
     const lowHp = vitals.hp <= 5 || vitals.hp * 7 <= vitals.hpMax;
     const deadly = conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
-    const noFood = !packFood(scene.inventory);
+    const reachable = !(this.memory.mealRefusedUntil > turn);
+    const noFood = !reachable || !packFood(scene.inventory);
     const starving = WEAK.includes(vitals.hunger) && noFood;
     const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}`
       : deadly.length ? deadly.join(', ') : null;
@@ -256,7 +264,7 @@ export class CarefulBeginner {
     // unless Weak.
     const calm = !nearest || nearest.distance > EAT_CLEARANCE;
     if (HUNGRY.includes(vitals.hunger) && (calm || WEAK.includes(vitals.hunger))) {
-      const food = packFood(scene.inventory);
+      const food = reachable && packFood(scene.inventory);
       if (food) {
         return { tool: 'use', args: { ...base, action: 'eat', itemId: food.id }, why: `${vitals.hunger}: eat ${food.label}`,
                  intent: { kind: 'eat', itemId: food.id } };
