@@ -100,6 +100,19 @@ out.untouchable = [
   stuckAt(30, [{ ...eye, appearance: 'gas spore' }], quiver), stuckAt(20, [{ ...eye, appearance: 'gas spore' }], quiver),
   stuckAt(20, [{ x: 10, y: 13, appearance: 'gas spore', attitude: 'hostile', distance: 3 }], spareOnly),
 ];
+// Too weak for a gas spore's blast but with arrows: step back to two squares in line, then shoot.
+const backFrom = (() => {
+  const beginner = new CarefulBeginner();
+  beginner.memory.level('d0-l4').explored = true;
+  const frame = { basis: { turn: 900, levelId: 'd0-l4', sessionId: 's', viewId: 'v' },
+    scene: { self: { position: { x: 10, y: 10 }, vitals: { hp: 20, hpMax: 40, hunger: 'not_hungry', condition: [] },
+                     role: 'Ranger', race: 'human', level: {} },
+             entities: [{ ...eye, appearance: 'gas spore' }], inventory: quiver, features: [], here: { terrain: 'corridor' },
+             nearby: [{ x: 9, y: 9, direction: 'northwest', walkable: true, terrain: 'corridor' },
+                      { x: 9, y: 10, direction: 'west', walkable: true, terrain: 'corridor' }] } };
+  return beginner.next(frame, null).args;
+})();
+out.sporeBack = [backFrom.mode, backFrom.target?.direction];
 // A pick-axe digs down when no way down was found; a few tries per level.
 const digging = new CarefulBeginner();
 const digLevel = digging.memory.level('d0-l4');
@@ -210,6 +223,7 @@ def test_the_beginner_rules() -> None:
     first, second = out["fresh"]
     assert max(abs(first["x"] - second["x"]), abs(first["y"] - second["y"])) >= 2
     assert out["meals"] == [True, True, False]
+    assert out["sporeBack"] == ["step", "west"]  # 9,9 is not in line with the spore at 11,10
     assert out["untouchable"] == [
         ["fire", "east", None],  # the quiver first
         ["throw", "east", "f"],  # else a spare stone, never the wielded dagger

@@ -82,6 +82,13 @@ const FRESH_MISSES = 3; // walks in a row to unsearched walls that found no rout
 const TRAP_STEPS = 3; // per level: steps onto a known trap to get out
 const CORPSE_FRESH_TURNS = 25; // eat.c: a corpse may be rotten once (age / 10) > 3, i.e. from age 40
 
+/** The distance from a to b when they share a row, column or diagonal, else 0. */
+function inLine(a, b) {
+  const dx = Math.abs(a.x - b.x);
+  const dy = Math.abs(a.y - b.y);
+  return dx === 0 || dy === 0 || dx === dy ? Math.max(dx, dy) : 0;
+}
+
 function distance(a, b) {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
 }
@@ -398,6 +405,17 @@ export class CarefulBeginner {
     if (near && vitals.hp > SPORE_BLAST) {
       return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: near.direction } },
                why: `the gas spore to the ${near.direction} is in the way; HP ${vitals.hp} outlasts its blast: fight it` };
+    }
+    if (near && missileAt(scene.inventory, near.direction, base)) {
+      // Too weak to take its blast, but with something to throw: step back to
+      // two squares in line with it (out of the blast) and shoot from there.
+      const back = (scene.nearby || []).find((cell) => cell.direction && cell.walkable && !cell.occupant && !cell.blocked
+        && cell.terrain !== 'closedDoor' && !(cell.hazards && cell.hazards.length) && inLine(cell, near) === 2);
+      if (back) {
+        level.untouchableTries += 1;
+        return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: back.direction } },
+                 why: `the gas spore to the ${near.direction} is in the way and its blast could kill: step back ${back.direction} to shoot it` };
+      }
     }
     if (near) {
       const at = scene.self.position;
