@@ -157,11 +157,36 @@ const noSpots = { doors: [], deadEnds: [], searchSpots: [] };
 const overTrap = nook.next(shutIn, noSpots);
 out.overTrap = [overTrap.args.mode, overTrap.args.target?.direction];
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
+// A whole round of searching found no way down on Dlvl 3: it goes up the stairs
+// it came down by, avoids the way back down there, and takes another one.
 const onLevel = (levelId, depth, at, features, dungeon = 'The Dungeons of Doom') => ({
   basis: { turn: 3000, levelId, sessionId: 's', viewId: 'v' },
   scene: { self: { position: at, vitals: { hp: 30, hpMax: 30, hunger: 'not_hungry', condition: [] },
                    role: 'Priest', race: 'human', level: { depth, dungeon } },
            entities: [], inventory: [{ id: 'f', category: 'food', label: 'a food ration' }], features, here: {}, nearby: [] } });
+const giver = new CarefulBeginner();
+const stuck = giver.memory.level('d0-l3');
+Object.assign(stuck, { explored: true, searches: 40, calls: 900 });
+const upstairs = [{ kind: 'stairsUp', x: 5, y: 5, distance: 0 }];
+giver.observe(onLevel('d0-l3', 3, { x: 5, y: 5 }, upstairs));
+const climb = giver.next(onLevel('d0-l3', 3, { x: 5, y: 5 }, upstairs), noSpots);
+out.goesUp = [climb.args.mode, climb.args.direction, giver.memory.minesAccepted];
+const above = [{ kind: 'stairsDown', x: 30, y: 10, distance: 0 }, { kind: 'stairsDown', x: 60, y: 3, distance: 30 }];
+giver.observe(onLevel('d0-l2', 2, { x: 30, y: 10 }, above));
+out.avoided = [...giver.memory.leadsBack.entries()];
+out.explorersAbove = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots).args.mode;
+Object.assign(giver.memory.level('d0-l2'), { explored: true, calls: 40 });
+out.otherWayDown = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots).args.to;
+// That other way is likely the Mines: with the next safe prayer 200 turns off, it waits for it.
+giver.prayed(2200);
+out.prayerInReserve = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots).args.action;
+giver.memory.lastPrayer = null;
+// With no other way down above (and no branch level higher up), it goes back
+// down and searches the level it gave up afresh.
+const back = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, [above[0]]), noSpots);
+out.backDown = [back.args.action, giver.memory.leadsBack.size, stuck.searches, stuck.searched.size];
+// Sokoban (entered by mistake on the way up) is left by its way down.
+out.sokoban = giver.next(onLevel('d5-l1', 6, { x: 8, y: 8 }, [{ kind: 'stairsDown', x: 8, y: 8, distance: 0 }], 'Sokoban'), noSpots).args;
 // A meal that passes no turn twice ("You can't do that while carrying so much
 // stuff") is not asked for again and again: the food counts as out of reach.
 const laden = new CarefulBeginner();
@@ -222,6 +247,13 @@ def test_the_beginner_rules() -> None:
     assert out["overTrap"] == ["step", "southeast"]
     first, second = out["fresh"]
     assert max(abs(first["x"] - second["x"]), abs(first["y"] - second["y"])) >= 2
+    assert out["goesUp"] == ["climb", "up", True]
+    assert out["avoided"] == [["d0-l2:30,10", "d0-l3"]]
+    assert out["explorersAbove"] == "explore"  # what is left unexplored above comes first
+    assert out["otherWayDown"] == {"x": 60, "y": 3}
+    assert out["prayerInReserve"] == "search"
+    assert out["backDown"] == ["search", 0, 0, 0]
+    assert out["sokoban"]["mode"] == "climb" and out["sokoban"]["direction"] == "down"
     assert out["meals"] == [True, True, False]
     assert out["sporeBack"] == ["step", "west"]  # 9,9 is not in line with the spore at 11,10
     assert out["untouchable"] == [

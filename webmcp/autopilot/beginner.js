@@ -21,7 +21,9 @@
 //      enough and HP is at least 70% (else rest first), else explore; when nothing is left to explore, open or kick
 //      closed doors, push boulders that may block a way, search dead ends
 //      and the plan's wall spots (each with a cap), then walls not searched
-//      yet, facing the most unknown (searching.js), then search around.
+//      yet, facing the most unknown (searching.js), then search around;
+//      after a whole round of that with no way down, go up and look for
+//      another way down (the Mines' branch on Dlvl 2-4), then come back.
 
 import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.js';
 import { nextPush } from './boulders.js';
@@ -81,6 +83,21 @@ const LEVEL_SEARCH_CAP = 40; // search calls per level once everything else is t
 const FRESH_MISSES = 3; // walks in a row to unsearched walls that found no route: shut in
 const TRAP_STEPS = 3; // per level: steps onto a known trap to get out
 const CORPSE_FRESH_TURNS = 25; // eat.c: a corpse may be rotten once (age / 10) > 3, i.e. from age 40
+// A level whose way down stayed hidden through a whole round of searching is
+// left upward, to look for another way down (dungeon.def: the Gnomish Mines
+// branch from Dlvl 2-4). Levels deeper than that, and Mines levels, are only
+// explored on the way up; on those in the branch range its dead ends and
+// search spots are searched too. Nothing there: back down to search again.
+const BRANCH_DEEPEST = 4;
+const BRANCH_SHALLOWEST = 2;
+const ROUNDS_BEFORE_TRIP = 1; // rounds of searching on a level before it is given up
+const PRAYER_RESERVE_WAIT = 300; // turns it waits, at most, for a prayer in reserve before that way down
+const TRIPS_UP = 2; // per level given up: then it searches on there for good
+const UP_WALKS = 8; // walks to the staircase up (legs stop for every new creature) before giving the climb up
+
+function isWayDown(feature) {
+  return feature.kind === 'stairsDown' || feature.kind === 'ladderDown';
+}
 
 /** The distance from a to b when they share a row, column or diagonal, else 0. */
 function inLine(a, b) {
@@ -113,6 +130,13 @@ export class BeginnerMemory {
     // round of searching: the Mines are then the only way deeper, and
     // searching on for thousands of turns only starves the hero.
     this.minesAccepted = false;
+    // "level:x,y" of a staircase down that leads to a level given up (no way
+    // on found there) -> that level's id: avoided until the way up is done.
+    this.leadsBack = new Map();
+    this.climbingFrom = null; // the level id a climb up is leaving
+    this.avoidUp = new Set(); // "level:x,y" of the staircase up into Sokoban (no way down there)
+    this.levelId = null;
+    this.depth = 0;
     this.deepest = 0;
   }
 
@@ -121,7 +145,7 @@ export class BeginnerMemory {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
                             untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0,
-                            writingAt: new Set() });
+                            writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0 });
     }
     return this.levels.get(id);
   }
@@ -143,8 +167,16 @@ export class CarefulBeginner {
       const at = scene.self.position;
       this.memory.avoidDown.add(`${frame.basis.levelId}:${at.x},${at.y}`);
     }
+    if (/Sokoban/.test(this.memory.dungeon) && !/Sokoban/.test(dungeon)) {
+      // Down from Sokoban (entered by mistake): the staircase up under the hero leads there.
+      const at = scene.self.position;
+      this.memory.avoidUp.add(`${frame.basis.levelId}:${at.x},${at.y}`);
+    }
     this.memory.dungeon = dungeon;
-    this.memory.deepest = Math.max(this.memory.deepest, (scene.self.level && scene.self.level.depth) || 0);
+    const depth = (scene.self.level && scene.self.level.depth) || 0;
+    if (frame.basis.levelId !== this.memory.levelId) this.arrived(frame, depth);
+    this.memory.depth = depth;
+    this.memory.deepest = Math.max(this.memory.deepest, depth);
     for (const event of frame.events || []) {
       const text = String(event.text || '');
       const killed = /You (?:kill|destroy) (?:the |an? )?(.+?)!/.exec(text);
@@ -169,6 +201,39 @@ export class CarefulBeginner {
         this.memory.prayerUnsafe = true;
       }
     }
+  }
+
+  /** On a new level: where the hero came in; after a climb up from a level
+   *  given up, the staircase underfoot leads back there and is avoided, and
+   *  this level is looked at again for another way down. */
+  arrived(frame, depth) {
+    const levelId = frame.basis.levelId;
+    const at = frame.scene.self.position;
+    const level = this.memory.level(levelId);
+    if (!level.arrival) level.arrival = { x: at.x, y: at.y };
+    const from = this.memory.climbingFrom;
+    this.memory.climbingFrom = null;
+    this.memory.levelId = levelId;
+    const onWayDown = (frame.scene.features || []).some((feature) => isWayDown(feature) && feature.x === at.x && feature.y === at.y);
+    if (from && from !== levelId && depth < this.memory.depth && onWayDown) {
+      this.memory.leadsBack.set(`${levelId}:${at.x},${at.y}`, from);
+      level.explored = false;
+      level.searches = 0;
+      level.leaving = false;
+      level.upWalks = 0;
+    }
+  }
+
+  /** True when the way down at `feature` is not to be taken now: it leads to a
+   *  level given up, or into the Gnomish Mines before they are accepted. */
+  avoidedDown(levelId, feature) {
+    const key = `${levelId}:${feature.x},${feature.y}`;
+    return this.memory.leadsBack.has(key) || (!this.memory.minesAccepted && this.memory.avoidDown.has(key));
+  }
+
+  /** This level is on the way up from a level given up (its way down leads back there). */
+  onTripUp(levelId) {
+    return [...this.memory.leadsBack.keys()].some((key) => key.startsWith(`${levelId}:`));
   }
 
   /** The prayer decision was answered yes at this turn. */
@@ -352,17 +417,18 @@ export class CarefulBeginner {
   }
 
   /** To the way down: the descend leg, unless this level has a staircase to
-   *  avoid (the Mines branch), when it walks to the other one and climbs. */
+   *  avoid (the Mines branch, or one back to a level given up), when it walks
+   *  to the other one and climbs. */
   goDown(frame, downs, base, why) {
     const all = frame.scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown');
     if (all.length === downs.length) return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 }, why, leg: 'descend' };
     const hero = frame.scene.self.position;
     const target = downs[0];
     if (target.x === hero.x && target.y === hero.y) {
-      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'down' }, why: `${why} (not the Mines)` };
+      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'down' }, why: `${why} (not the one it avoids)` };
     }
     return { tool: 'travel', args: { ...base, mode: 'to', to: { x: target.x, y: target.y }, maxActions: 120 },
-             why: `${why}: the way down at ${target.x},${target.y}, not the Mines`, leg: 'descend' };
+             why: `${why}: the way down at ${target.x},${target.y}, not the one it avoids`, leg: 'descend' };
   }
 
   /** In the Gnomish Mines (hostile to all but dwarves and gnomes, a beginner's
@@ -564,14 +630,18 @@ export class CarefulBeginner {
   /** Explore, open doors, search, or descend. */
   levelMove(frame, level, plan, base) {
     const scene = frame.scene;
-    const leave = this.leaveTheMines(frame, base);
+    const leave = this.leaveTheMines(frame, base) || this.leaveSokoban(frame, base);
     if (leave) return leave;
     if (level.digs) { // digging was interrupted (a pit, a monster): dig on through
       const dig = this.digDown(scene, level, base);
       if (dig) return dig;
     }
-    const downs = scene.features.filter((feature) => (feature.kind === 'stairsDown' || feature.kind === 'ladderDown')
-      && !this.memory.avoidDown.has(`${frame.basis.levelId}:${feature.x},${feature.y}`));
+    if (level.leaving) { // on the way to the stairs up
+      const up = this.climbUp(frame, level, base);
+      if (up) return up;
+      level.leaving = false;
+    }
+    const downs = scene.features.filter((feature) => isWayDown(feature) && !this.avoidedDown(frame.basis.levelId, feature));
     const wayDown = downs.length > 0;
     const enough = level.explored || level.calls >= LEVEL_CALLS_BEFORE_DESCENT;
     if (wayDown && enough && level.calls >= level.descendBlockedUntil) {
@@ -579,6 +649,15 @@ export class CarefulBeginner {
       if (vitals.hp * 10 < vitals.hpMax * 7) {
         return { tool: 'interact', args: { ...base, action: 'search', turns: 20 },
                  why: `HP ${vitals.hp}/${vitals.hpMax}: rest before going down` };
+      }
+      // Another way down found on the way up is most likely the Mines' branch:
+      // a beginner goes there with a prayer in reserve, if one is near.
+      const turn = frame.basis.turn;
+      const last = this.memory.lastPrayer;
+      if (this.onTripUp(frame.basis.levelId) && !this.prayerLikelySafe(turn) && !this.memory.prayerUnsafe
+          && last !== null && last + PRAYER_GAP - turn <= PRAYER_RESERVE_WAIT) {
+        return { tool: 'interact', args: { ...base, action: 'search', turns: 20 },
+                 why: `another way down, likely the Mines: wait for a prayer in reserve (turn ${last + PRAYER_GAP})` };
       }
       return this.goDown(frame, downs, base, level.explored ? 'the level is explored: go down' : 'explored enough: go down');
     }
@@ -624,6 +703,15 @@ export class CarefulBeginner {
       return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: push.direction } },
                why: `push the boulder at ${where} ${push.direction}` };
     }
+    const place = scene.self.level || {};
+    const depth = place.depth || 0;
+    const trip = this.onTripUp(frame.basis.levelId);
+    // On the way up from a level given up, a level below the Mines' branch
+    // levels (or a Mines level) is only explored, not searched.
+    if (trip && (depth > BRANCH_DEEPEST || /Gnomish Mines/.test(place.dungeon || ''))) {
+      const up = this.leaveUp(frame, level, base, 'on the way up for another way down: nothing more to see here');
+      if (up) return up;
+    }
     // Dead ends first, then the wall spots with the most undiscovered around them.
     const spots = [...(plan.deadEnds || []), ...(plan.searchSpots || [])];
     const spot = spots.find((entry) => entry.distance !== null
@@ -642,6 +730,17 @@ export class CarefulBeginner {
                why: `search the ${kind} at ${key}` };
     }
     if (wayDown && level.calls >= level.descendBlockedUntil) return this.goDown(frame, downs, base, 'nothing else to try: go down');
+    if (trip) {
+      // A branch level's dead ends and spots are searched too (not a whole round):
+      // then further up while branch levels are above, else back down to search again.
+      if (depth > BRANCH_SHALLOWEST) {
+        const up = this.leaveUp(frame, level, base, 'no other way down here either: further up');
+        if (up) return up;
+      }
+      this.endTrips();
+      return { tool: 'interact', args: { ...base, action: 'search', turns: 5 },
+               why: 'no other way down found above: back down to the level given up, to search it again' };
+    }
     if (level.searches < LEVEL_SEARCH_CAP) {
       level.searches += 1;
       if (level.searches % 4 === 0) level.explored = false; // look again at what searching revealed
@@ -673,6 +772,7 @@ export class CarefulBeginner {
     }
     level.searches = 0;
     level.explored = false;
+    level.rounds += 1;
     const dig = this.digDown(scene, level, base);
     if (dig) return dig;
     const mines = [...this.memory.avoidDown].filter((key) => key.startsWith(`${frame.basis.levelId}:`));
@@ -682,6 +782,17 @@ export class CarefulBeginner {
       return this.goDown(frame, scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown'),
                          base, 'no other way down after a whole round of searching: take the Gnomish Mines');
     }
+    // A whole round of searching found no way down: go up and look for
+    // another (the Mines' branch, a part of a level above not explored),
+    // rather than search on here for thousands of turns while food runs out.
+    if (level.rounds >= ROUNDS_BEFORE_TRIP && level.trips < TRIPS_UP && depth > BRANCH_SHALLOWEST && !/Sokoban/.test(place.dungeon || '')) {
+      const up = this.leaveUp(frame, level, base, 'no way down found after a whole round of searching: go up and look for another');
+      if (up) {
+        level.trips += 1;
+        this.memory.minesAccepted = true; // the Mines are a way on like any other now
+        return up;
+      }
+    }
     // Every spot and door gets another round (walks to them may have been cut short).
     level.searched.clear();
     level.freshMisses = 0;
@@ -689,6 +800,67 @@ export class CarefulBeginner {
     level.doorWalks.clear();
     level.doorTries.clear();
     return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'search cap reached: start over' };
+  }
+
+  /** Start leaving this level by its way up (see climbUp); null when it has none. */
+  leaveUp(frame, level, base, why) {
+    level.leaving = true;
+    level.leavingWhy = why;
+    level.upWalks = 0;
+    const up = this.climbUp(frame, level, base);
+    if (!up) level.leaving = false;
+    return up;
+  }
+
+  /** Walk to the staircase up (the one the hero came down by, if known) and climb it. */
+  climbUp(frame, level, base) {
+    const scene = frame.scene;
+    const levelId = frame.basis.levelId;
+    const hero = scene.self.position;
+    const ups = scene.features.filter((feature) => (feature.kind === 'stairsUp' || feature.kind === 'ladderUp')
+      && !this.memory.avoidUp.has(`${levelId}:${feature.x},${feature.y}`));
+    if (!ups.length) return null;
+    const arrival = level.arrival;
+    const target = ups.find((feature) => arrival && feature.x === arrival.x && feature.y === arrival.y) || ups[0];
+    const why = level.leavingWhy || 'go up';
+    if (target.x === hero.x && target.y === hero.y) {
+      level.leaving = false;
+      this.memory.climbingFrom = levelId;
+      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'up' }, why: `${why}: climb` };
+    }
+    if (level.upWalks >= UP_WALKS) return null;
+    level.upWalks += 1;
+    return { tool: 'travel', args: { ...base, mode: 'to', to: { x: target.x, y: target.y }, maxActions: 120 },
+             why: `${why}: walk to the stairs up at ${target.x},${target.y}`, leg: 'to' };
+  }
+
+  /** Back down from a way up that found nothing: the levels given up are
+   *  searched again from scratch (what was searched there is forgotten). */
+  endTrips() {
+    for (const below of this.memory.leadsBack.values()) {
+      const given = this.memory.level(below);
+      given.searched.clear();
+      given.searches = 0;
+      given.freshMisses = 0;
+      given.pushes.clear();
+      given.doorWalks.clear();
+      given.doorTries.clear();
+      given.explored = false;
+    }
+    this.memory.leadsBack.clear();
+  }
+
+  /** Sokoban (up from the level below the Oracle) has no way down but back: go back down. */
+  leaveSokoban(frame, base) {
+    const self = frame.scene.self;
+    if (!/Sokoban/.test((self.level && self.level.dungeon) || '')) return null;
+    const down = frame.scene.features.find(isWayDown);
+    if (!down) return null;
+    if (down.x === self.position.x && down.y === self.position.y) {
+      return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'down' }, why: 'Sokoban is no way down: go back' };
+    }
+    return { tool: 'travel', args: { ...base, mode: 'to', to: { x: down.x, y: down.y }, maxActions: 120 },
+             why: 'Sokoban is no way down: back to the stairs', leg: 'to' };
   }
 
   /** Shut in: step onto an adjacent known trap (not water or lava), a few times per level. */
