@@ -81,10 +81,20 @@ void nnh_buf_int(nnh_buf *b, long long v)
     /* Negate in unsigned arithmetic so LLONG_MIN does not overflow. */
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-    do {
-        tmp[--i] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    if (u <= 0xFFFFFFFFu) {
+        /* nearly every value: 32-bit division, not a 64-bit library call
+           on the 32-bit native twin (or i64 division in WebAssembly) */
+        uint32_t w = (uint32_t)u;
+        do {
+            tmp[--i] = (char)('0' + w % 10);
+            w /= 10;
+        } while (w);
+    } else {
+        do {
+            tmp[--i] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+    }
     if (v < 0) tmp[--i] = '-';
     nnh_buf_raw(b, tmp + i, sizeof tmp - i);
 }

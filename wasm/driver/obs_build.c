@@ -135,23 +135,37 @@ static void here(nnh_buf *b)
     nnh_buf_cstr(b, "]}");
 }
 
+/* describe_level() of the current level, trimmed: a function of u.uz
+ * alone, so formatted once per level instead of at every step. */
+static const char *level_label(void)
+{
+    static d_level labelled = { -1, -1 };
+    static char label[64];
+    if (!on_level(&labelled, &u.uz)) {
+        (void) describe_level(label);
+        trimmed(label, label, sizeof label);
+        assign_level(&labelled, &u.uz);
+    }
+    return label;
+}
+
 /* Write the observation object. The world carries every row when
  * full_world, else only rows changed since the previous response. */
 void nnh_obs_write(nnh_buf *b, int full_world)
 {
-    char levelid[32], dlvl[64];
     int i;
 
-    Sprintf(levelid, "d%d-l%d", (int) u.uz.dnum, (int) u.uz.dlevel);
     nnh_map_note_level(ledger_no(&u.uz));
     nnh_buf_cstr(b, "{\"turn\":");
     nnh_buf_int(b, moves);
-    nnh_buf_member_str(b, "levelId", levelid);
+    nnh_buf_cstr(b, ",\"levelId\":\"d"); /* "d<dnum>-l<dlevel>", no Sprintf per step */
+    nnh_buf_int(b, u.uz.dnum);
+    nnh_buf_cstr(b, "-l");
+    nnh_buf_int(b, u.uz.dlevel);
+    nnh_buf_char(b, '"');
     nnh_buf_member_str(b, "dungeon", dungeons[u.uz.dnum].dname);
     nnh_buf_member_int(b, "depth", depth(&u.uz));
-    (void) describe_level(dlvl);
-    trimmed(dlvl, dlvl, sizeof dlvl);
-    nnh_buf_member_str(b, "levelLabel", dlvl);
+    nnh_buf_member_str(b, "levelLabel", level_label());
     nnh_buf_cstr(b, ",\"position\":{\"x\":");
     nnh_buf_int(b, u.ux);
     nnh_buf_cstr(b, ",\"y\":");

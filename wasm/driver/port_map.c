@@ -219,7 +219,11 @@ void nnh_map_encode(nnh_buf *b, int full)
             kinds[x] = kind_of(g);
             stood_here[x] = stood && stood[y * NNH_COLS + x] ? '1' : '0';
             if (memory && memory[y * NNH_COLS + x] != UNSEEN) {
-                mark_and_color(memory[y * NNH_COLS + x], x, y, &terrain[x], &dummy);
+                /* remembered terrain is usually what is shown (a floor,
+                   a wall): the same glyph at the same square draws the same
+                   mark, so mapglyph() runs once for it */
+                if (memory[y * NNH_COLS + x] == g) terrain[x] = marks[x];
+                else mark_and_color(memory[y * NNH_COLS + x], x, y, &terrain[x], &dummy);
                 features[x] = feature_of(memory[y * NNH_COLS + x]);
             } else {
                 terrain[x] = features[x] = ' ';
