@@ -235,8 +235,8 @@ static void inventory_text(nnh_buf *b)
  * doname() consults), in order, and the hero's state the labels and offers
  * read: equipment slots, two-weapon combat, form, blindness,
  * hallucination, naming options, armour being put on or taken off, and
- * the other states doname() consults. An unpaid item's price depends on the shop: its text is
- * never reused. */
+ * the other globals doname_base() and xname_flags() consult. An unpaid
+ * item's price depends on the shop: that inventory is never reused. */
 static void inventory_key(nnh_section *s)
 {
     struct obj *o;
