@@ -187,6 +187,13 @@ const back = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, [above[0]]), noSpo
 out.backDown = [back.args.action, giver.memory.leadsBack.size, stuck.searches, stuck.searched.size];
 // Sokoban (entered by mistake on the way up) is left by its way down.
 out.sokoban = giver.next(onLevel('d5-l1', 6, { x: 8, y: 8 }, [{ kind: 'stairsDown', x: 8, y: 8, distance: 0 }], 'Sokoban'), noSpots).args;
+// Hurt in the Mines with a hostile in sight: back to the stairs up, and up them.
+const mines = (at) => { const frame = onLevel('d2-l1', 3, at, [{ kind: 'stairsUp', x: 19, y: 16, distance: Math.max(Math.abs(at.x - 19), Math.abs(at.y - 16)) }],
+  'The Gnomish Mines'); frame.scene.self.vitals.hp = 18;
+  frame.scene.entities = [{ x: 30, y: 6, appearance: 'gnome lord', attitude: 'hostile', distance: 5 }]; return frame; };
+const crowded = new CarefulBeginner();
+crowded.memory.minesAccepted = true;
+out.minesRefuge = [crowded.next(mines({ x: 25, y: 6 }), noSpots).args.to, crowded.next(mines({ x: 19, y: 16 }), noSpots).args.direction];
 // A meal that passes no turn twice ("You can't do that while carrying so much
 // stuff") is not asked for again and again: the food counts as out of reach.
 const laden = new CarefulBeginner();
@@ -255,6 +262,7 @@ def test_the_beginner_rules() -> None:
     assert out["backDown"] == ["search", 0, 0, 0]
     assert out["sokoban"]["mode"] == "climb" and out["sokoban"]["direction"] == "down"
     assert out["meals"] == [True, True, False]
+    assert out["minesRefuge"] == [{"x": 19, "y": 16}, "up"]
     assert out["sporeBack"] == ["step", "west"]  # 9,9 is not in line with the spore at 11,10
     assert out["untouchable"] == [
         ["fire", "east", None],  # the quiver first

@@ -93,6 +93,7 @@ const BRANCH_SHALLOWEST = 2;
 const ROUNDS_BEFORE_TRIP = 1; // rounds of searching on a level before it is given up
 const PRAYER_RESERVE_WAIT = 300; // turns it waits, at most, for a prayer in reserve before that way down
 const TRIPS_UP = 2; // per level given up: then it searches on there for good
+const REFUGE_DISTANCE = 20; // in the Mines, hurt: stairs up this close are the way out
 const UP_WALKS = 8; // walks to the staircase up (legs stop for every new creature) before giving the climb up
 
 function isWayDown(feature) {
@@ -145,7 +146,7 @@ export class BeginnerMemory {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
                             untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0,
-                            writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0 });
+                            writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
     }
     return this.levels.get(id);
   }
@@ -310,6 +311,11 @@ export class CarefulBeginner {
       return { tool: 'use', args: { ...base, action: 'cast', text: 'healing', direction: 'self' },
                why: `HP ${vitals.hp}/${vitals.hpMax}: cast healing on itself (Pw ${vitals.energy})` };
     }
+    // The Gnomish Mines come in crowds, with arrows and bolts from afar that
+    // Elbereth does not stop: hurt there with a hostile in sight, it goes back
+    // up the stairs (and rests above before coming down again).
+    const upstairs = nearest && vitals.hp * 3 < vitals.hpMax * 2 && this.stairsRefuge(frame, base, fightable);
+    if (upstairs) return upstairs;
     const refuge = this.elberethMove(frame, base, hostiles, adjacent);
     if (refuge) return refuge;
     const bolt = this.forceBolt(scene, base, adjacent);
@@ -386,6 +392,20 @@ export class CarefulBeginner {
     const gear = !threatNear && this.armourMove(frame, base, key);
     if (gear) return gear;
     return this.levelMove(frame, level, plan, base);
+  }
+
+  /** In the Mines: the way up (walked to with no hostile to fight adjacent, climbed when on it). */
+  stairsRefuge(frame, base, fightable) {
+    const self = frame.scene.self;
+    if (!/Gnomish Mines/.test((self.level && self.level.dungeon) || '')) return null;
+    const up = frame.scene.features.find((feature) => feature.kind === 'stairsUp' && feature.distance <= REFUGE_DISTANCE);
+    if (!up) return null;
+    const why = `HP ${self.vitals.hp}/${self.vitals.hpMax} among the Mines' crowds`;
+    if (up.distance === 0) return { tool: 'travel', args: { ...base, mode: 'climb', direction: 'up' }, why: `${why}: up the stairs to rest` };
+    const level = this.memory.level(frame.basis.levelId);
+    if (fightable.length || level.refugeMisses >= 2) return null; // no route there (a crowd in the way)
+    return { tool: 'travel', args: { ...base, mode: 'to', to: { x: up.x, y: up.y }, maxActions: 20 },
+             why: `${why}: back to the stairs up at ${up.x},${up.y}`, leg: 'refuge' };
   }
 
   /** Wear carried plain armour for an empty slot; pick such a piece up; walk to a [ close by. */
@@ -908,6 +928,7 @@ export class CarefulBeginner {
       level.stalls = progressed ? 0 : level.stalls + 1;
       if (level.stalls >= 3) { level.explored = true; level.stalls = 0; }
     }
+    if (leg === 'refuge') level.refugeMisses = result.stopReason === 'noRoute' ? level.refugeMisses + 1 : 0;
     if (leg === 'freshSearch') level.freshMisses = result.stopReason === 'noRoute' ? level.freshMisses + 1 : 0;
     if (leg === 'descend' && (result.stopReason === 'noRoute' || result.stopReason === 'noWayDown')) {
       level.descendBlockedUntil = level.calls + 20;
