@@ -110,9 +110,12 @@ const backFrom = (() => {
              entities: [{ ...eye, appearance: 'gas spore' }], inventory: quiver, features: [], here: { terrain: 'corridor' },
              nearby: [{ x: 9, y: 9, direction: 'northwest', walkable: true, terrain: 'corridor' },
                       { x: 9, y: 10, direction: 'west', walkable: true, terrain: 'corridor' }] } };
-  return beginner.next(frame, null).args;
+  const step = beginner.next(frame, null).args;
+  // A turn later, in a dark corridor, the spore is out of sight: it shoots where it was.
+  const later = { ...frame, basis: { ...frame.basis, turn: 901 }, scene: { ...frame.scene, entities: [] } };
+  return [step, beginner.next(later, null).args];
 })();
-out.sporeBack = [backFrom.mode, backFrom.target?.direction];
+out.sporeBack = [backFrom[0].mode, backFrom[0].target?.direction, backFrom[1].action, backFrom[1].direction];
 // A pick-axe digs down when no way down was found; a few tries per level.
 const digging = new CarefulBeginner();
 const digLevel = digging.memory.level('d0-l4');
@@ -263,7 +266,7 @@ def test_the_beginner_rules() -> None:
     assert out["sokoban"]["mode"] == "climb" and out["sokoban"]["direction"] == "down"
     assert out["meals"] == [True, True, False]
     assert out["minesRefuge"] == [{"x": 19, "y": 16}, "up"]
-    assert out["sporeBack"] == ["step", "west"]  # 9,9 is not in line with the spore at 11,10
+    assert out["sporeBack"] == ["step", "west", "fire", "east"]  # 9,9 is not in line with the spore at 11,10
     assert out["untouchable"] == [
         ["fire", "east", None],  # the quiver first
         ["throw", "east", "f"],  # else a spare stone, never the wielded dagger

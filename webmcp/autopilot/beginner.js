@@ -487,6 +487,14 @@ export class CarefulBeginner {
     };
     const eye = adjacent.find((entity) => NEVER_MELEE.test(entity.appearance || '') && !spore(entity));
     if (eye) return throwAt(eye, eye.direction);
+    // Stepped back from a spore two squares in line: in a dark corridor it is
+    // out of sight now, but it was there a turn ago: shoot where it was.
+    const backed = level.sporeBehind;
+    level.sporeBehind = null;
+    if (backed && frame.basis.turn - backed.turn <= 2 && !hostiles.some(spore)) {
+      const shot = throwAt({ appearance: 'gas spore' }, backed.direction);
+      if (shot) return { ...shot, why: `${shot.why} (out of sight where it was)` };
+    }
     const near = adjacent.find(spore);
     if (near && vitals.hp > SPORE_BLAST) {
       return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: near.direction } },
@@ -499,6 +507,9 @@ export class CarefulBeginner {
         && cell.terrain !== 'closedDoor' && !(cell.hazards && cell.hazards.length) && inLine(cell, near) === 2);
       if (back) {
         level.untouchableTries += 1;
+        const dx = Math.sign(near.x - back.x);
+        const dy = Math.sign(near.y - back.y);
+        level.sporeBehind = { turn: frame.basis.turn, direction: `${dy < 0 ? 'north' : dy > 0 ? 'south' : ''}${dx > 0 ? 'east' : dx < 0 ? 'west' : ''}` };
         return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: back.direction } },
                  why: `the gas spore to the ${near.direction} is in the way and its blast could kill: step back ${back.direction} to shoot it` };
       }
