@@ -41,7 +41,8 @@ ifeq ($(TARGET),wasm)
   # The driver builds every response (6-7 KB of JSON a step): at -Os its
   # small writers (reserve, the byte loops of json_write.c) stay calls, and
   # the step measured ~25% slower than with the driver at -O2, for ~1% more
-  # gzip bytes (docs/BENCHMARKS.md, issue 14). NetHack itself stays -Os.
+  # gzip bytes (docs/BENCHMARKS.md, issue 14). NetHack stays -Os, but for
+  # its hot path just below.
   DRV_OPT := -O2
   # NetHack's own hot path, where a step spends its time once the driver
   # reuses unchanged sections (monster movement, vision, display, the
