@@ -100,6 +100,11 @@ function isWayDown(feature) {
   return feature.kind === 'stairsDown' || feature.kind === 'ladderDown';
 }
 
+/** The compass direction of a step by (dx, dy), each -1, 0 or 1 (or its sign). */
+function directionOf(dx, dy) {
+  return `${dy < 0 ? 'north' : dy > 0 ? 'south' : ''}${dx > 0 ? 'east' : dx < 0 ? 'west' : ''}`;
+}
+
 /** The distance from a to b when they share a row, column or diagonal, else 0. */
 function inLine(a, b) {
   const dx = Math.abs(a.x - b.x);
@@ -440,7 +445,7 @@ export class CarefulBeginner {
    *  avoid (the Mines branch, or one back to a level given up), when it walks
    *  to the other one and climbs. */
   goDown(frame, downs, base, why) {
-    const all = frame.scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown');
+    const all = frame.scene.features.filter(isWayDown);
     if (all.length === downs.length) return { tool: 'travel', args: { ...base, mode: 'descend', maxActions: 120 }, why, leg: 'descend' };
     const hero = frame.scene.self.position;
     const target = downs[0];
@@ -507,9 +512,7 @@ export class CarefulBeginner {
         && cell.terrain !== 'closedDoor' && !(cell.hazards && cell.hazards.length) && inLine(cell, near) === 2);
       if (back) {
         level.untouchableTries += 1;
-        const dx = Math.sign(near.x - back.x);
-        const dy = Math.sign(near.y - back.y);
-        level.sporeBehind = { turn: frame.basis.turn, direction: `${dy < 0 ? 'north' : dy > 0 ? 'south' : ''}${dx > 0 ? 'east' : dx < 0 ? 'west' : ''}` };
+        level.sporeBehind = { turn: frame.basis.turn, direction: directionOf(near.x - back.x, near.y - back.y) };
         return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: back.direction } },
                  why: `the gas spore to the ${near.direction} is in the way and its blast could kill: step back ${back.direction} to shoot it` };
       }
@@ -534,8 +537,7 @@ export class CarefulBeginner {
       const dy = entity.y - hero.y;
       const far = Math.max(Math.abs(dx), Math.abs(dy));
       if (far < 2 || far > 5 || !(dx === 0 || dy === 0 || Math.abs(dx) === Math.abs(dy))) continue;
-      const direction = `${dy < 0 ? 'north' : dy > 0 ? 'south' : ''}${dx > 0 ? 'east' : dx < 0 ? 'west' : ''}`;
-      const shot = throwAt(entity, direction);
+      const shot = throwAt(entity, directionOf(dx, dy));
       if (shot) return shot;
     }
     return null;
@@ -810,7 +812,7 @@ export class CarefulBeginner {
     if (mines.length) {
       for (const key of mines) this.memory.avoidDown.delete(key);
       this.memory.minesAccepted = true;
-      return this.goDown(frame, scene.features.filter((feature) => feature.kind === 'stairsDown' || feature.kind === 'ladderDown'),
+      return this.goDown(frame, scene.features.filter(isWayDown),
                          base, 'no other way down after a whole round of searching: take the Gnomish Mines');
     }
     // A whole round of searching found no way down: go up and look for
