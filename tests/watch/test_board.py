@@ -86,6 +86,8 @@ def record(game: str, ended: int) -> GameRecord:
         turns=10,
         lastDepth=2,
         deepestDepth=3,
+        seed=ended % 1000,
+        seedChoice="sealed",
     )
 
 
@@ -121,6 +123,8 @@ async def test_recent_lists_ten_completed_games_newest_first(tmp_path: Path) -> 
             "turn": 10,
             "depth": 2,
             "deepest": 3,
+            "seed": ends["g11"] % 1000,  # published with the record
+            "seedChoice": "sealed",
         }
         status, _, body = await get(f"{base}/api/games/g00/state")  # completed, never live here
         assert status == 410 and json.loads(body)["record"]["gameId"] == "g00"

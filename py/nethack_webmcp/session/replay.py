@@ -81,6 +81,12 @@ def _diverged(entry: JournalEntry | None, expected: Any, got: Any, what: str) ->
     )
 
 
+def _unseeded(params: dict[str, Any]) -> dict[str, Any]:
+    """Creation facts for an error the agent receives: without the seed, which
+    a live game never shows (the store keeps it for the operator)."""
+    return {key: value for key, value in params.items() if key != "seed"}
+
+
 async def _send_all(
     engine: Engine, requests: Sequence[dict[str, Any]], check: Callable[[int, dict[str, Any]], None]
 ) -> None:
@@ -171,12 +177,12 @@ async def replay(engine: Engine, info: SessionInfo, entries: Sequence[JournalEnt
     except EngineError as exc:
         raise SessionError("engineFailed", f"the engine failed while re-creating the game: {exc}") from exc
     if "error" in created:
-        raise _diverged(None, info["create"], created["error"], "the engine refused the recorded creation")
+        raise _diverged(None, _unseeded(info["create"]), created["error"], "the engine refused the recorded creation")
     if created.get("session") != info["metadata"] or summary_of(created) != info["createdSummary"]:
         raise _diverged(
             None,
-            {"session": info["metadata"], **info["createdSummary"]},
-            {"session": created.get("session"), **summary_of(created)},
+            {"session": _unseeded(info["metadata"]), **info["createdSummary"]},
+            {"session": _unseeded(created.get("session") or {}), **summary_of(created)},
             "the engine created a different game",
         )
     summary, replayed, last_seq, dangling = await apply_entries(

@@ -292,14 +292,21 @@ class Session:
 
     @property
     def sealed(self) -> bool:
-        """True while the engine-picked seed must stay hidden from the agent:
-        until the game has ended (games stored before schema 2 were chosen)."""
+        """True while the engine picked the seed and the game is live: its
+        state hash is withheld too (games stored before schema 2 were chosen)."""
         return self.info.get("seedChoice") == "sealed" and not self.state.ended
 
+    @property
+    def seed_hidden(self) -> bool:
+        """True while the game is live: then no tool result, spectator view or
+        public record shows its seed, whoever picked it (a harness's chosen
+        seed is as secret as the engine's); the record publishes it at the end."""
+        return not self.state.ended
+
     def agent_metadata(self) -> dict[str, Any]:
-        """The game's creation facts as agent-facing frames show them: a sealed
-        game's seed is left out (spectators, records and exports keep it)."""
-        shown = {key: value for key, value in self.metadata.items() if not (self.sealed and key == "seed")}
+        """The game's creation facts as everything outside the host shows them
+        (tool results, the spectator snapshot): a live game's seed is left out."""
+        shown = {key: value for key, value in self.metadata.items() if not (self.seed_hidden and key == "seed")}
         shown["seedChoice"] = self.info.get("seedChoice", "chosen")
         return shown
 

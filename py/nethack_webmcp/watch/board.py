@@ -64,13 +64,17 @@ def record_view(record: GameRecord) -> dict[str, Any]:
         "turn": record["turns"],
         "depth": record["lastDepth"],
         "deepest": record["deepestDepth"],
+        # the seed is published with the record; it was never shown while the game was live
+        "seed": record.get("seed"),
+        "seedChoice": record.get("seedChoice"),
     }
 
 
 def session_view(session: Session) -> dict[str, Any]:
     """A loaded game's record in the page's shape: its character, labels,
-    times, depths; once ended, the record fields as the store has them."""
-    info, meta = session.info, session.metadata
+    times, depths (no seed while it is live); once ended, the record fields
+    as the store has them, the seed among them."""
+    info, meta = session.info, session.agent_metadata()
     view: dict[str, Any] = {
         "gameId": session.session_id,
         "name": meta.get("name", ""),
@@ -95,7 +99,10 @@ def session_view(session: Session) -> dict[str, Any]:
         view.update(
             {
                 key: ended[key]
-                for key in ("endedAt", "endReason", "how", "death", "score", "turn", "depth", "deepest", "lifecycle")
+                for key in (
+                    *("endedAt", "endReason", "how", "death", "score", "turn", "depth", "deepest", "lifecycle"),
+                    *("seed", "seedChoice"),
+                )
             }
         )
     return view

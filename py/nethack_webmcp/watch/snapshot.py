@@ -47,7 +47,7 @@ def spectator_snapshot(session: Session) -> dict[str, Any]:
         "revision": session.revision,
         "viewId": session.view_id,
         "gate": session.gate,
-        "session": session.metadata,
+        "session": session.agent_metadata(),  # a live game's seed is not shown (spectators included)
         "observation": {key: observation[key] for key in OBSERVATION_FIELDS if key in observation},
         "map": {"rows": [{key: row[key] for key in ("y", "marks", "colors", "kinds", "features")} for row in rows]},
         "creatures": [
