@@ -56,6 +56,34 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
         ),
         ("--sweep-interval", "NNH_SWEEP_INTERVAL", float, DEFAULTS.sweep_s, "seconds between deadline sweeps"),
         ("--max-body-bytes", "NNH_MAX_BODY_BYTES", int, DEFAULTS.max_body_bytes, "largest MCP request body accepted"),
+        (
+            "--header-timeout",
+            "NNH_HEADER_TIMEOUT",
+            float,
+            DEFAULTS.header_timeout_s,
+            "seconds a connection has to send a whole request head (slow clients get 408 and are closed)",
+        ),
+        (
+            "--body-timeout",
+            "NNH_BODY_TIMEOUT",
+            float,
+            DEFAULTS.body_timeout_s,
+            "seconds a request has to send its whole body after its head (408, connection closed)",
+        ),
+        (
+            "--max-connections",
+            "NNH_MAX_CONNECTIONS",
+            int,
+            DEFAULTS.max_connections,
+            "open TCP connections at once; past it: 503 tooManyConnections with Retry-After",
+        ),
+        (
+            "--max-streams",
+            "NNH_MAX_STREAMS",
+            int,
+            DEFAULTS.max_streams,
+            "open event streams (spectator events, GET /mcp) at once; past it: 503 tooManyStreams",
+        ),
     ]
     for flag, env, kind, default, text in limits:
         group.add_argument(
@@ -87,6 +115,14 @@ def add_service_options(parser: argparse.ArgumentParser) -> None:
         "default none: forwarded headers are ignored",
     )
     group.add_argument(
+        "--metrics-client",
+        action="append",
+        default=[],
+        metavar="ADDRESS[/BITS]",
+        help="a client address or network /metrics answers (repeatable); default loopback only "
+        "(judged on the client address, so behind a --trusted-proxy the forwarded one)",
+    )
+    group.add_argument(
         "--public-url",
         default=os.environ.get("NNH_PUBLIC_URL"),
         help="the public base URL for viewer links, e.g. https://my.domain ($NNH_PUBLIC_URL)",
@@ -109,5 +145,10 @@ def service_config(opts: argparse.Namespace) -> ServiceConfig:
         allowed_hosts=tuple(h.lower() for h in opts.allowed_host),
         allowed_origins=tuple(opts.allowed_origin),
         trusted_proxies=tuple(opts.trusted_proxy),
+        header_timeout_s=opts.header_timeout,
+        body_timeout_s=opts.body_timeout,
+        max_connections=opts.max_connections,
+        max_streams=opts.max_streams,
+        metrics_clients=tuple(opts.metrics_client) or DEFAULTS.metrics_clients,
         public_url=opts.public_url.rstrip("/") if opts.public_url else None,
     )

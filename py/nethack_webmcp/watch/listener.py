@@ -7,6 +7,12 @@ ourselves leaves no race between a check and the bind). Port 0 picks a
 free port; `url` is the bound address. `serve` runs uvicorn on that socket
 in the current event loop until `stop`; uvicorn's signal handling is left
 out, because the stdio MCP server owns the process's lifetime.
+
+uvicorn's own proxy-header handling is off: by default it rewrites the
+client address from `X-Forwarded-For` for any loopback peer, which let one
+client pose as many (service.edge.client_address reads that header, and
+only from a configured --trusted-proxy). Connections are guarded by
+connections.py: a request-head deadline and a connection cap.
 """
 
 from __future__ import annotations
@@ -18,16 +24,28 @@ import ipaddress
 import socket
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import uvicorn
 from starlette.types import ASGIApp
 
+from .connections import guarded_protocol
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-# Connections plus running requests beyond which uvicorn answers 503 at
-# once: spectators stay bounded, whatever their number.
-CONCURRENCY_LIMIT = 1024
 SHUTDOWN_GRACE_S = 2.0
+
+
+@dataclass(frozen=True)
+class ListenerLimits:
+    """What one connection may cost: a request-head deadline and a cap on open connections."""
+
+    #: a request head not whole this long after its first byte (or the connection's start): 408, closed
+    header_timeout_s: float = 10.0
+    #: connections past this get 503 tooManyConnections with Retry-After: spectators stay bounded
+    max_connections: int = 1024
+    #: the Retry-After (seconds) on a capacity refusal
+    retry_after_s: int = 5
 
 
 class ListenError(Exception):
@@ -72,8 +90,14 @@ class _Server(uvicorn.Server):
 
 
 class Listener:
-    def __init__(self, app: ASGIApp, sock: socket.socket) -> None:
+    def __init__(self, app: ASGIApp, sock: socket.socket, limits: ListenerLimits | None = None) -> None:
         self.sock = sock
+        limits = limits if limits is not None else ListenerLimits()
+        protocol = guarded_protocol(
+            header_timeout_s=limits.header_timeout_s,
+            max_connections=limits.max_connections,
+            retry_after_s=limits.retry_after_s,
+        )
         config = uvicorn.Config(
             app,
             lifespan="off",
@@ -81,9 +105,10 @@ class Listener:
             access_log=False,
             server_header=False,
             date_header=False,
-            http="h11",
+            http=protocol,
             ws="none",
-            limit_concurrency=CONCURRENCY_LIMIT,
+            proxy_headers=False,  # the client is the TCP peer unless service.edge trusts a proxy
+            limit_concurrency=None,  # the guarded protocol caps connections, with a Retry-After
         )
         self.server = _Server(config)
 
