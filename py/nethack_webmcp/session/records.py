@@ -109,3 +109,16 @@ def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) 
         seed=info["create"].get("seed"),
         seedChoice=info.get("seedChoice", "chosen"),
     )
+
+
+def limit_record(
+    info: SessionInfo, reason: str, turn: int | None, ended_at: float, kind: str = "observed"
+) -> GameRecord:
+    """The record of a game a host's limit ended (`idle_timeout`, `time_limit`).
+    `kind` "recovery": nobody was playing it when it ended - it was left
+    unfinished across a restart and found past its idle deadline by a sweep,
+    so its end time is the sweep's, not an observed moment of play."""
+    record = make_record(info, {"turn": turn} if turn is not None else None, ended_at)
+    record["endReason"] = reason  # type: ignore[typeddict-item]
+    record["endTimeKind"] = kind  # type: ignore[typeddict-item]
+    return record
