@@ -121,4 +121,5 @@ def test_oversized_body_is_refused(instance: Instance) -> None:
         yield big[2000:]
 
     chunked = httpx.post(instance.mcp_url, content=chunks(), headers=MCP_HEADERS, timeout=30)  # type: ignore[arg-type]
-    assert chunked.status_code != 200
+    assert chunked.status_code == 413 and chunked.json()["error"] == "requestTooLarge"
+    assert chunked.headers["connection"] == "close"  # the rest of the body is never read
