@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import rundirs
 from .base import Check, Engine, EngineClosed, EngineError, JsonObject
 from .codec import decode, encode
 
@@ -83,9 +84,10 @@ def native_build_identity(path: str | os.PathLike[str] | None = None) -> str:
 class NativeEngine(Engine):
     """One `nhdriver` process. Create with `await NativeEngine.start()`."""
 
-    def __init__(self, process: asyncio.subprocess.Process, timeout: float) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, timeout: float, rundir: Path | None = None) -> None:
         super().__init__()
         self._process = process
+        self._rundir = rundir  # the driver's $TMPDIR (rundirs.py), removed once it is reaped
         self._timeout = timeout
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
@@ -96,6 +98,7 @@ class NativeEngine(Engine):
         executable = Path(path) if path else driver_path()
         if not os.access(executable, os.X_OK):
             raise EngineError(f"native driver not found at {executable}; run ./scripts/build or set NNH_DRIVER")
+        rundir = rundirs.make()
         try:
             process = await asyncio.create_subprocess_exec(
                 str(executable),
@@ -103,11 +106,13 @@ class NativeEngine(Engine):
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 limit=LINE_LIMIT,
+                env={**os.environ, "TMPDIR": str(rundir)},
             )
         except OSError as exc:
+            rundirs.remove(rundir)
             raise EngineError(f"cannot start {executable}: {exc}") from exc
         _live[process.pid] = process
-        return cls(process, timeout)
+        return cls(process, timeout, rundir)
 
     @property
     def pid(self) -> int:
@@ -208,6 +213,8 @@ class NativeEngine(Engine):
         except (TimeoutError, asyncio.CancelledError):
             self._stderr_task.cancel()
         _live.pop(process.pid, None)
+        if self._rundir is not None:
+            rundirs.remove(self._rundir)  # a killed driver could not remove its own playground
 
 
 @atexit.register
@@ -241,3 +248,4 @@ def _reap_at_exit() -> None:
                 break
             time.sleep(0.02)
     _live.clear()
+    rundirs.remove_own()
