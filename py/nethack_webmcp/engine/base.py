@@ -5,17 +5,34 @@ instance). The driver handles one request at a time and answers each with
 exactly one response, so the host serialises requests with a lock: two
 concurrent callers can never interleave lines or read each other's reply.
 Every host speaks the same JSON text (`codec`).
+
+An exchange, once begun, is never abandoned halfway: `request` runs it as
+its own task, so a caller that is cancelled (a client pressed Stop) stops
+waiting while the exchange still reads its reply - else that reply would be
+read as the answer to the next request. A host whose exchange is
+interrupted anyway (its task cancelled, e.g. at shutdown) retires the
+engine rather than reuse a pipe whose next line belongs to another request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
 JsonObject = dict[str, Any]
 Check = Callable[[int, JsonObject], None]
+
+
+_shutdowns: set[asyncio.Future[None]] = set()  # background releases (`_abandon`), kept referenced
+
+
+def _drop_result(task: asyncio.Future[Any]) -> None:
+    """Nobody awaits this task any more: read its outcome so none is 'never retrieved'."""
+    with contextlib.suppress(BaseException):
+        task.result()
 
 
 class EngineError(Exception):
@@ -45,7 +62,16 @@ class Engine(ABC):
         """Send one low-protocol request and return its response.
 
         Raises EngineClosed when the engine is closed, EngineError when the
-        transport fails mid-request (the request's effect is then unknown)."""
+        transport fails mid-request (the request's effect is then unknown).
+        Cancelling the caller does not cancel the exchange (see the module)."""
+        exchange = asyncio.ensure_future(self._locked_exchange(message))
+        try:
+            return await asyncio.shield(exchange)
+        except asyncio.CancelledError:
+            exchange.add_done_callback(_drop_result)
+            raise
+
+    async def _locked_exchange(self, message: JsonObject) -> JsonObject:
         async with self._lock:
             if self._closed:
                 raise EngineClosed("the engine is closed")
@@ -73,6 +99,18 @@ class Engine(ABC):
                 return
             self._closed = True
             await self._shutdown()
+
+    def _abandon(self) -> None:
+        """An exchange was interrupted mid-way: mark the engine closed now
+        and release it in the background (the interrupted task may not
+        await any more)."""
+        if self._closed:
+            return
+        self._closed = True
+        shutdown = asyncio.ensure_future(self._shutdown())
+        _shutdowns.add(shutdown)
+        shutdown.add_done_callback(_shutdowns.discard)
+        shutdown.add_done_callback(_drop_result)
 
     @abstractmethod
     async def _exchange(self, message: JsonObject) -> JsonObject:

@@ -144,6 +144,11 @@ class NativeEngine(Engine):
             # the engine is unusable from here on.
             await self._retire()
             raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
+        except BaseException:
+            # Interrupted between writing and reading (the exchange's own task
+            # was cancelled): the reply is still coming, so never reuse the pipe.
+            self._abandon()
+            raise
         try:
             if not line:
                 raise EngineError("driver closed its output" + self._diagnostics())

@@ -74,6 +74,11 @@ class WasmEngine(Engine):
             # request is unknown and the instance is unusable from here on.
             self._retire()
             raise EngineError(f"engine failed: {exc}") from exc
+        except BaseException:
+            # Interrupted while the instance runs the request (the exchange's
+            # own task was cancelled): it is mid-request, so never reuse it.
+            self._retire()
+            raise
         try:
             return decode(str(text))
         except EngineError:
@@ -99,6 +104,9 @@ class WasmEngine(Engine):
                 except JsException as exc:
                     self._retire()
                     raise EngineError(f"engine failed: {exc}") from exc
+                except BaseException:
+                    self._retire()  # interrupted mid-batch: the instance is mid-request
+                    raise
                 lines = replies.split("\n")
                 if len(lines) != len(chunk):
                     self._retire()

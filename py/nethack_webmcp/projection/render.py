@@ -276,6 +276,8 @@ def text(frame: dict[str, Any]) -> str:
             f"outcome {outcome['submission']}/{outcome['status']}: actions {outcome['actionsTaken']}, "
             f"turns {outcome['turnsElapsed']}, moved {outcome['positionChanged']}"
         )
+        if outcome["status"] == "running":
+            lines.append(f"RUNNING operation {outcome['operationId']}: observe with this operationId for its result")
     for event in frame.get("events") or ():
         lines.extend(_event(event))
     if frame.get("scene"):

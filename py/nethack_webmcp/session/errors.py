@@ -28,3 +28,25 @@ class SessionError(Exception):
             error["field"] = self.field
         error.update(self.details)
         return error
+
+
+def busy(operation_id: str) -> SessionError:
+    """An acting call while another operation of the game is running: nothing
+    was sent and nothing journaled; the running one is reported by observe."""
+    return SessionError(
+        "busy",
+        f"operation {operation_id} of this game is still running, so nothing was sent; "
+        f"observe with operationId {operation_id} reports it when done, then act again",
+        operationId=operation_id,
+    )
+
+
+def closed(session_id: str) -> SessionError:
+    """A call naming a game that `session close` closed in this process."""
+    return SessionError(
+        "sessionClosed",
+        f"game {session_id} was closed (session close); nothing was sent. "
+        "Call session {action: resume} with its sessionId to load it again",
+        field="sessionId",
+        resume={"tool": "session", "arguments": {"action": "resume", "sessionId": session_id}},
+    )

@@ -2,8 +2,10 @@
 
 The gate is derived from session state, in priority order: a lost owner
 or required recovery outrank everything (a diagnostic that needs resume
-takes priority over any question), an ended game accepts no input, a
-standing decision accepts only its answer or cancellation, else ready.
+takes priority over any question), an operation still running (past its
+caller's deadline) admits nothing else until it reaches its boundary
+(`busy`), an ended game accepts no input, a standing decision accepts only
+its answer or cancellation, else ready.
 Recovery is required after an engine failure (the effect of the last
 input is unknown until a replay verifies it) and after a failed store
 write (nothing may be sent until the write is durable or verified).
@@ -15,16 +17,24 @@ from typing import Literal
 
 from .errors import SessionError
 
-Gate = Literal["ready", "decision", "recoveryRequired", "lostOwnership", "ended"]
+Gate = Literal["ready", "decision", "recoveryRequired", "lostOwnership", "ended", "busy"]
 
 
 def gate_of(
-    *, lost_ownership: bool, recovery_required: bool, ended: bool, decision_standing: bool, storage_failed: bool = False
+    *,
+    lost_ownership: bool,
+    recovery_required: bool,
+    ended: bool,
+    decision_standing: bool,
+    storage_failed: bool = False,
+    busy: bool = False,
 ) -> Gate:
     if lost_ownership:
         return "lostOwnership"
     if recovery_required or storage_failed:
         return "recoveryRequired"
+    if busy:
+        return "busy"
     if ended:
         return "ended"
     if decision_standing:
@@ -55,6 +65,12 @@ def require_open(gate: Gate, *, continuation: bool, storage_failed: bool = False
             "an input's effect is unknown (its engine failed or its host stopped before the "
             "result was recorded); observe the game: it verifies what happened by replaying "
             "the journal, never by sending the input again",
+        )
+    if gate == "busy":
+        raise SessionError(
+            "busy",
+            "an earlier operation of this game is still running; nothing was sent: "
+            "observe with its operationId reports it when done",
         )
     if gate == "ended":
         raise SessionError("gameEnded", "the game has ended; observe shows the result")

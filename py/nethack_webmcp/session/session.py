@@ -22,6 +22,12 @@ anyone's behalf.
 
 `lock` serialises whole operations (a navigation leg is many inputs): tool
 handlers hold it from admission to the recorded receipt.
+
+Cancellation never splits an input from its record: an acting operation
+runs as a session-owned task (`start_operation`, `operations.py`) that its
+callers only wait for, and each `step` - reservation, engine exchange,
+receipt, state update - runs to its end even when whoever awaits it is
+cancelled. While an operation runs, other callers see gate `busy`.
 """
 
 from __future__ import annotations
@@ -38,10 +44,12 @@ from typing import Any, Literal
 from ..engine import Engine, EngineClosed, EngineError
 from ..navigation.level import LevelView, WorldTracker
 from ..store import JournalEntry, Lease, MemoryStore, SessionInfo, Store, StoreError, Summary, canonical
-from . import recovery
+from . import operations, recovery
 from .durability import Journal, brief
 from .errors import SessionError
+from .errors import closed as closed_error
 from .gate import Gate, gate_of, require_open
+from .operations import Finished, RunningOperation
 from .records import end_reason, make_record, new_info, progress, track_depth
 from .replay import replay, summary_of
 
@@ -130,6 +138,8 @@ class Session:
         self.lease: Lease | None = None
         self.history: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.lock = asyncio.Lock()
+        self._step_lock = asyncio.Lock()  # one journaled input at a time, also after a cancelled caller
+        self.running: RunningOperation | None = None  # the acting operation in flight (`start_operation`)
         self.recovery_required = False
         self.lost_ownership = False
         self.closed = False
@@ -253,10 +263,16 @@ class Session:
         return session
 
     async def close(self) -> None:
-        """Retire the engine (the game is not quit) and give up ownership. Idempotent."""
+        """Retire the engine (the game is not quit) and give up ownership. Idempotent.
+        A running operation is first let reach its boundary (its receipt recorded)."""
         if self.closed:
             return
         self.closed = True
+        running = self.running
+        if running is not None and running.waits_for_others and running.progress is not None:
+            # admitted (it holds the lock and may have sent input): let it finish;
+            # one not admitted yet finds the session closed and sends nothing
+            await operations.until_done(running, None)
         if not self.engine.closed:
             try:
                 await self.engine.request(
@@ -279,6 +295,11 @@ class Session:
         return f"v{self.state.revision}-{self._nonce}"
 
     @property
+    def busy(self) -> bool:
+        """True while an acting operation runs and the caller is not part of it."""
+        return self.running is not None and self.running.waits_for_others
+
+    @property
     def gate(self) -> Gate:
         if self.lease is not None and self.lease.lost:
             self.lost_ownership = True
@@ -288,7 +309,25 @@ class Session:
             ended=self.state.ended,
             decision_standing=self.state.decision is not None,
             storage_failed=self.journal.fault is not None,
+            busy=self.busy,
         )
+
+    def start_operation(
+        self,
+        operation_id: str,
+        request_id: str | None,
+        payload_hash: str | None,
+        work: Callable[[], Awaitable[Finished]],
+    ) -> RunningOperation:
+        """Run an acting operation as a task this session owns (see operations.py);
+        callers wait for it with `operations.wait`. One at a time."""
+        assert self.running is None or self.running.done, "one operation at a time: check `running` first"
+        self.running = operations.start(operation_id, request_id, payload_hash, work, self._operation_done)
+        return self.running
+
+    def _operation_done(self, running: RunningOperation) -> None:
+        if self.running is running:
+            self.running = None
 
     @property
     def sealed(self) -> bool:
@@ -404,6 +443,8 @@ class Session:
         Mutations bind to the view they were decided on: a stale viewId or
         expectedRevision is refused, never silently retargeted. Answers
         bind to the exact standing decision ID instead."""
+        if self.closed:
+            raise closed_error(self.session_id)
         if view_id is not None and view_id != self.view_id:
             raise SessionError(
                 "staleView",
@@ -460,7 +501,21 @@ class Session:
 
         Engine rejections return submission "rejected" (no input was taken);
         a transport failure returns "uncertain" and requires recovery,
-        because the engine may have taken the input before failing."""
+        because the engine may have taken the input before failing.
+
+        The step runs to its end (receipt and state included) even when the
+        caller is cancelled; the next step waits for it."""
+        return await operations.finish(self._step_in_turn(method, params, request_id, operation_id))
+
+    async def _step_in_turn(
+        self, method: str, params: dict[str, Any] | None, request_id: str, operation_id: str | None
+    ) -> StepResult:
+        async with self._step_lock:
+            return await self._step(method, params, request_id=request_id, operation_id=operation_id)
+
+    async def _step(
+        self, method: str, params: dict[str, Any] | None = None, *, request_id: str, operation_id: str | None = None
+    ) -> StepResult:
         before = self.snapshot()
         if self.gate in ("recoveryRequired", "lostOwnership"):
             return StepResult(

@@ -13,6 +13,14 @@ rejections become frames. `mutate` is the common path of every gameplay
 input: receipts first (an exact retry gets its original frame, even when
 its view is stale by now), then view/revision/gate/decision admission,
 then the operation under the session lock, then its durable receipt.
+All of that runs as a session-owned task (session/operations.py): the
+caller waits at most `ToolContext.operation_deadline` seconds for it and
+then gets a `running` frame with the operationId (the operation goes on;
+observe reports it), and a cancelled caller only stops waiting. While it
+runs, other acting calls of that game are refused `busy` (nothing sent,
+nothing journaled), a retry of its requestId waits for it again, and free
+queries wait up to the deadline for it. A game `session close` closed is
+refused (`sessionClosed`, naming `session resume`) until it is resumed.
 A game named by sessionId that is stored but not loaded is resumed first.
 Every new frame of a game carries the session's diagnostics (storage,
 ownership, recovery, resume); an exact retry's historical frame is
@@ -30,8 +38,11 @@ from typing import Any
 
 from ..geometry import POSITION_BOUNDS
 from ..projection import frame as frames
-from ..projection.outcome import from_steps
-from ..session import GameRegistry, Session, SessionError, StepResult
+from ..projection.outcome import from_steps, rejected
+from ..session import GameRegistry, Session, SessionError, StepResult, operations
+from ..session import errors as session_errors
+from ..session.operations import Finished, RunningOperation
+from ..store import payload_hash
 from . import schema as checker
 from .actions import ActionTable
 
@@ -42,11 +53,25 @@ log = logging.getLogger(__name__)
 _historical: contextvars.ContextVar[bool] = contextvars.ContextVar("historical", default=False)
 
 
+#: seconds a tool call waits for its operation's boundary (seed 000 §5's 10 s
+#: response deadline); the MCP servers take it as --operation-deadline
+DEFAULT_OPERATION_DEADLINE = 10.0
+
+
 @dataclass
 class ToolContext:
-    """What handlers may use: the games of this process."""
+    """What handlers may use: the games of this process, how long a call
+    waits for its operation (`operation_deadline` seconds, None: no limit;
+    then it answers `running`), and the games `session close` closed here
+    (refused until `session resume`)."""
 
     games: GameRegistry
+    operation_deadline: float | None = DEFAULT_OPERATION_DEADLINE
+    closed: set[str] = field(default_factory=set)
+
+    def require_not_closed(self, session_id: str) -> None:
+        if session_id in self.closed:
+            raise session_errors.closed(session_id)
 
 
 Handler = Callable[[ToolContext, dict[str, Any]], Awaitable[Frame]]
@@ -271,36 +296,108 @@ Perform = Callable[[Operation], Awaitable[Frame]]
 async def mutate(
     ctx: ToolContext, tool: str, arguments: dict[str, Any], perform: Perform, *, continuation: bool = False
 ) -> Frame:
-    """Run one input-sending operation with receipts and admission."""
+    """Run one input-sending operation with receipts and admission, as a
+    session-owned task the caller waits for (see the module)."""
+    ctx.require_not_closed(arguments["sessionId"])
     session = await ctx.games.load(arguments["sessionId"])
     request_id = arguments.get("requestId")
     payload = {"tool": tool, **arguments}
-    async with session.lock:
-        if request_id is not None:
-            recorded = await session.recorded(request_id, payload)
-            if recorded is not None:
-                _historical.set(True)
-                return recorded
-        session.admit(
-            view_id=arguments.get("viewId"),
-            expected_revision=arguments.get("expectedRevision"),
-            continuation=continuation,
-            decision_id=arguments.get("decisionId"),
-        )
-        operation = Operation(session, request_id or session.new_operation_id())
-        frame = await perform(operation)
+    digest = payload_hash(payload) if request_id is not None else None
+    running = session.running
+    if running is not None and not running.done:
+        if request_id is None or running.request_id != request_id:
+            raise session_errors.busy(running.operation_id)
+        if running.payload_hash != digest:
+            raise SessionError(
+                "requestIdReused",
+                f"requestId {request_id!r} is running for a different request; use a new requestId",
+                field="requestId",
+            )
+        return await _wait_for(ctx, session, running)  # an exact retry: wait for the same operation again
+    operation_id = request_id or session.new_operation_id()
+
+    async def work() -> Finished:
+        try:
+            async with session.lock:  # its entry may refuse too (a deadline passed, the game left)
+                if request_id is not None:
+                    recorded = await session.recorded(request_id, payload)
+                    if recorded is not None:
+                        return Finished(recorded, historical=True)
+                return await admitted()
+        except SessionError as exc:  # refused before any input (receipts, lock, admission)
+            return Finished(frames.error_frame(session, exc, mutation=True))
+
+    async def admitted() -> Finished:
+        operation = Operation(session, operation_id)
+        try:
+            session.admit(
+                view_id=arguments.get("viewId"),
+                expected_revision=arguments.get("expectedRevision"),
+                continuation=continuation,
+                decision_id=arguments.get("decisionId"),
+            )
+            started.progress = operation
+            frame = await perform(operation)
+        except SessionError as exc:
+            if not operation.steps:
+                frame = frames.error_frame(session, exc, mutation=True)
+                session.remember(operation_id, frame)  # observe(operationId) reports the refusal
+                return Finished(frame)
+            frame = operation.frame(error=exc.as_error())  # refused after some input: still a receipt
         if any(step.submission != "rejected" for step in operation.steps):
             await session.record(operation.id, payload if request_id is not None else None, frame)
-        return frame
+        else:
+            session.remember(operation.id, frame)
+        return Finished(frame)
+
+    started = session.start_operation(operation_id, request_id, digest, work)
+    return await _wait_for(ctx, session, started)
+
+
+async def _wait_for(ctx: ToolContext, session: Session, running: RunningOperation) -> Frame:
+    """The operation's frame, or a `running` frame once the deadline passes."""
+    finished = await operations.wait(running, ctx.operation_deadline)
+    if finished is None:
+        return running_frame(session, running)
+    if finished.historical:
+        _historical.set(True)
+    return finished.frame
+
+
+def running_frame(session: Session, running: RunningOperation) -> Frame:
+    """What a caller gets when the deadline passes: the operation's ID and the
+    latest scene; submission `pending` until an input of it is known taken."""
+    operation = running.progress
+    if isinstance(operation, Operation) and operation.steps:
+        outcome = from_steps(operation.steps, operation_id=running.operation_id, status="running")
+    else:
+        outcome = {**rejected(), "submission": "pending", "status": "running", "operationId": running.operation_id}
+    return frames.build(session, outcome=outcome)
 
 
 async def query(
-    ctx: ToolContext, arguments: dict[str, Any], build: Callable[[Session], Frame | Awaitable[Frame]]
+    ctx: ToolContext,
+    arguments: dict[str, Any],
+    build: Callable[[Session], Frame | Awaitable[Frame]],
+    *,
+    while_busy: Callable[[Session, RunningOperation], Frame | Awaitable[Frame]] | None = None,
 ) -> Frame:
-    """Run a free query on a session's current view: no input, no turn."""
+    """Run a free query on a session's current view: no input, no turn.
+
+    While an acting operation runs, `while_busy` answers without the lock
+    (observe: the last boundary reached); other queries wait up to the
+    operation deadline for it, then are refused `busy`."""
+    ctx.require_not_closed(arguments["sessionId"])
     session = await ctx.games.load(arguments["sessionId"])
+    running = session.running
+    if running is not None and session.busy:
+        if while_busy is not None:
+            return await _settled(while_busy(session, running))
+        if not await operations.until_done(running, ctx.operation_deadline):
+            raise session_errors.busy(running.operation_id)
     async with session.lock:
-        built = build(session)
-        if isinstance(built, dict):
-            return built
-        return await built
+        return await _settled(build(session))
+
+
+async def _settled(built: Frame | Awaitable[Frame]) -> Frame:
+    return built if isinstance(built, dict) else await built

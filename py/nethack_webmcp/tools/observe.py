@@ -11,6 +11,12 @@ the map (the spell menu, #enhance, #overview, #conduct, achievements).
 observe response. With an `operationId` it also returns that earlier
 operation's recorded evidence as historical `result` data (never as the
 current scene, and with no executable reply for any question it showed).
+
+While an acting operation runs (its caller's deadline passed), observe
+answers at once from the last boundary the session reached - gate `busy`,
+`result.running` its operationId, no engine request, no recovery - and
+`operation.status: "running"` for that operationId; once it is done the
+same call returns its recorded frame's evidence.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import Session, SessionError
+from ..session.operations import RunningOperation
 from .base import SESSION_ID, TOKEN, Tool, ToolContext, plain_schema, query
 
 SCHEMA = plain_schema(
@@ -35,6 +42,9 @@ DESCRIPTION = (
 
 
 async def historical(session: Session, operation_id: str) -> dict[str, Any]:
+    running = session.running
+    if running is not None and running.operation_id == operation_id and not running.done:
+        return {"kind": "operation", "operationId": operation_id, "found": True, "status": "running"}
     recorded = await session.historical(operation_id)
     if recorded is None:
         return {"kind": "operation", "operationId": operation_id, "found": False}
@@ -85,7 +95,18 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             result["operation"] = await historical(session, args["operationId"])
         return frames.build(session, result=result, error=error, include_world=True)
 
-    return await query(ctx, args, build)
+    async def while_busy(session: Session, running: RunningOperation) -> dict[str, Any]:
+        # the engine is the operation's until its boundary: show the last one reached
+        result: dict[str, Any] = {
+            "kind": "observe",
+            "running": running.operation_id,
+            "recentMessages": session.observation.get("recentMessages", []),
+        }
+        if "operationId" in args:
+            result["operation"] = await historical(session, args["operationId"])
+        return frames.build(session, result=result, include_world=True)
+
+    return await query(ctx, args, build, while_busy=while_busy)
 
 
 TOOL = Tool("observe", "Observe the game", DESCRIPTION, SCHEMA, True, handle)

@@ -5,8 +5,13 @@ takes no requestId. Resume loads a stored game by pinned replay (any other
 tool naming a stored game does that implicitly); it is also how an
 observer takes ownership once the owning process has closed the game or
 died. Closing retires the engine and gives up ownership; it does not quit
-the game, which stays stored and resumable. Wizard mode is a test fixture
-of the low protocol and is deliberately not offered here.
+the game, which stays stored and resumable. Closed means closed: in this
+process every later call naming the game is refused `sessionClosed` (the
+error names `session resume`) until `session resume` loads it again - it
+is never reloaded behind the caller's back. A game whose operation is
+still running cannot be closed (`busy`) until that operation is done.
+Wizard mode is a test fixture of the low protocol and is deliberately not
+offered here.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 from ..projection import frame as frames
 from ..session import SessionError
+from ..session import errors as session_errors
 from .actions import Action, ActionTable
 from .base import BINDING_FIELDS, Tool, ToolContext, table_tool
 from .interact import TYPES, pickup_settings
@@ -94,6 +100,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         )
     if args["action"] == "resume":
         session = await ctx.games.resume(args["sessionId"])
+        ctx.closed.discard(args["sessionId"])  # explicitly loaded again: calls may name it
         return frames.build(
             session,
             result={
@@ -104,7 +111,11 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
                 "durability": ctx.games.store.durability,
             },
         )
+    loaded = next((game for game in ctx.games.sessions() if game.session_id == args["sessionId"]), None)
+    if loaded is not None and loaded.running is not None and not loaded.running.done:
+        raise session_errors.busy(loaded.running.operation_id)
     session_id = await ctx.games.close(args["sessionId"])
+    ctx.closed.add(session_id)
     return frames.build(None, result={"kind": "session", "action": "closed", "sessionId": session_id})
 
 

@@ -1,0 +1,179 @@
+"""test_cancellation.py - a cancelled caller never splits an input from its record.
+
+Real native engines, a real SQLite store. Callers are cancelled with
+`task.cancel()` at random instants - before their call starts, while it
+waits for the engine, mid-read - the way an MCP client's Stop (or a
+transport dropping its stream) cancels the handler of a call:
+
+- engine level: every reply after a cancelled exchange still answers its
+  own request (the pipe never runs one reply behind);
+- session level: every cancelled acting call's retry (same requestId)
+  returns its receipt, the revision advanced exactly once per accepted
+  input, and the journal replays to the final state (a fresh registry
+  resumes the game and shows the same frame);
+- a cancelled free query just ends and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nethack_webmcp.engine.native import NativeEngine, native_identity
+from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
+from support.client import CREATED_AT, Client, require_driver
+
+SEED = 2024
+CALLS = 60
+
+
+def registry(directory: Path) -> GameRegistry:
+    return GameRegistry(
+        NativeEngine.start,
+        store=SqliteStore.in_state_dir(directory),
+        ownership=FileOwnership.in_state_dir(directory),
+        identity=native_identity(),
+    )
+
+
+def instant(rng: random.Random) -> float | int:
+    """A random moment to cancel at: a number of event-loop turns (an int: 0 is
+    before the call first runs; 2-6 land while the engine is writing or
+    reading) or a short real delay in seconds (a float)."""
+    return rng.choice((0, 1, 2, 3, 4, 5, 6, 0.0003, 0.001, 0.003))
+
+
+async def pause(moment: float | int) -> None:
+    if isinstance(moment, int):
+        for _ in range(moment):
+            await asyncio.sleep(0)
+    else:
+        await asyncio.sleep(moment)
+
+
+async def cancel_after(work: asyncio.Task[Any], moment: float | int) -> bool:
+    """Cancel `work` at `moment` (see `instant`). True when it was still
+    running (the cancel reached it)."""
+    await pause(moment)
+    reached = not work.done()
+    work.cancel()
+    try:
+        await work
+    except asyncio.CancelledError:
+        pass
+    return reached
+
+
+@pytest.mark.asyncio
+async def test_engine_replies_stay_in_step_after_cancelled_exchanges() -> None:
+    require_driver()
+    engine = await NativeEngine.start()
+    rng = random.Random(7)
+    try:
+        created = await engine.request(
+            {"version": 1, "method": "session.create", "params": {"seed": SEED, "createdAt": CREATED_AT}}
+        )
+        session_id = created["sessionId"]
+        observe = {"version": 1, "method": "session.observe", "params": {"sessionId": session_id}}
+        revision = int(created["revision"])
+        in_flight = 0
+        for index in range(CALLS):
+            search = {
+                "version": 1,
+                "method": "game.search",
+                "params": {"sessionId": session_id, "requestId": f"s{index}", "expectedRevision": revision, "turns": 20},
+            }
+            task = asyncio.ensure_future(engine.request(search))
+            await pause(instant(rng))
+            in_flight += engine._lock.locked() and not task.done()  # cancelled during the exchange
+            await cancel_after(task, 0)
+            # The next request gets its own reply: an observe, never the search's.
+            looked = await engine.request(observe)
+            assert "observation" in looked and looked["sessionId"] == session_id, looked
+            assert "outcome" not in looked, "an observe answered with a gameplay reply: the pipe is a reply behind"
+            assert int(looked["revision"]) in (revision, revision + 1)
+            revision = int(looked["revision"])
+            lookup = await engine.request(
+                {"version": 1, "method": "session.lookup", "params": {"sessionId": session_id, "name": "newt"}}
+            )
+            assert lookup.get("kind") == "lookup" or "found" in lookup, lookup
+        assert not engine.closed, "cancelled callers never cost the engine"
+        assert in_flight >= CALLS // 4, f"only {in_flight} of {CALLS} cancels landed mid-exchange"
+    finally:
+        await engine.close()
+
+
+@pytest.mark.asyncio
+async def test_cancel_storm_every_retry_returns_its_receipt_and_resumes(tmp_path: Path) -> None:
+    require_driver()
+    rng = random.Random(22)
+    games = registry(tmp_path)
+    client = Client(games)
+    try:
+        created = await client.create(name="Ada", seed=SEED, role="valkyrie")
+        game = created["basis"]["sessionId"]
+        start_revision = created["basis"]["revision"]
+        reached = 0
+        view = created["basis"]["viewId"]
+        for index in range(CALLS):
+            request_id = f"storm-{index}"
+            arguments = {"sessionId": game, "viewId": view, "action": "search", "requestId": request_id}
+            call = asyncio.ensure_future(client.call("interact", **arguments))
+            reached += await cancel_after(call, instant(rng))
+            retried = await client.call("interact", **arguments)
+            assert retried["outcome"]["submission"] == "accepted", retried.get("error")
+            assert retried["outcome"]["operationId"] == request_id
+            again = await client.call("interact", **arguments)
+            assert again["basis"] == retried["basis"] and again["outcome"] == retried["outcome"]
+            receipt = await games.store.get_receipt(game, request_id)
+            assert receipt is not None and receipt["frame"]["basis"] == retried["basis"]
+            view = retried["basis"]["viewId"]
+        session = games.get(game)
+        # exactly one input per requestId: the engine's own revision and the journal agree
+        assert await client.engine_revision(session) == start_revision + CALLS
+        assert session.revision == start_revision + CALLS
+        entries = await games.store.journal(game)
+        completed = [entry for entry in entries if entry["state"] == "completed"]
+        assert len(completed) == CALLS and len({entry["operationId"] for entry in completed}) == CALLS
+        assert all(entry["state"] == "completed" for entry in entries)
+        assert reached >= CALLS // 2, f"only {reached} of {CALLS} cancels reached a running call"
+        final = await client.ok("observe", sessionId=game)
+    finally:
+        await client.close()
+
+    fresh_games = registry(tmp_path)
+    fresh = Client(fresh_games)
+    try:
+        resumed = await fresh.ok("observe", sessionId=game)
+        assert resumed["basis"]["revision"] == final["basis"]["revision"]
+        assert resumed["scene"]["map"] == final["scene"]["map"]
+        assert resumed["result"]["stateHash"] == final["result"]["stateHash"]
+        # and a retry in the new process still returns the receipt
+        old = await fresh.call(
+            "interact", sessionId=game, viewId=created["basis"]["viewId"], action="search", requestId="storm-0"
+        )
+        assert old["outcome"]["operationId"] == "storm-0" and old["basis"]["revision"] == start_revision + 1
+    finally:
+        await fresh.close()
+
+
+@pytest.mark.asyncio
+async def test_a_cancelled_free_query_just_ends(agent: Client) -> None:
+    created = await agent.create(seed=SEED)
+    game = created["basis"]["sessionId"]
+    rng = random.Random(3)
+    for _ in range(20):
+        task = asyncio.ensure_future(agent.call("observe", sessionId=game))
+        await cancel_after(task, instant(rng))
+        plan = asyncio.ensure_future(agent.call("plan", sessionId=game, query="navigation"))
+        await cancel_after(plan, instant(rng))
+    looked = await agent.ok("observe", sessionId=game)
+    assert looked["basis"]["revision"] == created["basis"]["revision"], "a query never acts"
+    session = agent.games.get(game)
+    assert not session.engine.closed and session.gate == "ready"
+    stepped = await agent.ok("interact", sessionId=game, viewId=looked["basis"]["viewId"], action="search")
+    assert stepped["basis"]["revision"] == created["basis"]["revision"] + 1
