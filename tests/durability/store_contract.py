@@ -7,7 +7,10 @@ the site's worker). So this module imports nothing but the package's store
 interface: no pytest, no native modules.
 
     CHECKS                      the checks, each `async def check(store)` on an empty store
+    FENCE_CHECKS                fencing, each `async def check(store, peer)`: `peer` is a second
+                                store object on the same data (another process's view)
     await run_all(make_store)   [(name, None | traceback text)] with a fresh store per check
+                                (a fence check's peer is `make_store(name)` called again)
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import cast
 from nethack_webmcp.store import (
     GameRecord,
     JournalEntry,
+    OwnershipLost,
     SessionInfo,
     Store,
     StoreConflict,
@@ -212,19 +216,98 @@ CHECKS: list[Callable[[Store], Awaitable[None]]] = [
 ]
 
 
+# ---- fencing: two owners of one game, each through its own store object ----------------------
+
+
+def done(revision: int) -> dict[str, object]:
+    return {"revision": revision, "decision": None, "ended": False, "end": None}
+
+
+async def check_a_claim_fences_out_the_previous_owner(store: Store, peer: Store) -> None:
+    mine = await store.claim("g1", {"who": "a"})  # a new game is claimed before its row is written
+    assert mine is not None and mine.epoch >= 1 and mine.lost is None
+    await store.create_session(info())
+    await store.reserve(entry(1))
+    await store.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+    theirs = await peer.claim("g1", {"who": "b"})  # a take-over: the lock changed hands unnoticed
+    assert theirs is not None and theirs.epoch > mine.epoch
+    with raises(OwnershipLost):
+        await store.reserve(entry(2, operation="op-a"))
+    assert mine.lost is not None, "the old claim knows it is lost (its lease reports it)"
+    assert [e["seq"] for e in await peer.journal("g1")] == [1], "the refused append wrote nothing"
+    with raises(OwnershipLost):  # lost for good, whatever it tries next
+        await store.reserve(entry(2, operation="op-a"))
+    await peer.reserve(entry(2, operation="op-b"))
+    await peer.complete("g1", 2, state="completed", receipt=done(2), completed_at=202.0)
+    entries = await store.journal("g1")
+    assert [(e["seq"], e["operationId"], e["state"]) for e in entries] == [
+        (1, "op-1", "completed"),
+        (2, "op-b", "completed"),
+    ]
+
+
+async def check_an_input_in_flight_at_a_takeover_is_never_recorded(store: Store, peer: Store) -> None:
+    await store.claim("g1")
+    await store.create_session(info())
+    await store.reserve(entry(1))  # sent to the old owner's engine ...
+    await peer.claim("g1")  # ... when the new owner claims the game and reads the journal
+    with raises(OwnershipLost):
+        await store.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+    entries = await peer.journal("g1")
+    assert [(e["seq"], e["state"], e["receipt"]) for e in entries] == [(1, "reserved", None)]
+    # the new owner settles it: not applied (the replay it resumed from does not include it)
+    await peer.complete("g1", 1, state="notApplied", receipt={"reason": "its engine is gone"}, completed_at=203.0)
+    assert (await store.journal("g1"))[0]["state"] == "notApplied"
+
+
+async def check_claims_are_per_game_and_a_released_claim_leaves_the_newer(store: Store, peer: Store) -> None:
+    for session_id in ("g1", "g2"):
+        await store.create_session(info(session_id))
+    first = await store.claim("g1")
+    other = await peer.claim("g2")
+    assert first is not None and other is not None
+    await store.reserve(entry(1, "g1"))
+    await peer.reserve(entry(1, "g2"))  # another game's claim fences nothing of g1
+    again = await store.claim("g1")  # the same process takes g1 again (after a reconnect)
+    assert again is not None and again.epoch == first.epoch + 1
+    store.release_claim(first)  # the older lease lets go late: the newer claim stays in force
+    assert store.fence_of("g1") is again
+    await store.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+    store.release_claim(again)
+    assert store.fence_of("g1") is None
+
+
+FENCE_CHECKS: list[Callable[[Store, Store], Awaitable[None]]] = [
+    check_a_claim_fences_out_the_previous_owner,
+    check_an_input_in_flight_at_a_takeover_is_never_recorded,
+    check_claims_are_per_game_and_a_released_claim_leaves_the_newer,
+]
+
+
 async def run_all(make_store: Callable[[str], Store | Awaitable[Store]]) -> list[tuple[str, str | None]]:
-    """Run every check on a fresh store (`make_store(check name)`); never raises."""
+    """Run every check on a fresh store (`make_store(check name)`; a fence
+    check's peer is a second `make_store(check name)`); never raises."""
+
+    async def made(name: str) -> Store:
+        store = make_store(name)
+        return store if isinstance(store, Store) else await store
+
     results: list[tuple[str, str | None]] = []
-    for check in CHECKS:
-        made = make_store(check.__name__)
-        store = made if isinstance(made, Store) else await made
+    for check in [*CHECKS, *FENCE_CHECKS]:
+        name = check.__name__
+        stores = [await made(name)]
         try:
-            await check(store)
-            results.append((check.__name__, None))
+            if check in FENCE_CHECKS:
+                stores.append(await made(name))
+                await cast(Callable[[Store, Store], Awaitable[None]], check)(stores[0], stores[1])
+            else:
+                await cast(Callable[[Store], Awaitable[None]], check)(stores[0])
+            results.append((name, None))
         except Exception:
-            results.append((check.__name__, traceback.format_exc()))
+            results.append((name, traceback.format_exc()))
         finally:
-            await store.close()
+            for store in stores:
+                await store.close()
     return results
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import cast
 
 import pytest
 import pytest_asyncio
@@ -50,6 +51,30 @@ async def test_contract(store: Store, check: Callable[[Store], Awaitable[None]])
 )
 async def test_service_contract(store: Store, check: Callable[[Store], Awaitable[None]]) -> None:
     await check(store)
+
+
+@pytest_asyncio.fixture
+async def peer(store: Store) -> AsyncIterator[Store]:
+    """A second store object on the same data: another process's view, with its own claims."""
+    made: Store = SqliteStore(store.path) if isinstance(store, SqliteStore) else cast(MemoryStore, store).peer()
+    try:
+        yield made
+    finally:
+        await made.close()
+
+
+@pytest.mark.parametrize("check", store_contract.FENCE_CHECKS, ids=lambda check: check.__name__.removeprefix("check_"))
+async def test_fence_contract(store: Store, peer: Store, check: Callable[[Store, Store], Awaitable[None]]) -> None:
+    await check(store, peer)
+
+
+async def test_run_all_runs_every_check_with_peers(tmp_path: Path) -> None:
+    """The runner the browser uses: every check, fence checks with a second store on the same data."""
+    results = await store_contract.run_all(lambda name: SqliteStore(tmp_path / f"{name}.sqlite3"))
+    assert [name for name, _ in results] == [
+        check.__name__ for check in [*store_contract.CHECKS, *store_contract.FENCE_CHECKS]
+    ]
+    assert [error for _, error in results if error] == []
 
 
 async def test_sqlite_schema_version_and_migrations(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """test_postgres_store.py - the PostgreSQL store passes the very contract SQLite passes
-(tests/durability/store_contract.py), on a real server, plus its own schema and
-advisory-lock ownership checks."""
+(tests/durability/store_contract.py, fencing included), on a real server, plus its own
+schema and advisory-lock ownership checks, and the fence against a cut ownership
+connection (pg_terminate_backend)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,13 @@ from pathlib import Path
 import psycopg
 import pytest
 import pytest_asyncio
-from nethack_webmcp.store import Store, StoreError
-from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresStore
+from nethack_webmcp.store import OwnershipLost, Store, StoreError
+from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresStore, open_postgres
 from nethack_webmcp.store.sqlite import NATIVE_SCHEMA_VERSION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "durability"))
 import store_contract
-from store_contract import info
+from store_contract import done, entry, info
 
 pytestmark = pytest.mark.asyncio
 
@@ -39,6 +40,17 @@ async def store(database: str) -> AsyncIterator[PostgresStore]:
 )
 async def test_contract(store: Store, check: Callable[[Store], Awaitable[None]]) -> None:
     await check(store)
+
+
+@pytest.mark.parametrize("check", store_contract.FENCE_CHECKS, ids=lambda check: check.__name__.removeprefix("check_"))
+async def test_fence_contract(
+    store: PostgresStore, database: str, check: Callable[[Store, Store], Awaitable[None]]
+) -> None:
+    peer = await PostgresStore.connect(database)  # another instance on the same database
+    try:
+        await check(store, peer)
+    finally:
+        await peer.close()
 
 
 async def test_schema_is_migrated_once_and_a_newer_one_refused(database: str) -> None:
@@ -92,3 +104,71 @@ async def test_advisory_ownership_is_exclusive_and_dies_with_its_connection(data
 async def test_unreachable_database_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError):
         await PostgresStore.connect(f"postgresql://nobody@/none?host={tmp_path}&port=1&connect_timeout=2")
+
+
+async def terminate(database: str, backend_pid: int) -> None:
+    """What a database restart, failover or network blip does to one connection."""
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as admin:
+        await admin.execute("SELECT pg_terminate_backend(%s)", (backend_pid,))
+    for _ in range(100):  # the backend (and its advisory locks) goes a moment later
+        async with await psycopg.AsyncConnection.connect(database, autocommit=True) as admin:
+            row = await (
+                await admin.execute("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = %s", (backend_pid,))
+            ).fetchone()
+        if row is not None and row[0] == 0:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"backend {backend_pid} is still there")
+
+
+async def test_a_cut_ownership_connection_stops_appends_until_the_game_is_taken_again(database: str) -> None:
+    store, owners = await open_postgres(database)
+    try:
+        lease = await owners.acquire("g1")
+        assert lease is not None and lease.fence is not None and lease.fence.backend_pid is not None
+        await store.create_session(info())
+        await store.reserve(entry(1))
+        await terminate(database, lease.fence.backend_pid)
+        # nobody else has the game, but the lock is gone: the owner accepts no input
+        with pytest.raises(OwnershipLost, match="lock"):
+            await store.reserve(entry(2))
+        assert lease.lost and [e["seq"] for e in await store.journal("g1")] == [1]
+        # the next acquire opens the ownership connection again and claims the game anew
+        again = await owners.acquire("g1")
+        assert again is not None and again.fence is not None and again.fence.epoch == lease.fence.epoch + 1
+        await store.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+        await store.reserve(entry(2))
+        await lease.release()  # the old lease lets go late: the new lock and claim stay
+        assert store.fence_of("g1") is again.fence and not again.lost
+        await store.complete("g1", 2, state="completed", receipt=done(2), completed_at=202.0)
+    finally:
+        await owners.close()
+        await store.close()
+
+
+async def test_after_a_cut_connection_another_instance_takes_the_game_and_the_old_owner_writes_nothing(
+    database: str,
+) -> None:
+    store_a, owners_a = await open_postgres(database)
+    store_b, owners_b = await open_postgres(database)
+    try:
+        lease_a = await owners_a.acquire("g1")
+        assert lease_a is not None and lease_a.fence is not None and lease_a.fence.backend_pid is not None
+        await store_a.create_session(info())
+        await store_a.reserve(entry(1))  # an input A is sending when its connection is cut
+        assert await owners_b.acquire("g1") is None, "one owner while A's connection lives"
+        await terminate(database, lease_a.fence.backend_pid)
+        lease_b = await owners_b.acquire("g1")
+        assert lease_b is not None
+        with pytest.raises(OwnershipLost, match="another owner"):
+            await store_a.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+        assert await owners_a.acquire("g1") is None, "A's reopened connection finds B's lock"
+        await store_b.complete("g1", 1, state="notApplied", receipt={"reason": "gone"}, completed_at=202.0)
+        await store_b.reserve(entry(2, operation="op-b"))
+        entries = await store_b.journal("g1")
+        assert [(e["seq"], e["state"]) for e in entries] == [(1, "notApplied"), (2, "reserved")]
+        holder = await owners_a.holder("g1")
+        assert holder is not None and holder["backendPid"] == lease_b.fence.backend_pid  # type: ignore[union-attr]
+    finally:
+        for closing in (owners_a, owners_b, store_a, store_b):
+            await closing.close()

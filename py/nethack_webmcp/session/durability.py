@@ -7,6 +7,14 @@ write that fails is kept, in order, as a retry: while any is pending the
 session's gate is `storageFailed` (`fault` is the `storage` diagnostic),
 until `flush` makes them all durable. A failed write may or may not have
 happened, so every retry first verifies by reading back.
+
+Ownership can be lost under a running game (a cut database connection, a
+take-over): the store's fence refuses the journal write (`OwnershipLost`),
+or the position this session reserves holds another writer's entry (a
+different requestId). Either way this session stops for good (`lost`): it
+writes nothing more to the journal, never adopts the other writer's entry
+as its own, and its gate turns `lostOwnership`; the game is reloaded by
+replay (recovery.py) by whoever owns it.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from typing import Any
 from ..store import (
     GameRecord,
     JournalEntry,
+    OwnershipLost,
     SessionInfo,
     Store,
     StoreConflict,
@@ -35,6 +44,23 @@ NOT_APPLIED = (
 )
 
 Write = Callable[[], Awaitable[None]]
+
+
+def lost_ownership(exc: OwnershipLost, *, sent: bool) -> dict[str, Any]:
+    """The `lostOwnership` error of an input the fence stopped: before it was
+    sent (nothing happened) or after (the journal will never record it, so
+    the game's truth is that it was not applied)."""
+    what = (
+        "the input reached this process's engine, but its result cannot be recorded, so it does not count "
+        "(the journal settles it as not applied)"
+        if sent
+        else "nothing was sent"
+    )
+    return {
+        "code": "lostOwnership",
+        "message": f"{what}: {exc}. Observe shows the game as its journal has it; "
+        "whoever owns it now continues it (session resume takes it once nobody does)",
+    }
 
 
 def brief(entry: JournalEntry) -> dict[str, Any]:
@@ -58,21 +84,66 @@ class Journal:
         self.notes = notes
         self.seq = 0  # the last journal entry this session has settled
         self.fault: dict[str, Any] | None = None  # the `storage` diagnostic while writes are pending
+        #: why this session found it no longer owns the game (for good), else None
+        self.lost: str | None = None
+        #: True when this session's engine took an input the journal will never record
+        #: (its receipt was fenced out): following the new owner needs a fresh replay
+        self.engine_ahead = False
         self._pending: list[Write] = []
         self._unsaved: dict[str, ToolReceipt] = {}  # tool receipts whose write failed (still answer retries)
 
     # ---- the engine journal ---------------------------------------------------------
 
     async def reserve(self, entry: JournalEntry) -> None:
-        """Reserve the next entry before its input is sent. Raises StoreError
-        (the failure is recorded for retry) when it could not be written."""
+        """Reserve the next entry before its input is sent. Raises
+        OwnershipLost (nothing written, nothing to retry) when the game is no
+        longer this session's, else StoreError (the failure is recorded for
+        retry) when it could not be written."""
         seq = entry["seq"]
+        if self.lost is not None:
+            raise OwnershipLost(self.lost)
         try:
             await self.store.reserve(entry)
+        except OwnershipLost as exc:
+            raise self._lose(exc) from None
+        except StoreConflict as exc:
+            taken = await self._taken_by_another(entry)
+            if taken is not None:
+                raise self._lose(OwnershipLost(taken)) from exc
+            self._fail("reserve", exc, lambda: self._verify_reservation(entry), seq=seq, requestId=entry["requestId"])
+            raise
         except StoreError as exc:
-            self._fail("reserve", exc, lambda: self._verify_reservation(seq), seq=seq, requestId=entry["requestId"])
+            self._fail("reserve", exc, lambda: self._verify_reservation(entry), seq=seq, requestId=entry["requestId"])
             raise
         self.seq = seq
+
+    async def _taken_by_another(self, entry: JournalEntry) -> str | None:
+        """Why the position `entry` was refused at belongs to another writer
+        (an entry with another requestId is there), or None."""
+        try:
+            found = await self.store.journal(self.session_id, after_seq=entry["seq"] - 1)
+        except StoreError:
+            return None  # unknown: handled as a failed write, verified on retry
+        if found and found[0]["seq"] == entry["seq"] and found[0]["requestId"] != entry["requestId"]:
+            return (
+                f"journal entry {entry['seq']} was written by another owner "
+                f"(requestId {found[0]['requestId']!r}, not {entry['requestId']!r})"
+            )
+        return None
+
+    def _lose(self, exc: OwnershipLost) -> OwnershipLost:
+        """Stop for good: the game is not this session's to advance."""
+        if self.lost is None:
+            self.lost = str(exc)
+            fence = self.store.fence_of(self.session_id)
+            if fence is not None:
+                fence.lose(self.lost)  # the lease reports it: the gate turns lostOwnership
+            self.notes["ownership"] = {
+                "status": "lost",
+                "message": f"this process no longer owns the game ({self.lost}); nothing more is sent "
+                "or journaled here, and the game is reloaded by replay",
+            }
+        return exc
 
     async def complete(
         self,
@@ -104,16 +175,28 @@ class Journal:
 
         try:
             await write()
+        except OwnershipLost as exc:
+            # the engine took the input, but another owner claimed the game first:
+            # the journal will never record it (the new owner settles it as not applied)
+            self.engine_ahead = True
+            raise self._lose(exc) from None
         except StoreError as exc:
             self._fail("receipt", exc, write, seq=seq)
 
-    async def _verify_reservation(self, seq: int) -> None:
+    async def _verify_reservation(self, entry: JournalEntry) -> None:
         """After a failed reserve: the entry may exist after all. It was never
-        sent, so it is settled as not applied."""
+        sent, so it is settled as not applied. An entry of another requestId
+        at that position is another owner's: never adopted (OwnershipLost)."""
+        seq = entry["seq"]
         entries = await self.store.journal(self.session_id, after_seq=seq - 1)
         if not entries:
             self.seq = seq - 1  # nothing was written
             return
+        if entries[0]["requestId"] != entry["requestId"]:
+            raise OwnershipLost(
+                f"journal entry {seq} was written by another owner "
+                f"(requestId {entries[0]['requestId']!r}, not {entry['requestId']!r})"
+            )
         if entries[0]["state"] == "reserved":
             await self.store.complete(
                 self.session_id,
@@ -144,6 +227,8 @@ class Journal:
 
         try:
             await write()
+        except OwnershipLost as exc:
+            raise self._lose(exc) from None
         except StoreError as exc:
             self._fail("notApplied", exc, write, seq=entry["seq"])
 
@@ -264,10 +349,16 @@ class Journal:
         }
 
     async def flush(self) -> bool:
-        """Retry the failed writes in order; clear the fault when all succeed."""
+        """Retry the failed writes in order; clear the fault when all succeed.
+        A journal write refused by the fence is dropped (the game is not this
+        session's any more: `lost`); the others still go through."""
         while self._pending:
             try:
                 await self._pending[0]()
+            except OwnershipLost as exc:
+                self._lose(exc)
+                self._pending.pop(0)
+                continue
             except StoreError as exc:
                 assert self.fault is not None
                 self.fault.update(
@@ -275,7 +366,7 @@ class Journal:
                 )
                 return False
             self._pending.pop(0)
-        if self.fault is not None:
+        if self.fault is not None and self.lost is None:
             self.notes["storage"] = {
                 "status": "recovered",
                 "operation": self.fault["operation"],

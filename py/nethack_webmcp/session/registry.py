@@ -102,6 +102,7 @@ class GameRegistry:
         self._max_games = max_games
         self.store: Store = store if store is not None else MemoryStore()
         self.ownership: Ownership = ownership if ownership is not None else MemoryOwnership()
+        self.ownership.bind(self.store)  # every take claims the game in the store: fenced journal writes
         self.identity = identity
         self.build = build
         self._sessions: dict[str, Session] = {}

@@ -43,9 +43,19 @@ from typing import Any, Literal
 
 from ..engine import Engine, EngineClosed, EngineError
 from ..navigation.level import LevelView, WorldTracker
-from ..store import JournalEntry, Lease, MemoryStore, SessionInfo, Store, StoreError, Summary, canonical
+from ..store import (
+    JournalEntry,
+    Lease,
+    MemoryStore,
+    OwnershipLost,
+    SessionInfo,
+    Store,
+    StoreError,
+    Summary,
+    canonical,
+)
 from . import operations, recovery
-from .durability import Journal, brief
+from .durability import Journal, brief, lost_ownership
 from .errors import SessionError
 from .errors import closed as closed_error
 from .gate import Gate, gate_of, require_open
@@ -301,8 +311,8 @@ class Session:
 
     @property
     def gate(self) -> Gate:
-        if self.lease is not None and self.lease.lost:
-            self.lost_ownership = True
+        if (self.lease is not None and self.lease.lost) or self.journal.lost is not None:
+            self.lost_ownership = True  # for good: the game is reloaded by replay
         return gate_of(
             lost_ownership=self.lost_ownership,
             recovery_required=self.recovery_required or self.unverified is not None,
@@ -548,6 +558,8 @@ class Session:
         )
         try:
             await self.journal.reserve(entry)
+        except OwnershipLost as exc:  # the fence: another owner has the game, or the lock is gone
+            return StepResult("rejected", method, request_id, before, before, error=lost_ownership(exc, sent=False))
         except StoreError as exc:
             return StepResult(
                 "rejected",
@@ -573,14 +585,19 @@ class Session:
                 "uncertain", method, request_id, before, before, error={"code": "engineFailed", "message": str(exc)}
             )
         now = time.time()
-        if "error" in response:
-            await self.journal.complete(seq, "rejected", {"error": response["error"]}, now)
-            if response.get("revision", self.state.revision) != self.state.revision:
-                await self.observe()  # our bookkeeping drifted: resynchronise
-            return StepResult("rejected", method, request_id, before, before, error=response["error"])
-        self._apply(response)
-        fields, record = progress(self.info, self.state.observation.get("depth"), self.state.ended, self.state.end, now)
-        await self.journal.complete(seq, "completed", dict(summary_of(response)), now, fields, record)
+        try:
+            if "error" in response:
+                await self.journal.complete(seq, "rejected", {"error": response["error"]}, now)
+                if response.get("revision", self.state.revision) != self.state.revision:
+                    await self.observe()  # our bookkeeping drifted: resynchronise
+                return StepResult("rejected", method, request_id, before, before, error=response["error"])
+            self._apply(response)
+            fields, record = progress(
+                self.info, self.state.observation.get("depth"), self.state.ended, self.state.end, now
+            )
+            await self.journal.complete(seq, "completed", dict(summary_of(response)), now, fields, record)
+        except OwnershipLost as exc:  # another owner claimed the game meanwhile: this input does not count
+            return StepResult("rejected", method, request_id, before, before, error=lost_ownership(exc, sent=True))
         return StepResult("accepted", method, request_id, before, self.snapshot(), response=response)
 
     async def observe(self) -> dict[str, Any]:

@@ -11,10 +11,12 @@ modules and `indexeddb` browser-only ones: hosts import them explicitly.
 
 from .base import (
     SCHEMA_VERSION,
+    Fence,
     GameRecord,
     JournalEntry,
     Lease,
     Ownership,
+    OwnershipLost,
     SessionInfo,
     Store,
     StoreConflict,
@@ -28,12 +30,14 @@ from .memory import MemoryOwnership, MemoryStore
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Fence",
     "GameRecord",
     "JournalEntry",
     "Lease",
     "MemoryOwnership",
     "MemoryStore",
     "Ownership",
+    "OwnershipLost",
     "SessionInfo",
     "Store",
     "StoreConflict",

@@ -17,7 +17,13 @@ Write semantics every implementation must keep:
   with `durability: "strict"`, resolved on `complete`);
 - a failed write raises `StoreError` and may or may not have happened;
   callers treat it as unknown and verify by reading back;
-- the journal is dense per session: `reserve` accepts only `seq = last + 1`.
+- the journal is dense per session: `reserve` accepts only `seq = last + 1`;
+- journal writes are fenced: once this store object holds a `Fence` for a
+  game (`claim`, taken by the ownership right after its lock), `reserve` and
+  `complete` check inside their own transaction that the game's owner epoch
+  is still this fence's (and, where the store can see it, that the lock the
+  fence rests on is still held); otherwise they write nothing and raise
+  `OwnershipLost`. A game nobody claimed through this store is not fenced.
 
 Objects (TypedDicts below, all JSON):
 
@@ -35,6 +41,8 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict
 
 SCHEMA_VERSION = 2  # the browser store's (IndexedDB); the native stores' is sqlite.NATIVE_SCHEMA_VERSION
@@ -56,6 +64,61 @@ class StoreError(Exception):
 class StoreConflict(StoreError):
     """A write would break an invariant (duplicate session, journal gap,
     a receipt already recorded with another payload). Nothing was written."""
+
+
+class OwnershipLost(StoreError):
+    """A journal write refused by its fence: another owner claimed the game
+    since this process did, or the lock the claim rests on is gone. Nothing
+    was written, and retrying cannot help: the game is not this process's to
+    advance any more (it is reloaded by replay, by whoever owns it)."""
+
+
+@dataclass(eq=False)
+class Fence:
+    """This process's claim on one game: the owner epoch its ownership wrote
+    when it took the game's lock. Every later take-over writes a higher
+    epoch, so a write that finds another epoch in its own transaction knows
+    the game was taken over, however late the old owner hears of it.
+
+    `lock_gone` is the ownership's own check that the lock is still held
+    where the process can see it (a flock on a file that is still the lock
+    file; a live ownership connection): a reason when it is not.
+    `backend_pid` is PostgreSQL's: the ownership connection's server
+    process, whose advisory lock the append transaction looks for."""
+
+    session_id: str
+    epoch: int
+    lock_gone: Callable[[], str | None] | None = None
+    backend_pid: int | None = None
+    lost: str | None = field(default=None)  # why the claim was found lost; None while it holds
+
+    def lose(self, reason: str) -> OwnershipLost:
+        """Mark the claim lost (for good: the lease reports it) and the error to raise."""
+        if self.lost is None:
+            self.lost = reason
+        return OwnershipLost(f"game {self.session_id!r}: {self.lost}; this process writes nothing more for it")
+
+    def precheck(self) -> None:
+        """Before a fenced write's transaction reads anything: raise when the
+        claim is known lost already (here or by the ownership's own check)."""
+        if self.lost is None and self.lock_gone is not None:
+            reason = self.lock_gone()
+            if reason is not None:
+                raise self.lose(reason)
+        if self.lost is not None:
+            raise self.lose(self.lost)
+
+    def verify(self, stored_epoch: int | None, *, lock_held: bool = True) -> None:
+        """Inside the write's transaction: the stored owner epoch must still be
+        this claim's, and the lock (where the store can see it) still held."""
+        if stored_epoch != self.epoch:
+            raise self.lose(
+                f"another owner claimed it (owner epoch {stored_epoch}, this process holds {self.epoch})"
+                if stored_epoch is not None
+                else "its owner record is gone"
+            )
+        if not lock_held:
+            raise self.lose("the ownership lock this process held is gone (its connection ended)")
 
 
 class Summary(TypedDict):
@@ -240,16 +303,61 @@ class Store(ABC):
     async def close(self) -> None:  # noqa: B027  (optional: a store may hold nothing to release)
         """Release the store's resources. Idempotent."""
 
+    # ---- fencing: who may append to a game's journal --------------------------------
+
+    async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int | None:
+        """Raise the game's owner epoch by one in one durable write (creating
+        its owner record at 1); the new epoch. `holder` is diagnostics. A store
+        that keeps no owner epochs returns None (its games are not fenced)."""
+        return None
+
+    async def claim(self, session_id: str, holder: dict[str, Any] | None = None) -> Fence | None:
+        """Record a new owner of `session_id` (call right after taking its
+        lock, before reading its journal) and fence this store object's journal
+        writes about it with the new epoch; None when this store keeps no
+        epochs. Raises StoreError."""
+        epoch = await self._bump_epoch(session_id, holder or {})
+        if epoch is None:
+            return None
+        fence = Fence(session_id, epoch)
+        self._fences()[session_id] = fence
+        return fence
+
+    def release_claim(self, fence: Fence) -> None:
+        """Stop fencing with `fence` (its lease was released); a newer claim stays."""
+        fences = self._fences()
+        if fences.get(fence.session_id) is fence:
+            del fences[fence.session_id]
+
+    def fence_of(self, session_id: str) -> Fence | None:
+        """The claim this store object fences `session_id`'s journal writes with, if any."""
+        return self._fences().get(session_id)
+
+    def _fences(self) -> dict[str, Fence]:
+        # per store object (one process's view), created on first use: stores have no common __init__
+        fences: dict[str, Fence] = vars(self).setdefault("_claims", {})
+        return fences
+
 
 class Lease(ABC):
     """Exclusive ownership of one game, held while it is loaded."""
 
     session_id: str
+    fence: Fence | None = None  # the store claim taken with the lock (when the ownership is bound to a store)
 
     @property
     def lost(self) -> bool:
-        """True when another owner took the game over (browser Web Lock steal)."""
-        return False
+        """True when the game is no longer this process's: another owner took
+        it over (browser Web Lock steal), a fenced write found another owner's
+        epoch, or the lock is known gone."""
+        fence = self.fence
+        if fence is None:
+            return False
+        if fence.lost is None and fence.lock_gone is not None:
+            reason = fence.lock_gone()
+            if reason is not None:
+                fence.lose(reason)
+        return fence.lost is not None
 
     @abstractmethod
     async def release(self) -> None:
@@ -258,7 +366,22 @@ class Lease(ABC):
 
 class Ownership(ABC):
     """Who may advance which game. Natively a per-session file lock, in the
-    browser the Web Lock `nethack:session:<id>`."""
+    browser the Web Lock `nethack:session:<id>`, in the service a PostgreSQL
+    advisory lock.
+
+    A lock alone cannot stop an owner that has lost it without noticing (a
+    cut database connection, a deleted lock file): bound to the store
+    (`bind`), every acquire also claims the game in the store (a new owner
+    epoch), and the store refuses the old owner's journal writes."""
+
+    store: Store | None = None
+
+    def bind(self, store: Store) -> None:
+        """Claim every game this ownership takes in `store` (fenced journal writes)."""
+        self.store = store
+
+    async def _claim(self, session_id: str, holder: dict[str, Any]) -> Fence | None:
+        return await self.store.claim(session_id, holder) if self.store is not None else None
 
     @abstractmethod
     async def acquire(self, session_id: str) -> Lease | None:

@@ -22,7 +22,10 @@ Ownership is the Web Lock `nethack:session:<id>`, held by the owning
 worker while the game is loaded; `steal` takes a game over from a live
 owner, whose lease turns `lost` (its lock request rejects with AbortError).
 Every write about a game is fenced by the owner token recorded when its
-lock was taken, so a stolen game's old owner cannot write even in a race.
+lock was taken, so a stolen game's old owner cannot write even in a race;
+the refusal is `OwnershipLost` (code lostOwnership), as in the native
+stores. `claim` (the fencing contract checks) records a new owner and its
+epoch without a Web Lock.
 
 This module and engine/wasm.py are the only ones in the package that
 import `js`/`pyodide`; the imports are inside the functions so that the
@@ -40,6 +43,7 @@ from .base import (
     JournalEntry,
     Lease,
     Ownership,
+    OwnershipLost,
     SessionInfo,
     Store,
     StoreConflict,
@@ -58,6 +62,10 @@ class IndexedDBError(StoreError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+class IndexedDBOwnershipLost(IndexedDBError, OwnershipLost):
+    """The fence refused a write: another owner's token is recorded for the game."""
 
 
 def _host() -> Any:
@@ -114,7 +122,25 @@ class IndexedDBStore(Store):
         code, message = reply.get("code", "failed"), reply.get("message", f"IndexedDB {op} failed")
         if code == "conflict":
             raise StoreConflict(message)
+        if code == "lostOwnership":
+            raise IndexedDBOwnershipLost(code, message)
         raise IndexedDBError(code, message)
+
+    async def _fenced(self, session_id: str, op: str, *args: Any) -> Any:
+        """A journal write: refused at once when this store's claim is known
+        lost; a refusal by the JS fence marks the claim lost."""
+        fence = self.fence_of(session_id)
+        if fence is not None:
+            fence.precheck()
+        try:
+            return await self._call(op, *args)
+        except OwnershipLost as exc:
+            if fence is not None:
+                fence.lose(str(exc))
+            raise
+
+    async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int:
+        return int(await self._call("claimGame", session_id, holder))
 
     # ---- sessions -------------------------------------------------------------------
 
@@ -138,7 +164,7 @@ class IndexedDBStore(Store):
     async def reserve(self, entry: JournalEntry) -> None:
         if entry["state"] != "reserved" or entry["receipt"] is not None:
             raise StoreConflict("a reservation has state 'reserved' and no receipt")
-        await self._call("reserve", entry)
+        await self._fenced(entry["sessionId"], "reserve", entry)
 
     async def complete(
         self,
@@ -156,7 +182,9 @@ class IndexedDBStore(Store):
         if session_fields and set(session_fields) - SESSION_FIELDS:
             raise StoreError(f"cannot update session fields {sorted(set(session_fields) - SESSION_FIELDS)}")
         return bool(
-            await self._call("complete", session_id, seq, state, receipt, completed_at, session_fields or None, record)
+            await self._fenced(
+                session_id, "complete", session_id, seq, state, receipt, completed_at, session_fields or None, record
+            )
         )
 
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:

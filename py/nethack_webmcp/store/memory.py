@@ -3,6 +3,8 @@
 Used by hosts that persist nothing (a test registry, a page before its
 IndexedDB store is wired) and by the tests as the reference behaviour of
 the interface. Values are deep-copied in and out, like a real store.
+`peer()` is another process's view of the same data (its own claims):
+what the fencing contract checks need.
 """
 
 from __future__ import annotations
@@ -35,7 +37,26 @@ class MemoryStore(Store):
         self._receipts: dict[str, OrderedDict[str, ToolReceipt]] = {}
         self._records: dict[str, GameRecord] = {}
         self._control: dict[str, str] = {}
+        self._owners: dict[str, int] = {}  # sessionId -> owner epoch
         self._receipt_limit = receipt_limit
+
+    def peer(self) -> MemoryStore:
+        """The same data seen by another owner: shared tables, its own claims."""
+        other = MemoryStore(self._receipt_limit)
+        other.__dict__.update(
+            {key: value for key, value in self.__dict__.items() if key not in ("_claims", "_receipt_limit")}
+        )
+        return other
+
+    async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int:
+        self._owners[session_id] = self._owners.get(session_id, 0) + 1
+        return self._owners[session_id]
+
+    def _fenced(self, session_id: str) -> None:
+        fence = self.fence_of(session_id)
+        if fence is not None:
+            fence.precheck()
+            fence.verify(self._owners.get(session_id))
 
     async def create_session(self, info: SessionInfo) -> None:
         if info["sessionId"] in self._sessions:
@@ -60,6 +81,7 @@ class MemoryStore(Store):
         info.update(copy.deepcopy(fields))  # type: ignore[typeddict-item]
 
     async def reserve(self, entry: JournalEntry) -> None:
+        self._fenced(entry["sessionId"])
         entries = self._journal.get(entry["sessionId"])
         if entries is None:
             raise StoreConflict(f"no session {entry['sessionId']!r}")
@@ -79,6 +101,7 @@ class MemoryStore(Store):
         session_fields: dict[str, Any] | None = None,
         record: GameRecord | None = None,
     ) -> bool:
+        self._fenced(session_id)
         entries = self._journal.get(session_id) or []
         if not 1 <= seq <= len(entries) or entries[seq - 1]["state"] != "reserved":
             raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
@@ -163,17 +186,28 @@ class _MemoryLease(Lease):
     async def release(self) -> None:
         if not self._released:
             self._released = True
-            self._owner._held.discard(self.session_id)
+            if self._owner._held.get(self.session_id) is self:
+                del self._owner._held[self.session_id]
+            if self.fence is not None and self._owner.store is not None:
+                self._owner.store.release_claim(self.fence)
 
 
 class MemoryOwnership(Ownership):
-    """Ownership within one process: a set of held session IDs."""
+    """Ownership within one process: the held session IDs (and their claims,
+    when bound to a store)."""
 
     def __init__(self) -> None:
-        self._held: set[str] = set()
+        self._held: dict[str, _MemoryLease] = {}
 
     async def acquire(self, session_id: str) -> Lease | None:
-        if session_id in self._held:
+        held = self._held.get(session_id)
+        if held is not None and not held.lost:
             return None
-        self._held.add(session_id)
-        return _MemoryLease(self, session_id)
+        lease = _MemoryLease(self, session_id)
+        self._held[session_id] = lease
+        try:
+            lease.fence = await self._claim(session_id, {"memory": True})
+        except BaseException:
+            del self._held[session_id]
+            raise
+        return lease

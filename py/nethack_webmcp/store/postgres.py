@@ -10,6 +10,17 @@ connection. PostgreSQL drops the lock when that connection ends - the owner
 closing the game, or dying (even by SIGKILL: the kernel closes its socket) -
 so a crashed instance never blocks another from resuming its games.
 
+The lock also goes when only the connection ends while the instance lives
+(a database restart, a failover, a proxy or network blip,
+`pg_terminate_backend`), and nothing tells the instance. So taking a lock
+also raises the game's owner epoch (table `owners`), and the journal writes
+are fenced: `reserve` checks, in its own transaction, that the epoch is
+still this instance's and that the ownership connection's backend still
+holds the advisory lock (pg_locks); `complete` checks the epoch. An owner
+whose lock went unnoticed accepts no input (`lostOwnership`), and once
+another instance has taken the game, nothing the old owner sent can land.
+The ownership connection is opened again on the next acquire.
+
 Each write is one transaction (PostgreSQL commits durably with its default
 `synchronous_commit=on`). A store holds a few connections (POOL_SIZE); each
 transaction borrows one for its duration (psycopg serializes statements on
@@ -25,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -53,7 +65,7 @@ from .rows import (
     session_from_row,
     session_values,
 )
-from .sqlite import NATIVE_SCHEMA_VERSION, SESSION_FIELDS
+from .sqlite import CLAIM, NATIVE_SCHEMA_VERSION, OWNERS_TABLE, SESSION_FIELDS
 
 # the transaction-level advisory lock that serializes migrations (an arbitrary constant)
 MIGRATION_LOCK = 0x4E4E_4D49_4752
@@ -142,6 +154,8 @@ MIGRATIONS: list[list[str]] = [
             token_hash TEXT NOT NULL
         )""",
     ],
+    # 3 -> 4: owner epochs (fenced journal writes)
+    [OWNERS_TABLE.format(real="DOUBLE PRECISION")],
 ]
 assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 
@@ -149,6 +163,16 @@ assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 def advisory_key(session_id: str) -> str:
     """The lock key's SQL source text: a 64-bit hash of the namespaced ID (computed by the server)."""
     return f"nethack:session:{session_id}"
+
+
+#: the pg_locks rows (l) of a game's session-level advisory lock (its bigint key shows
+#: as classid = high half, objid = low half, objsubid = 1) in this database; params: key, key
+ADVISORY_LOCK = (
+    "l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 "
+    "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "AND l.classid::bigint = (hashtextextended(%s, 0) >> 32) & 4294967295 "
+    "AND l.objid::bigint = hashtextextended(%s, 0) & 4294967295"
+)
 
 
 class PostgresStore(Store):
@@ -288,8 +312,38 @@ class PostgresStore(Store):
             ),
         )
 
+    # ---- fencing ------------------------------------------------------------------------
+
+    async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int:
+        async with self._tx("claim game") as db:
+            row = await (await db.execute(CLAIM.format(mark="%s"), (session_id, dumps(holder), time.time()))).fetchone()
+        assert row is not None
+        return int(row["epoch"])
+
+    async def _fenced(self, db: psycopg.AsyncConnection[Any], session_id: str, *, lock: bool) -> None:
+        """Inside a write transaction: refuse unless this store's claim on the
+        game still holds - its epoch (the row is share-locked, so a claim by
+        another instance waits for this transaction, or this one sees it), and
+        with `lock` the advisory lock still held by the ownership connection."""
+        fence = self.fence_of(session_id)
+        if fence is None:
+            return
+        fence.precheck()
+        key = advisory_key(session_id)
+        row = await (
+            await db.execute(
+                f"SELECT epoch, EXISTS (SELECT 1 FROM pg_locks l WHERE {ADVISORY_LOCK} AND l.pid = %s) AS held "
+                "FROM owners WHERE session_id = %s FOR SHARE OF owners",
+                (key, key, fence.backend_pid, session_id),
+            )
+        ).fetchone()
+        checks_lock = lock and fence.backend_pid is not None
+        fence.verify(None if row is None else int(row["epoch"]), lock_held=not checks_lock or bool(row and row["held"]))
+
     async def reserve(self, entry: JournalEntry) -> None:
         async with self._tx("reserve journal entry") as db:
+            # no input is accepted once the lock is gone, even before anyone else takes the game
+            await self._fenced(db, entry["sessionId"], lock=True)
             # the session row lock orders concurrent reservations of one game (any instance)
             await db.execute("SELECT 1 FROM sessions WHERE session_id = %s FOR UPDATE", (entry["sessionId"],))
             row = await (
@@ -318,6 +372,8 @@ class PostgresStore(Store):
         if state == "reserved":
             raise StoreConflict("complete needs a final state")
         async with self._tx("complete journal entry") as db:
+            # the epoch only: an input this owner sent is recorded unless another owner claimed the game
+            await self._fenced(db, session_id, lock=False)
             cursor = await db.execute(
                 "UPDATE journal SET state = %s, receipt_json = %s, completed_at_s = %s "
                 "WHERE session_id = %s AND seq = %s AND state = 'reserved'",
@@ -469,20 +525,32 @@ class PostgresStore(Store):
 # ---- ownership: one advisory lock per game, on one connection per process ---------------
 
 
+Connection = psycopg.AsyncConnection[dict[str, Any]]
+
+
 class _AdvisoryLease(Lease):
-    def __init__(self, owner: AdvisoryOwnership, session_id: str) -> None:
+    def __init__(self, owner: AdvisoryOwnership, session_id: str, connection: Connection) -> None:
         self.session_id = session_id
         self._owner: AdvisoryOwnership | None = owner
+        self.connection: Connection | None = connection  # the one whose session holds the lock
+
+    def lock_gone(self) -> str | None:
+        db = self.connection
+        if db is None:
+            return None  # released
+        if db.closed or db.broken:
+            return "its ownership connection to PostgreSQL ended, and the advisory lock with it"
+        return None
 
     @property
     def lost(self) -> bool:
         # the locks live and die with the ownership connection
-        return self._owner is not None and self._owner.broken
+        return super().lost or self.lock_gone() is not None
 
     async def release(self) -> None:
         owner, self._owner = self._owner, None
         if owner is not None:
-            await owner._release(self.session_id)
+            await owner._release(self)
 
 
 class AdvisoryOwnership(Ownership):
@@ -490,61 +558,108 @@ class AdvisoryOwnership(Ownership):
 
     PostgreSQL's advisory locks are re-entrant per connection, so the held
     set refuses a second acquire through the same connection (two loaders
-    in one process are two owners too). The holder's diagnostics come from
-    pg_locks + pg_stat_activity (its backend pid and application name)."""
+    in one process are two owners too). A connection that ended is opened
+    again by the next acquire; the leases taken on it are lost. Bound to the
+    store (`open_postgres`, GameRegistry), each acquire claims the game
+    there (a new owner epoch) with this connection's backend pid, which the
+    store's fenced writes look for in pg_locks. The holder's diagnostics
+    come from pg_locks + pg_stat_activity (its backend pid and application
+    name)."""
 
-    def __init__(self, connection: psycopg.AsyncConnection[dict[str, Any]]) -> None:
+    def __init__(self, connection: Connection, conninfo: str | None = None, label: str | None = None) -> None:
         self._db = connection
+        self._conninfo = conninfo  # to open the connection again after it ended (None: never)
+        self._label = label
         self._lock = asyncio.Lock()
-        self._held: set[str] = set()
+        self._held: dict[str, _AdvisoryLease] = {}
 
-    @classmethod
-    async def connect(cls, conninfo: str, name: str | None = None) -> AdvisoryOwnership:
-        label = name or f"nethack-webmcp owner pid {os.getpid()}"
+    @staticmethod
+    async def _open(conninfo: str, label: str) -> Connection:
         try:
-            connection = await psycopg.AsyncConnection.connect(
+            return await psycopg.AsyncConnection.connect(
                 conninfo, autocommit=True, row_factory=dict_row, application_name=label[:63]
             )
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to the game database for ownership: {exc}") from exc
-        return cls(connection)
+
+    @classmethod
+    async def connect(cls, conninfo: str, name: str | None = None) -> AdvisoryOwnership:
+        label = name or f"nethack-webmcp owner pid {os.getpid()}"
+        return cls(await cls._open(conninfo, label), conninfo, label)
 
     @property
     def broken(self) -> bool:
         return self._db.closed or self._db.broken
 
-    async def _query(self, sql: str, params: tuple[Any, ...]) -> dict[str, Any] | None:
+    async def _query(self, sql: str, params: tuple[Any, ...], *, reopen: bool = False) -> dict[str, Any] | None:
+        """One statement on the ownership connection; with `reopen`, a
+        connection found ended is opened again (once) and the statement rerun."""
         async with self._lock:
-            try:
-                return await (await self._db.execute(sql, params)).fetchone()
-            except psycopg.Error as exc:
-                raise StoreError(f"ownership lock query failed: {exc}") from exc
+            for attempt in (1, 2):
+                if self.broken and reopen and self._conninfo is not None:
+                    with contextlib.suppress(psycopg.Error):
+                        await self._db.close()
+                    self._db = await self._open(self._conninfo, self._label or "nethack-webmcp owner")
+                try:
+                    return await (await self._db.execute(sql, params)).fetchone()
+                except psycopg.Error as exc:
+                    if attempt == 1 and reopen and self.broken:
+                        continue  # the connection had ended unnoticed: open it again
+                    raise StoreError(f"ownership lock query failed: {exc}") from exc
+        raise AssertionError("unreachable")
 
     async def acquire(self, session_id: str) -> Lease | None:
-        if session_id in self._held:
-            return None
+        held = self._held.get(session_id)
+        if held is not None:
+            if not held.lost:
+                return None
+            await held.release()  # a lost lease: forget it, then try for the game afresh
         row = await self._query(
-            "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got", (advisory_key(session_id),)
+            "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got, pg_backend_pid() AS pid",
+            (advisory_key(session_id),),
+            reopen=True,
         )
         if not (row and row["got"]):
             return None
-        self._held.add(session_id)
-        return _AdvisoryLease(self, session_id)
+        lease = _AdvisoryLease(self, session_id, self._db)
+        self._held[session_id] = lease
+        try:
+            # the new owner epoch, before the caller reads the journal: from now on
+            # any earlier owner's journal writes are refused
+            lease.fence = await self._claim(
+                session_id, {"backendPid": row["pid"], "application": self._label, "pid": os.getpid()}
+            )
+        except BaseException:
+            await lease.release()
+            raise
+        if lease.fence is not None:
+            lease.fence.backend_pid = int(row["pid"])
+            lease.fence.lock_gone = lease.lock_gone
+        return lease
 
-    async def _release(self, session_id: str) -> None:
-        if session_id in self._held:
-            self._held.discard(session_id)
-            if not self.broken:
-                await self._query("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (advisory_key(session_id),))
+    async def _release(self, lease: _AdvisoryLease) -> None:
+        if self._held.get(lease.session_id) is lease:
+            del self._held[lease.session_id]
+        if lease.fence is not None and self.store is not None:
+            self.store.release_claim(lease.fence)
+        connection, lease.connection = lease.connection, None
+        if connection is self._db and not self.broken:
+            try:
+                unlock = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
+                await self._query(unlock, (advisory_key(lease.session_id),))
+            except StoreError:
+                if not self.broken:
+                    raise
+                # the connection ended as we let go: the lock went with it
 
     async def holder(self, session_id: str) -> dict[str, Any] | None:
+        key = advisory_key(session_id)
         try:
             row = await self._query(
                 "SELECT a.pid, a.application_name, extract(epoch FROM a.backend_start) AS since "
-                "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
-                "AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = "
-                "hashtextextended(%s, 0) LIMIT 1",
-                (advisory_key(session_id),),
+                f"FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE {ADVISORY_LOCK} LIMIT 1",
+                (key, key),
+                reopen=True,
             )
         except StoreError:
             return None
@@ -558,11 +673,13 @@ class AdvisoryOwnership(Ownership):
 
 
 async def open_postgres(conninfo: str) -> tuple[PostgresStore, AdvisoryOwnership]:
-    """The store and ownership of one server process on `conninfo`."""
+    """The store and ownership of one server process on `conninfo` (the
+    ownership bound to the store: its takes are claims, its games fenced)."""
     store = await PostgresStore.connect(conninfo)
     try:
         ownership = await AdvisoryOwnership.connect(conninfo)
     except BaseException:
         await store.close()
         raise
+    ownership.bind(store)
     return store, ownership

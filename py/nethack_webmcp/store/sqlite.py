@@ -4,7 +4,11 @@ One database file per state directory (`games.sqlite3`), shared by every
 process of this user; each game's owner holds an exclusive `fcntl.flock` on
 `locks/<sessionId>.lock` next to it for as long as the game is loaded. The
 kernel drops the lock when the holder dies (even by SIGKILL), so a crashed
-owner never blocks a later resume.
+owner never blocks a later resume. Taking the lock also raises the game's
+owner epoch (table `owners`), and every journal write checks, inside its
+own transaction, that the epoch is still the one this process wrote and
+that its locked file is still the lock file (not deleted or replaced): an
+owner that lost its lock unnoticed cannot append.
 
 Each write is one short `BEGIN IMMEDIATE` transaction; with WAL and
 `synchronous=FULL` it is on disk when `commit` returns. The schema version
@@ -54,8 +58,24 @@ LOCKS_DIR = "locks"
 BUSY_TIMEOUT_MS = 5000
 
 #: the native stores' schema (SQLite and PostgreSQL): the shared one (base.SCHEMA_VERSION)
-#: plus schema 3, the HTTP service's control-token hashes and limit end reasons
-NATIVE_SCHEMA_VERSION = SCHEMA_VERSION + 1
+#: plus schema 3, the HTTP service's control-token hashes and limit end reasons, and
+#: schema 4, the owner epochs that fence journal writes
+NATIVE_SCHEMA_VERSION = SCHEMA_VERSION + 2
+
+#: owner epochs, one row per game ever owned; no foreign key: a new game is
+#: claimed (its lock taken) before its session row is written
+OWNERS_TABLE = """CREATE TABLE owners (
+    session_id TEXT PRIMARY KEY,
+    epoch INTEGER NOT NULL CHECK (epoch >= 1),
+    holder_json TEXT NOT NULL,
+    claimed_at_s {real} NOT NULL
+)"""
+#: one claim: the next epoch (1 for a game never owned), in one statement of both dialects
+CLAIM = (
+    "INSERT INTO owners (session_id, epoch, holder_json, claimed_at_s) VALUES ({mark}, 1, {mark}, {mark}) "
+    "ON CONFLICT (session_id) DO UPDATE SET epoch = owners.epoch + 1, holder_json = excluded.holder_json, "
+    "claimed_at_s = excluded.claimed_at_s RETURNING epoch"
+)
 MIGRATIONS: list[list[str]] = [
     # 0 -> 1: sessions, journal, tool receipts, game records
     [
@@ -166,6 +186,8 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE game_records_3 RENAME TO game_records",
         "CREATE INDEX game_records_recent_idx ON game_records (ended_at_s DESC, game_id DESC)",
     ],
+    # 3 -> 4: owner epochs (fenced journal writes)
+    [OWNERS_TABLE.format(real="REAL") + " WITHOUT ROWID"],
 ]
 assert len(MIGRATIONS) == NATIVE_SCHEMA_VERSION
 
@@ -319,8 +341,26 @@ class SqliteStore(Store):
             ),
         )
 
+    # ---- fencing ------------------------------------------------------------------------
+
+    async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int:
+        with self._errors("claim game"), self._tx() as db:
+            rows = db.execute(CLAIM.format(mark="?"), (session_id, dumps(holder), time.time())).fetchall()
+        return int(rows[0][0])
+
+    def _fenced(self, db: sqlite3.Connection, session_id: str) -> None:
+        """Inside a write transaction (BEGIN IMMEDIATE: claims are serialized
+        with it): refuse unless this store's claim on the game still holds."""
+        fence = self.fence_of(session_id)
+        if fence is None:
+            return
+        fence.precheck()
+        row = db.execute("SELECT epoch FROM owners WHERE session_id = ?", (session_id,)).fetchone()
+        fence.verify(None if row is None else int(row[0]))
+
     async def reserve(self, entry: JournalEntry) -> None:
         with self._errors("reserve journal entry"), self._tx() as db:
+            self._fenced(db, entry["sessionId"])
             last = (
                 db.execute("SELECT max(seq) FROM journal WHERE session_id = ?", (entry["sessionId"],)).fetchone()[0]
                 or 0
@@ -345,6 +385,7 @@ class SqliteStore(Store):
         if state == "reserved":
             raise StoreConflict("complete needs a final state")
         with self._errors("complete journal entry"), self._tx() as db:
+            self._fenced(db, session_id)
             cursor = db.execute(
                 "UPDATE journal SET state = ?, receipt_json = ?, completed_at_s = ? "
                 "WHERE session_id = ? AND seq = ? AND state = 'reserved'",
@@ -484,13 +525,36 @@ class SqliteStore(Store):
 
 
 class _FileLease(Lease):
-    def __init__(self, session_id: str, fd: int) -> None:
+    def __init__(self, owner: FileOwnership, session_id: str, fd: int, path: Path) -> None:
         self.session_id = session_id
+        self._owner = owner
         self._fd: int | None = fd
+        self._path = path
+
+    def lock_gone(self) -> str | None:
+        """Why the flock no longer guards the game, if it does not: the locked
+        file is no longer the lock file (deleted, or replaced), so another
+        opener can lock the new one."""
+        fd = self._fd
+        if fd is None:
+            return None  # released
+        try:
+            locked, current = os.fstat(fd), os.stat(self._path)
+        except OSError:
+            return f"its lock file {self._path} was deleted"
+        if (locked.st_dev, locked.st_ino) != (current.st_dev, current.st_ino):
+            return f"its lock file {self._path} was replaced"
+        return None
+
+    @property
+    def lost(self) -> bool:
+        return super().lost or self.lock_gone() is not None
 
     async def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is not None:
+            if self.fence is not None and self._owner.store is not None:
+                self._owner.store.release_claim(self.fence)
             try:
                 fcntl.flock(fd, fcntl.LOCK_UN)
             finally:
@@ -501,7 +565,10 @@ class FileOwnership(Ownership):
     """`locks/<sessionId>.lock` under the state directory, held with
     `flock(LOCK_EX | LOCK_NB)` by the process that has the game loaded.
     The file holds the owner's pid for diagnostics; it is never deleted
-    (deleting a lock file races with a concurrent opener)."""
+    (deleting a lock file races with a concurrent opener; if something else
+    deletes it, the lease turns lost and the fence refuses its writes).
+    Bound to the store (`bind`, done by GameRegistry), each acquire claims
+    the game there (a new owner epoch)."""
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
@@ -530,9 +597,20 @@ class FileOwnership(Ownership):
         except BaseException:
             os.close(fd)
             raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, dumps({"pid": os.getpid(), "since": time.time()}).encode(), 0)
-        return _FileLease(session_id, fd)
+        holder = {"pid": os.getpid(), "since": time.time()}
+        lease = _FileLease(self, session_id, fd, path)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, dumps(holder).encode(), 0)
+            # the new owner epoch, before the caller reads the journal: from now on
+            # any earlier owner's journal writes are refused
+            lease.fence = await self._claim(session_id, holder)
+        except BaseException:
+            await lease.release()
+            raise
+        if lease.fence is not None:
+            lease.fence.lock_gone = lease.lock_gone
+        return lease
 
     async def holder(self, session_id: str) -> dict[str, Any] | None:
         try:

@@ -29,6 +29,8 @@ export class GameLocks {
     const lease = this.leases.get(sessionId);
     if (lease && !lease.lost) {
       lease.lost = true;
+      // its writes are refused at once, even before the new owner's claim is recorded
+      if (this.store.tokens.get(sessionId) === lease.token) this.store.tokens.set(sessionId, null);
       this.onLost(sessionId);
     }
   }
@@ -70,7 +72,8 @@ export class GameLocks {
           lease.released = true;
           if (this.leases.get(sessionId) === lease) {
             this.leases.delete(sessionId);
-            if (this.store.tokens.get(sessionId) === lease.token) this.store.tokens.delete(sessionId);
+            const token = this.store.tokens.get(sessionId);
+            if (token === lease.token || token === null) this.store.tokens.delete(sessionId);
           }
           release();
         },

@@ -29,9 +29,12 @@
 // call reports that the page must be reloaded).
 //
 // Ownership fence: taking a game (game-locks.js) writes an `owners` row
-// {sessionId, token, holder}; every write about that game checks, in the
+// {sessionId, token, epoch, holder} (epoch: one more than the last owner's,
+// as the native stores count); every write about that game checks, in the
 // same transaction, that the row still carries this worker's token (a stolen
 // game's old owner can never write, even if its write raced the takeover).
+// A lease this worker already knows is lost (its lock request was aborted by
+// a steal) is refused before any transaction: its token is kept as null.
 
 import { StoreFaults } from './store-faults.js';
 import { fail, translate } from './store-failure.js';
@@ -76,7 +79,7 @@ export class IdbStore {
     this.blocked = null;         // {failure, done} while an upgrade waits for another tab
     this.closed = false;
     this.closedReason = null;    // set when another tab's upgrade closed our connection
-    this.tokens = new Map();     // sessionId -> this worker's owner token (game-locks.js)
+    this.tokens = new Map();     // sessionId -> this worker's owner token (game-locks.js); null: lost
     this.onLost = () => {};      // (sessionId) => …, when a fence finds the game taken over
     this.lastDurability = null;  // what the last readwrite transaction reports (tests)
     this.faults = new StoreFaults(); // test-only fault injection (inert unless a test sets a plan)
@@ -226,6 +229,9 @@ export class IdbStore {
   async fence(tx, sessionId) {
     const token = this.tokens.get(sessionId);
     if (token === undefined) return;
+    if (token === null) {
+      throw fail('lostOwnership', `game ${sessionId} was taken over by another tab: this tab writes nothing more for it`);
+    }
     const owner = await promised(tx.objectStore('owners').get(sessionId));
     if (!owner || owner.token !== token) {
       this.onLost(sessionId);
@@ -247,9 +253,15 @@ export class IdbStore {
     }
   }
 
+  /** Record a new owner of `sessionId` (its token); resolves with the new owner epoch. */
   async claim(sessionId, token, holder) {
-    await this.run(['owners'], 'readwrite', 'claim', (tx) =>
-      promised(tx.objectStore('owners').put({ sessionId, token, holder })));
+    return this.run(['owners'], 'readwrite', 'claim', async (tx) => {
+      const owners = tx.objectStore('owners');
+      const previous = await promised(owners.get(sessionId));
+      const epoch = ((previous && previous.epoch) || 0) + 1;
+      await promised(owners.put({ sessionId, token, epoch, holder }));
+      return epoch;
+    });
   }
 
   async owner(sessionId) {
@@ -285,6 +297,15 @@ async function updateSession(tx, sessionId, fields) {
 const STORE_METHODS = {
   schema() {
     return this.schema();
+  },
+
+  /** Claim a game for this store object without a Web Lock (Store.claim: the
+   *  fencing contract checks); the new owner epoch. */
+  async claimGame(sessionId, holder) {
+    const token = crypto.randomUUID();
+    const epoch = await this.claim(sessionId, token, holder);
+    this.tokens.set(sessionId, token);
+    return epoch;
   },
 
   async createSession(info) {
