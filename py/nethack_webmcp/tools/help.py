@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..projection import frame as frames
+from . import frame_schema
 from .base import Tool, ToolContext, plain_schema
 
 TOPICS: dict[str, str] = {
@@ -17,7 +19,8 @@ syntax), events (what you heard/saw; creatureDied when you saw one die), result 
 error. Acting tools (interact, use, travel, equipment) need the current basis.viewId; a retry with \
 the same requestId acts once; respond needs the exact decision.id. Free tools (observe, \
 plan, lookup, inventory, equipment, help, and interact/use without action) never spend a turn. \
-help {"topic":"tools"} lists every action of every tool with its fields.""",
+help {"topic":"tools"} lists every action of every tool with its fields; help {"topic":"frame"} \
+gives the DecisionFrame's JSON Schema.""",
     "map": """scene.map.text is the display: the first two lines are x rulers (tens digit over \
 ones digit), each row starts with its y. Blank means never seen (not floor). legend explains each \
 shown mark; symbols maps marks to [x,y] positions (walls/floor/corridors omitted); hero is your \
@@ -61,9 +64,16 @@ gameEnded. outcome.submission "uncertain" means the engine failed mid-action: ob
 }
 
 TOOLS_TOPIC = "tools"
-SCHEMA = plain_schema({"topic": {"type": "string", "enum": [*TOPICS, TOOLS_TOPIC]}})
+#: The DecisionFrame's JSON Schema (frame_schema.py): `result.schema`, and compact in `text`.
+FRAME_TOPIC = "frame"
+FRAME_TEXT = """Every reply is this DecisionFrame (JSON Schema draft 2020-12; also result.schema and \
+the site's decision-frame.schema.json). Closed objects refuse unknown members; result is typed by its \
+kind only (each tool's query data)."""
+GENERATED_TOPICS = (TOOLS_TOPIC, FRAME_TOPIC)
+SCHEMA = plain_schema({"topic": {"type": "string", "enum": [*TOPICS, *GENERATED_TOPICS]}})
 
-DESCRIPTION = f"How to play, with examples (free). topic {TOOLS_TOPIC}: every action of every tool."
+# The topics' names are in the enum; the description names the generated one (tools/list is budgeted).
+DESCRIPTION = f"How to play, with examples (free). {TOOLS_TOPIC}: every tool's actions."
 
 
 def every_action() -> str:
@@ -76,8 +86,20 @@ def every_action() -> str:
 
 async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     topic = args.get("topic", "overview")
+    topics = [*TOPICS, *GENERATED_TOPICS]
+    if topic == FRAME_TOPIC:
+        # the text channel carries the schema too: most clients show a model only the text
+        text = f"{FRAME_TEXT}\n{frame_schema.compact()}"
+        result = {
+            "kind": "help",
+            "topic": topic,
+            "text": text,
+            "topics": topics,
+            "schema": json.loads(frame_schema.compact()),
+        }
+        return frames.build(None, result=result)
     text = every_action() if topic == TOOLS_TOPIC else TOPICS[topic]
-    return frames.build(None, result={"kind": "help", "topic": topic, "text": text, "topics": [*TOPICS, TOOLS_TOPIC]})
+    return frames.build(None, result={"kind": "help", "topic": topic, "text": text, "topics": topics})
 
 
 TOOL = Tool("help", "Help", DESCRIPTION, SCHEMA, True, handle)
