@@ -292,3 +292,36 @@ async def test_too_many_event_streams_get_503_with_retry_after(tmp_path: Path) -
                         break
             else:
                 raise AssertionError("closed streams were never given back")
+
+
+def test_client_leaving_mid_body_runs_nothing(instance: Instance) -> None:
+    message = json.dumps(
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "help", "arguments": {}}}
+    ).encode()
+
+    def help_calls() -> str:
+        page = httpx.get(f"{instance.url}/metrics", timeout=30).text
+        return "\n".join(
+            line for line in page.splitlines() if line.startswith('nethack_webmcp_tool_calls_total{tool="help"}')
+        )
+
+    before = help_calls()
+    sock = connect(instance)
+    extra = (
+        "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+        f"Content-Length: {len(message)}\r\n"
+    )
+    sock.sendall(head(instance, "POST", "/mcp", extra) + message[: len(message) // 2])
+    time.sleep(0.2)
+    sock.close()  # half a call, then gone: the half is never run as a call
+    time.sleep(0.3)
+    assert help_calls() == before
+    # the same call sent whole is run (the check above can fail)
+    whole = connect(instance)
+    whole.sendall(head(instance, "POST", "/mcp", extra) + message)
+    whole.settimeout(30)
+    assert status(whole.recv(65536)) == 200
+    whole.close()
+    assert help_calls() != before
+    still_serving(instance)
+    no_traceback(instance)

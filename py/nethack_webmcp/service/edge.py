@@ -171,9 +171,11 @@ class Edge:
                 send, 408, "requestTimeout", f"the request body did not arrive within {self.body_timeout_s:g} s"
             )
             return
+        if not body.complete:
+            return  # the client left before its body ended: no one to answer, nothing to run
         path = scope["path"]
         mcp = path == MCP_PATH or path.startswith(MCP_PATH + "/")
-        if mcp and scope["method"] == "POST" and body.disconnect is None:
+        if mcp and scope["method"] == "POST":
             problem = jsonrpc_problem(body.data)
             if problem is not None:
                 await _jsonrpc_error(send, *problem)

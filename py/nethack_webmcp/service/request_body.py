@@ -34,8 +34,8 @@ class BodyTooLarge(Exception):
 @dataclass(frozen=True)
 class Body:
     data: bytes
-    #: the client went away before the body ended (the message the route would have seen next)
-    disconnect: Message | None = None
+    #: False when the client went away before the body ended
+    complete: bool = True
 
 
 async def read_body(receive: Receive, *, limit: int, timeout_s: float) -> Body:
@@ -49,7 +49,7 @@ async def read_body(receive: Receive, *, limit: int, timeout_s: float) -> Body:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                return Body(b"".join(parts), message)
+                return Body(b"".join(parts), complete=False)  # http.disconnect
             chunk = message.get("body", b"")
             seen += len(chunk)
             if seen > limit:
@@ -60,10 +60,9 @@ async def read_body(receive: Receive, *, limit: int, timeout_s: float) -> Body:
 
 
 def replay(body: Body, receive: Receive) -> Receive:
-    """A receive that hands the route the body already read, then the live connection's messages."""
+    """A receive that hands the route the body already read, then the live connection's messages
+    (a disconnect, for a route that watches for one)."""
     pending: list[Message] = [{"type": "http.request", "body": body.data, "more_body": False}]
-    if body.disconnect is not None:
-        pending.append(body.disconnect)
 
     async def replayed() -> Message:
         if pending:
