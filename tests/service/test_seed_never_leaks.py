@@ -75,6 +75,7 @@ def assert_sealed(seed: int, received: bytes, where: str) -> None:
         assert not leaks(seed, received), f"seed {seed} reached the {where}: {leaks(seed, received)}"
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestWarning")
 def test_the_searcher_finds_each_form_and_only_the_seed() -> None:
     seed = 3_000_000_123
     for text in (

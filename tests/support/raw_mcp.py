@@ -131,6 +131,7 @@ class _Starting:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
+            limit=1 << 24,  # one JSON-RPC message per line, however long
         )
         self.client = RawStdio(process)
         await self.client.initialize()
