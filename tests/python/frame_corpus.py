@@ -14,6 +14,7 @@ from typing import Any
 
 from nethack_webmcp.projection import frame as frames
 from nethack_webmcp.session import Session
+from nethack_webmcp.tools import BY_NAME, ToolContext
 from nethack_webmcp.tools.help import GENERATED_TOPICS, TOPICS
 from support.client import Client, bound
 
@@ -173,6 +174,21 @@ async def ordinary_game(corpus: Corpus, seed: int, role: str) -> None:
         await quit_game(corpus, frame)
 
 
+async def past_the_deadline(corpus: Corpus, seed: int) -> None:
+    """A leg called with no time to wait answers `running` (the operation goes on),
+    then observe reports the operation once it is done."""
+    frame = await corpus.call("session", action="create", seed=seed)
+    impatient = ToolContext(corpus.agent.games, operation_deadline=0)
+    running = await BY_NAME["travel"].call(impatient, {**bound(frame), "mode": "explore", "maxActions": 40})
+    corpus.keep("travel explore (deadline passed)", running)
+    assert running["outcome"]["status"] == "running", running["outcome"]
+    session_id = frame["basis"]["sessionId"]
+    await corpus.call("interact", **bound(frame), action="search")  # busy, or staleView once done
+    await corpus.agent.games.get(session_id).running.task  # type: ignore[union-attr]
+    await corpus.call("observe", sessionId=session_id, operationId=running["outcome"]["operationId"])
+    await corpus.call("session", action="close", sessionId=session_id)
+
+
 async def low(corpus: Corpus, session: Session, method: str, **params: Any) -> Frame:
     """A low fixture step (debug.wizard is never exposed through the tools), then its frame."""
     result = await session.step(method, params, request_id=f"fixture-{session.revision}")
@@ -221,5 +237,6 @@ async def collect(agent: Client, seeds: tuple[tuple[int, str], ...]) -> list[tup
     await sessionless(corpus)
     for seed, role in seeds:
         await ordinary_game(corpus, seed, role)
+    await past_the_deadline(corpus, seeds[0][0])
     await wizard_death(corpus)
     return corpus.frames

@@ -3,8 +3,8 @@
 The schema (nethack_webmcp/tools/frame_schema.py) is checked with a real
 JSON Schema validator (`jsonschema`, draft 2020-12; installed with the MCP
 SDK the tests use) against a corpus of frames from real native games
-(frame_corpus.py: every tool, legs, every decision kind, refusals, a quit
-and a death to the ended game) and from the recorded driver fixtures. It
+(frame_corpus.py: every tool, legs, every decision kind, refusals, a call
+past its deadline, a quit and a death to the ended game) and from the recorded driver fixtures. It
 must also refuse drift: a frame with an unknown member or a word outside a
 vocabulary fails. The engine's own words are held to `protocol.describe`,
 and what `help` and the exporter publish is the same schema.
@@ -82,7 +82,9 @@ async def test_a_corpus_of_real_frames_validates(agent: Client) -> None:
     }
     codes = {frame["error"]["code"] for _, frame in corpus if "error" in frame}
     expected = {"invalidArguments", "staleView", "notFound", "noDecision", "decisionMismatch", "invalidValue"}
-    assert expected | {"decisionStanding", "unknownSession", "gameEnded", "sessionClosed"} <= codes
+    assert expected | {"decisionStanding", "unknownSession", "gameEnded", "sessionClosed", "busy"} <= codes
+    statuses = {frame["outcome"]["status"] for _, frame in corpus if frame["outcome"]}
+    assert {"completed", "decision", "ended", "rejected", "stopped", "running"} <= statuses
     results = {frame["result"]["kind"] for _, frame in corpus if "result" in frame}
     assert results == set(frame_schema.RESULT_KINDS)
     events = {event["type"] for _, frame in corpus for event in frame["events"]}
