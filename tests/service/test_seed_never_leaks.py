@@ -51,7 +51,7 @@ def encodings(seed: int) -> dict[str, re.Pattern[bytes]]:
         grouped = f"{seed:,}".replace(",", separator).encode()
         forms[f"grouped {separator!r}"] = rb"(?<![0-9])" + re.escape(grouped) + rb"(?![0-9])"
     for order in ("big", "little"):
-        packed = seed.to_bytes(4, order)  # type: ignore[arg-type]
+        packed = seed.to_bytes(4, order)
         forms[f"bytes {order}"] = re.escape(packed)
         for name, encode in (("base64", base64.b64encode), ("base64url", base64.urlsafe_b64encode)):
             forms[f"{name} {order}"] = re.escape(encode(packed).rstrip(b"="))
@@ -184,9 +184,7 @@ async def test_the_stdio_server_and_its_spectator_never_show_a_live_seed(tmp_pat
         published = bytes(spectator.received[before:])
         assert b'"seed":%d' % chosen in published
         recent = json.loads(await fetch(spectator.base + "/api/recent"))
-        assert [(r["gameId"], r["seed"], r["seedChoice"]) for r in recent["records"]] == [
-            (games[0], chosen, "chosen")
-        ]
+        assert [(r["gameId"], r["seed"], r["seedChoice"]) for r in recent["records"]] == [(games[0], chosen, "chosen")]
         assert_sealed(seeds[games[1]], bytes(agent.received) + bytes(spectator.received), "agent or spectator")
     with sqlite3.connect(tmp_path / DATABASE_NAME) as db:
         assert db.execute("SELECT seed FROM game_records WHERE game_id = ?", (games[0],)).fetchone() == (chosen,)
@@ -206,7 +204,10 @@ async def test_the_http_service_never_shows_a_live_seed(database: str, tmp_path:
             first = await agent.call("session", {"action": "create", "seed": chosen, "harness_name": "seal suite"})
             second = await agent.call("session", {"action": "create"})
             games = [first["basis"]["sessionId"], second["basis"]["sessionId"]]
-            auths = [{"controlToken": first["result"]["controlToken"]}, {"controlToken": second["result"]["controlToken"]}]
+            auths = [
+                {"controlToken": first["result"]["controlToken"]},
+                {"controlToken": second["result"]["controlToken"]},
+            ]
 
             async def calls() -> dict[str, Any]:
                 await spectator.everything(games, "/metrics")
@@ -224,7 +225,7 @@ async def test_the_http_service_never_shows_a_live_seed(database: str, tmp_path:
             async with await psycopg.AsyncConnection.connect(database) as db:
                 rows = await (await db.execute("SELECT session_id, seed FROM sessions")).fetchall()
                 stored = repr(await (await db.execute("SELECT * FROM sessions")).fetchall()).encode()
-            seeds = dict(rows)
+            seeds: dict[str, int] = dict(rows)
             assert seeds[games[0]] == chosen and leaks(chosen, stored), "the searcher finds a seed where it is"
             for seed in seeds.values():
                 assert_sealed(seed, bytes(agent.received), "agent (HTTP: every response, headers and body)")
@@ -237,5 +238,7 @@ async def test_the_http_service_never_shows_a_live_seed(database: str, tmp_path:
             assert b'"seed":%d' % chosen in bytes(spectator.received[before:])
             assert_sealed(seeds[games[1]], bytes(agent.received) + bytes(spectator.received), "agent or spectator")
         async with await psycopg.AsyncConnection.connect(database) as db:
-            record = await (await db.execute("SELECT seed FROM game_records WHERE game_id = %s", (games[0],))).fetchone()
+            record = await (
+                await db.execute("SELECT seed FROM game_records WHERE game_id = %s", (games[0],))
+            ).fetchone()
         assert record == (chosen,)
