@@ -47,6 +47,7 @@ function pageRecord(record, session) {
     startedAt: ms(record.startedAt), endedAt: ms(record.endedAt), endTimeKind: record.endTimeKind,
     endReason: record.endReason, how: record.how, death: record.death, score: record.score,
     turn: record.turns, depth: record.lastDepth, deepest: record.deepestDepth, lifecycle: 'ended',
+    seed: record.seed ?? null, seedChoice: record.seedChoice ?? null, // the game is over: its seed is published
   };
 }
 

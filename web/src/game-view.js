@@ -166,6 +166,8 @@ function summary(record) {
     stat('Turns', 'turns', String(record.turn ?? '—')),
     stat('Deepest floor', 'deepest', String(record.deepest ?? 'unknown')),
     stat('Final floor', 'final-depth', String(record.depth ?? 'unknown')),
+    // published with the record: no view shows a live game's seed (docs/DURABILITY.md)
+    record.seed != null ? stat('Seed', 'seed', String(record.seed)) : null,
     stat('Started', 'started', when(record.startedAt)),
     stat('Ended', 'ended', when(record.endedAt)));
 }

@@ -19,7 +19,9 @@ const ARGUMENT_CHARS = 300;
 const channel = new BroadcastChannel(CHANNEL);
 
 /** The character and label fields of a games record, from a game's
- *  concrete creation values (session metadata). */
+ *  concrete creation values (session metadata). Never the seed: these
+ *  records list games in play, and a live game's seed is shown nowhere
+ *  (a completed game's record, durable-records.js, publishes it). */
 function characterOf(meta) {
   return {
     name: meta.name,
@@ -27,7 +29,6 @@ function characterOf(meta) {
     race: meta.race,
     gender: meta.gender,
     alignment: meta.alignment,
-    seed: meta.seed,
     harness: meta.harness_name || '',
     model: meta.model_name || '',
   };
