@@ -82,11 +82,8 @@ async def test_engine_replies_stay_in_step_after_cancelled_exchanges() -> None:
         revision = int(created["revision"])
         in_flight = 0
         for index in range(CALLS):
-            search = {
-                "version": 1,
-                "method": "game.search",
-                "params": {"sessionId": session_id, "requestId": f"s{index}", "expectedRevision": revision, "turns": 20},
-            }
+            params = {"sessionId": session_id, "requestId": f"s{index}", "expectedRevision": revision, "turns": 20}
+            search = {"version": 1, "method": "game.search", "params": params}
             task = asyncio.ensure_future(engine.request(search))
             await pause(instant(rng))
             in_flight += engine._lock.locked() and not task.done()  # cancelled during the exchange
