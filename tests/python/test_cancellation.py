@@ -28,7 +28,7 @@ from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from support.client import CREATED_AT, Client, require_driver
 
 SEED = 2024
-CALLS = 60
+CALLS = 100
 
 
 def registry(directory: Path) -> GameRegistry:
