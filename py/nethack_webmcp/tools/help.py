@@ -12,7 +12,7 @@ from .base import Tool, ToolContext, plain_schema
 TOPICS: dict[str, str] = {
     "overview": """You play real NetHack 3.6.7 through eleven tools. Start with \
 session {"action":"create"}. Every reply is a DecisionFrame: basis (sessionId, revision, viewId, \
-levelId, turn), control.gate (ready | decision | recoveryRequired | lostOwnership | ended), \
+levelId, turn), control.gate (ready | decision | recoveryRequired | lostOwnership | busy | ended), \
 outcome (submission accepted|rejected|uncertain, status, actionsTaken, turnsElapsed), scene \
 (self, nearby, entities, features, map, inventory, here), decision (a question with its reply \
 syntax), events (what you heard/saw; creatureDied when you saw one die), result (query data), \
@@ -60,7 +60,10 @@ lookup {"name":"newt"} reads NetHack's encyclopedia (free).""",
 game and the revision is unchanged: staleView (decide again on the returned scene), \
 staleRevision, decisionStanding (answer first), decisionMismatch (use the shown decision.id), \
 notFound / ambiguous / notAdjacent (targets), invalidArguments, invalidValue, requestIdReused, \
-gameEnded. outcome.submission "uncertain" means the engine failed mid-action: observe.""",
+gameEnded, busy (an earlier operation still runs: observe {operationId}), sessionClosed (call \
+session {"action":"resume"} first). outcome.submission "uncertain" means the engine failed \
+mid-action: observe. outcome.status "running": the call outlived its deadline; the operation goes \
+on: observe with its operationId, never resend.""",
 }
 
 TOOLS_TOPIC = "tools"
