@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from nethack_webmcp.engine import EngineClosed
 from nethack_webmcp.engine.native import NativeEngine, native_identity
 from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
@@ -174,3 +175,36 @@ async def test_a_cancelled_free_query_just_ends(agent: Client) -> None:
     assert not session.engine.closed and session.gate == "ready"
     stepped = await agent.ok("interact", sessionId=game, viewId=looked["basis"]["viewId"], action="search")
     assert stepped["basis"]["revision"] == created["basis"]["revision"] + 1
+
+
+@pytest.mark.asyncio
+async def test_an_exchange_interrupted_mid_read_retires_the_engine() -> None:
+    """The exchange's own task cancelled (as when the event loop shuts down and
+    cancels every task): its reply is still coming, so the engine is retired
+    rather than reused - the next request is refused, never answered with
+    the interrupted request's reply - and the driver process is reaped."""
+    require_driver()
+    engine = await NativeEngine.start()
+    created = await engine.request(
+        {"version": 1, "method": "session.create", "params": {"seed": SEED, "createdAt": CREATED_AT}}
+    )
+    params = {"sessionId": created["sessionId"], "requestId": "cut", "expectedRevision": created["revision"]}
+    caller = asyncio.ensure_future(engine.request({"version": 1, "method": "game.search", "params": params}))
+    exchanges: list[asyncio.Task[Any]] = []
+    for _ in range(50):
+        await asyncio.sleep(0)
+        exchanges = [t for t in asyncio.all_tasks() if t.get_coro().__qualname__.endswith("_locked_exchange")]
+        if exchanges and engine._lock.locked():
+            break
+    assert exchanges, "the exchange runs as its own task"
+    exchanges[0].cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert engine.closed
+    with pytest.raises(EngineClosed):
+        await engine.request({"version": 1, "method": "session.observe", "params": {"sessionId": params["sessionId"]}})
+    for _ in range(100):
+        if engine._process.returncode is not None:
+            break
+        await asyncio.sleep(0.02)
+    assert engine._process.returncode is not None, "the retired driver is reaped"
