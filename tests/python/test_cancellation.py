@@ -7,7 +7,9 @@ transport dropping its stream) cancels the handler of a call:
 
 - engine level: every reply after a cancelled exchange still answers its
   own request (the pipe never runs one reply behind);
-- session level: every cancelled acting call's retry (same requestId)
+- session level: cancelled `Session.step` callers leave the journal, the
+  session and the engine in step, and the journal replays to the same state;
+  every cancelled acting call's retry (same requestId)
   returns its receipt, the revision advanced exactly once per accepted
   input, and the journal replays to the final state (a fresh registry
   resumes the game and shows the same frame);
@@ -24,7 +26,8 @@ from typing import Any
 import pytest
 from nethack_webmcp.engine import EngineClosed
 from nethack_webmcp.engine.native import NativeEngine, native_identity
-from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.session import GameRegistry, Session, state_hash
+from nethack_webmcp.store import MemoryStore
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from support.client import CREATED_AT, Client, require_driver
 
@@ -208,3 +211,36 @@ async def test_an_exchange_interrupted_mid_read_retires_the_engine() -> None:
             break
         await asyncio.sleep(0.02)
     assert engine._process.returncode is not None, "the retired driver is reaped"
+
+
+@pytest.mark.asyncio
+async def test_cancelled_steps_keep_journal_and_engine_in_step() -> None:
+    """Session.step callers cancelled at random instants: every step that was
+    reserved completes (receipt and state), the session's revision is the
+    engine's, one revision per completed entry, and the journal replays on a
+    fresh engine to the same state."""
+    require_driver()
+    rng = random.Random(11)
+    store = MemoryStore()
+    session = await Session.create(await NativeEngine.start(), {"seed": SEED, "createdAt": CREATED_AT}, store=store)
+    restored: Session | None = None
+    try:
+        start = session.revision
+        for index in range(CALLS):
+            step = asyncio.ensure_future(session.step("game.search", {"turns": 3}, request_id=f"step-{index}.1"))
+            await cancel_after(step, instant(rng))
+        await session.step("game.search", {}, request_id="last.1")  # waits for any step still finishing
+        entries = await store.journal(session.session_id)
+        assert all(entry["state"] == "completed" for entry in entries)
+        assert session.revision == start + len(entries)
+        assert len(entries) > CALLS // 2, f"only {len(entries) - 1} of {CALLS} cancelled steps had been sent"
+        final = await session.observe()
+        assert int(final["revision"]) == session.revision, "our bookkeeping is the engine's"
+        info = await store.get_session(session.session_id)
+        assert info is not None
+        restored = await Session.restore(await NativeEngine.start(), info, entries, store=store)
+        assert state_hash(await restored.observe()) == state_hash(final)
+    finally:
+        await session.close()
+        if restored is not None:
+            await restored.close()
