@@ -54,7 +54,12 @@ def test_the_page_shows_no_live_seed_and_the_record_shows_it(plain_browser: Brow
         page.goto(frame["result"]["watchUrl"])
         for _ in range(3):
             frame = agent.call("interact", **bound(frame), action="search")
-        wait_until(page, "(r) => document.getElementById('main').dataset.revision === String(r)", 10, frame["basis"]["revision"])
+        wait_until(
+            page,
+            "(r) => document.getElementById('main').dataset.revision === String(r)",
+            10,
+            frame["basis"]["revision"],
+        )
         seen = [page.content().encode(), page.evaluate("() => document.body.innerText").encode()]
         root = context.new_page()
         root.goto(agent.base + "/")
