@@ -292,16 +292,18 @@ async def run_all(make_store: Callable[[str], Store | Awaitable[Store]]) -> list
         store = make_store(name)
         return store if isinstance(store, Store) else await store
 
+    # (name, how many stores on the same data it takes, the check)
+    runs: list[tuple[str, int, Callable[..., Awaitable[None]]]] = [
+        *((check.__name__, 1, check) for check in CHECKS),
+        *((check.__name__, 2, check) for check in FENCE_CHECKS),
+    ]
     results: list[tuple[str, str | None]] = []
-    for check in [*CHECKS, *FENCE_CHECKS]:
-        name = check.__name__
-        stores = [await made(name)]
+    for name, count, check in runs:
+        stores: list[Store] = []
         try:
-            if check in FENCE_CHECKS:
+            for _ in range(count):
                 stores.append(await made(name))
-                await cast(Callable[[Store, Store], Awaitable[None]], check)(stores[0], stores[1])
-            else:
-                await cast(Callable[[Store], Awaitable[None]], check)(stores[0])
+            await check(*stores)
             results.append((name, None))
         except Exception:
             results.append((name, traceback.format_exc()))
