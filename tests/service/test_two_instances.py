@@ -159,4 +159,5 @@ async def test_hammering_one_game_through_both_instances(database: str, tmp_path
     revisions = sorted(f["basis"]["revision"] for f in accepted)
     assert revisions == list(range(1, len(accepted) + 1)), "each accepted call advanced the game exactly once"
     # progress under load: calls race for one view, so many are refused as stale; some must get through
-    assert len(accepted) >= 3 and set(refusals) <= {"staleView", "lostOwnership", "staleRevision"}, refusals
+    # (busy: another call's operation of the game is still running on that instance)
+    assert len(accepted) >= 3 and set(refusals) <= {"staleView", "lostOwnership", "staleRevision", "busy"}, refusals
