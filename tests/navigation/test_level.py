@@ -101,11 +101,15 @@ def test_visited_is_the_union_of_driver_rows_and_observed_positions():
     # The driver marks squares no observation reported (a run passed them).
     tracker.apply(observation(drawing, (5, 1), visited=[(1, 1), (2, 1), (3, 2), (4, 1), (5, 1)], full=False))
     assert tracker.visited("d0-l1") == {(1, 1), (2, 1), (3, 2), (4, 1), (5, 1)}
-    # Rows without `visited` (older recordings) keep what is known; a full world does not forget it.
-    tracker.apply(observation(drawing, (5, 2)))
+    # Rows without `visited` (older recordings) keep what is known.
+    tracker.apply(observation(drawing, (5, 2), full=False))
     view = tracker.view()
     assert view.visited == {(1, 1), (2, 1), (3, 2), (4, 1), (5, 1), (5, 2)}
     assert view.was_visited(3, 2) and not view.was_visited(3, 1)
+    # Nor does the picture of a full world (an observe) forget it.
+    tracker.apply(observation(drawing, (5, 2)))
+    observed = tracker.view().observed
+    assert observed is not None and observed.visited == view.visited
     # Marks outside the playable map (x = 0) are ignored.
     odd = WorldTracker()
     odd.apply(observation(drawing, (1, 1), visited=[(0, 1), (1, 1)]))

@@ -23,12 +23,24 @@ Two facts beyond the displayed layers are kept here:
 * trap bases - the terrain feature last shown at a square before a known
   trap was drawn over it, so local views can report the base beneath the
   trap overlay ("Perception, not omniscience").
+
+The merged memory is a function of the game's inputs alone: it folds the
+creation response and every gameplay/decision response, in order, and
+nothing else. A `session.observe` response's full world is *shown* (the
+observe frame's own picture, `LevelView.observed`) but not merged, because
+observes are free and unjournaled: a resume, which rebuilds the memory by
+folding the replayed responses, cannot know when they happened. It matters
+because the driver resends a row only when something drawn in it changed,
+so a row's `visible` layer is as of the last response that carried it (a
+wall that left the hero's sight without being redrawn still reads
+visible); merging an observe's fresh layer would make the memory depend on
+when the agent looked. See docs/DURABILITY.md, "Exact resume".
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -96,6 +108,10 @@ class LevelView:
     # {"lock": "locked"|"unlocked", "turn": n}; only what NetHack told the player.
     door_locks: Mapping[Position, Mapping[str, Any]] = field(default_factory=dict)
     turn: int | None = None
+    # The engine's own full picture of this moment when the latest observation
+    # was a session.observe of this level (see the module docstring): what the
+    # observe frame shows. None otherwise; never merged into the memory.
+    observed: LevelView | None = None
 
     @classmethod
     def from_rows(
@@ -254,10 +270,12 @@ class WorldTracker:
 
     Call apply() with each response's `observation` in order (gameplay,
     observe and create alike) and view() whenever a fresh LevelView is
-    needed. A full world replaces the level's rows; a partial world
-    updates only the rows it carries; rows never sent stay blank. The grid
-    is keyed by levelId because the driver keeps terrain memory per level
-    and resends every row when the displayed level changes.
+    needed. A partial world updates only the rows it carries; rows never
+    sent stay blank; a full world of a level not shown yet (creation)
+    replaces the level's rows, and one of the level shown (session.observe)
+    is the view's `observed` picture, not merged (module docstring). The
+    grid is keyed by levelId because the driver keeps terrain memory per
+    level and resends every row when the displayed level changes.
     """
 
     def __init__(self) -> None:
@@ -270,6 +288,7 @@ class WorldTracker:
         # The view of the latest observation: views are immutable and the
         # session, projection and tools ask for it several times per call.
         self._view: LevelView | None = None
+        self._observed: Mapping[str, Any] | None = None  # the latest observe, shown but not merged
         self.sightings = Sightings()
 
     @property
@@ -278,13 +297,21 @@ class WorldTracker:
         return self._level_id
 
     def apply(self, observation: Mapping[str, Any] | None) -> None:
-        """Merge one observation. A missing or level-less observation changes nothing."""
+        """Merge one observation. A missing or level-less observation changes nothing.
+
+        A full world of the level already shown (a session.observe; creation
+        is the first observation, so it is merged) is kept as the observed
+        picture until the next observation, and changes no memory."""
         if not observation or "levelId" not in observation:
             return
         self._view = None
         level_id = str(observation["levelId"])
-        memory = self._levels.setdefault(level_id, _LevelMemory())
         world = observation.get("world")
+        if isinstance(world, Mapping) and world.get("full") and level_id == self._level_id:
+            self._observed = dict(observation)  # the caller may take the world out of its copy
+            return
+        self._observed = None
+        memory = self._levels.setdefault(level_id, _LevelMemory())
         if isinstance(world, Mapping):
             if world.get("full"):
                 memory.rows.clear()
@@ -301,6 +328,27 @@ class WorldTracker:
         self._doors = list(observation.get("doors") or ())
         self._turn = observation.get("turn")
         self._level_id = level_id
+
+    def memory(self) -> dict[str, Any]:
+        """Everything merged so far, as plain data: two trackers that folded
+        the same observations in the same order are equal here (the exact
+        resume tests compare a resumed game's memory with the original's)."""
+        return {
+            "levels": {
+                level_id: {
+                    "rows": {y: dict(row) for y, row in sorted(memory.rows.items())},
+                    "visited": sorted(memory.visited),
+                    "bases": sorted(memory.bases.items()),
+                }
+                for level_id, memory in sorted(self._levels.items())
+            },
+            "levelId": self._level_id,
+            "hero": self._hero,
+            "entities": [dict(entity) for entity in self._entities],
+            "doors": [dict(door) for door in self._doors],
+            "turn": self._turn,
+            "sightings": self.sightings.memory(),
+        }
 
     def visited(self, level_id: str) -> frozenset[Position]:
         """The squares the hero has stood on, on that level: driver `visited` rows and observed positions."""
@@ -324,4 +372,31 @@ class WorldTracker:
             self._doors,
             self._turn,
         )
+        if self._observed is not None:
+            self._view = replace(self._view, observed=self._observed_view(memory, self._observed))
         return self._view
+
+    def _observed_view(self, memory: _LevelMemory, observation: Mapping[str, Any]) -> LevelView:
+        """The observe's own picture: its rows, position, creatures and doors,
+        with the history only the memory has (visited squares, trap bases)."""
+        shown = _LevelMemory()
+        shown.bases = dict(memory.bases)  # update_row adds to it: the memory stays as it was
+        world = observation["world"]
+        for row in world.get("rows") or ():
+            shown.update_row(row)
+        position = observation.get("position")
+        hero = self._hero
+        if isinstance(position, Mapping) and "x" in position and "y" in position:
+            hero = (int(position["x"]), int(position["y"]))
+        assert hero is not None
+        turn = observation.get("turn")
+        return LevelView.from_rows(
+            self._level_id or str(observation["levelId"]),
+            shown.rows,
+            hero,
+            list(observation.get("entities") or ()),
+            frozenset(memory.visited) | shown.visited,
+            shown.trap_bases(),
+            list(observation.get("doors") or ()),
+            turn if isinstance(turn, int) else self._turn,
+        )

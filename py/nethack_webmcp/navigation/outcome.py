@@ -103,6 +103,10 @@ class Sightings:
             shown, last = memory.get(key, (0, turn))
             memory[key] = (max(count, shown) if turn - last <= SIGHTING_GAP else count, turn)
 
+    def memory(self) -> dict[str, list[tuple[tuple[str, str], tuple[int, int]]]]:
+        """The census per level as plain sorted data (for comparisons)."""
+        return {level_id: sorted(memory.items()) for level_id, memory in sorted(self._levels.items())}
+
     def recent(self, level_id: str, turn: int) -> Census:
         """The census of creatures still in their sighting at turn."""
         memory = self._levels.get(level_id, {})

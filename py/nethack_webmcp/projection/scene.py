@@ -171,6 +171,10 @@ def build(
     end: dict[str, Any] | None,
     include_world: bool = False,
 ) -> dict[str, Any]:
+    if include_world and level.observed is not None:
+        # An observe frame shows the full world it just fetched, layers and
+        # all; every other frame shows the merged memory (navigation.level).
+        level = level.observed
     scene: dict[str, Any] = {
         "kind": "snapshot",
         "self": self_view(metadata, observation),

@@ -108,7 +108,7 @@ async def _follow(session: Session) -> None:
     if not entries:
         return
     _, replayed, last_seq, _ = await apply_entries(
-        session.engine, entries, after_seq=after, start_summary=session.summary()
+        session.engine, entries, after_seq=after, start_summary=session.summary(), memory=session.state.tracker
     )
     session.journal.seq = last_seq
     if replayed:

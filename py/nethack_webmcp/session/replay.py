@@ -3,10 +3,23 @@
 A resume (or a recovery after an engine failure, or an import) creates the
 game again with the recorded concrete parameters (including the recorded
 sessionId and the fixed clock), then sends every *completed* journal entry
-again, with `quiet: true`, and checks after each one that the engine
-reached exactly the recorded boundary: revision, decision {id, kind,
+again, exactly as it was first sent, and checks after each one that the
+engine reached exactly the recorded boundary: revision, decision {id, kind,
 prompt}, ended and end. Rejected and not-applied entries sent no input and
-are skipped. A trailing reservation without a receipt is the input that
+are skipped.
+
+The replay also rebuilds the navigation memory (`ReplayResult.memory`): it
+folds the creation response and every replayed response into a fresh
+WorldTracker in order, the same sequence of observations the original
+session folded, so trap bases, visited squares, creature sightings, other
+levels and each row's layers come back exactly. That is why it asks for
+full responses: quiet ones carry no observation, and they also leave the
+driver's changed-row tracking to accumulate, so the first response after a
+quiet replay would resend rows the original game never resent. A replay
+that needs only the boundaries can stay quiet (`memory=False`; its memory
+is then only the final observation's).
+
+A trailing reservation without a receipt is the input that
 died with its engine: it is never sent again; the caller decides how to
 record it. Anything else - a different engine package, a different
 creation, a boundary mismatch, a hole in the journal - stops the replay
@@ -21,15 +34,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Engine, EngineError
+from ..navigation.level import WorldTracker
 from ..store import JournalEntry, SessionInfo, Summary
 from .errors import SessionError
 
 LOW_VERSION = 1
 PIPELINE_WINDOW = 64  # requests in flight during a replay on engines that can pipeline
-# Replays send `quiet: true` (responses without observation and events):
-# the boundary checks need only revision, decision and end, and the driver
-# numbers items at every boundary whether or not the response is quiet.
-QUIET_REPLAY = True
+# Benchmarks set this to measure a quiet replay everywhere (boundaries only:
+# the navigation memory is not rebuilt, so such a resume is not exact).
+QUIET_REPLAY = False
 
 
 def summary_of(response: dict[str, Any]) -> Summary:
@@ -44,9 +57,9 @@ def summary_of(response: dict[str, Any]) -> Summary:
 
 
 def quiet(request: dict[str, Any]) -> dict[str, Any]:
-    """The request as a replay sends it (with `quiet: true` when QUIET_REPLAY)."""
-    if not QUIET_REPLAY:
-        return request
+    """The request with `quiet: true`: its response carries only what the
+    boundary check compares (the driver numbers items at every boundary
+    whether or not the response is quiet)."""
     return {**request, "params": {**request["params"], "quiet": True}}
 
 
@@ -59,6 +72,10 @@ class ReplayResult:
     last_seq: int  # the last entry processed (a trailing reservation is not processed)
     dangling: JournalEntry | None  # the trailing reservation without a receipt, if any
     seconds: float
+    # The navigation memory: every replayed observation folded in (exact); after
+    # a quiet replay only the final observation (an approximation: no trap
+    # bases, sightings or earlier levels, and each row's layers as of now).
+    memory: WorldTracker
 
 
 class ReplayDiverged(SessionError):
@@ -131,10 +148,17 @@ def plan(
 
 
 async def apply_entries(
-    engine: Engine, entries: Sequence[JournalEntry], *, after_seq: int, start_summary: Summary
+    engine: Engine,
+    entries: Sequence[JournalEntry],
+    *,
+    after_seq: int,
+    start_summary: Summary,
+    memory: WorldTracker | None = None,
 ) -> tuple[Summary, int, int, JournalEntry | None]:
     """Replay entries (seq > after_seq) on an engine already at `start_summary`.
 
+    With `memory`, every response is a full one and its observation is
+    folded into that tracker in order; without, the replay is quiet.
     Returns (last summary, replayed, last processed seq, dangling)."""
     todo, _, last_seq, dangling = plan(entries, after_seq=after_seq)
     reached = [start_summary]
@@ -147,9 +171,12 @@ async def apply_entries(
         if got != entry["receipt"]:
             raise _diverged(entry, entry["receipt"], got, "it reached a different boundary")
         reached[0] = got
+        if memory is not None:
+            memory.apply(response.get("observation"))
 
+    requests = [entry["request"] if memory is not None else quiet(entry["request"]) for entry in todo]
     try:
-        await _send_all(engine, [quiet(entry["request"]) for entry in todo], check)
+        await _send_all(engine, requests, check)
     except EngineError as exc:
         raise SessionError("engineFailed", f"the engine failed during the replay: {exc}") from exc
     return reached[0], len(todo), last_seq, dangling
@@ -167,8 +194,12 @@ async def observe(engine: Engine, session_id: str) -> dict[str, Any]:
     return observed
 
 
-async def replay(engine: Engine, info: SessionInfo, entries: Sequence[JournalEntry]) -> ReplayResult:
-    """Create the game on `engine` and replay `entries` (the whole journal).
+async def replay(
+    engine: Engine, info: SessionInfo, entries: Sequence[JournalEntry], *, memory: bool | None = None
+) -> ReplayResult:
+    """Create the game on `engine` and replay `entries` (the whole journal),
+    rebuilding the navigation memory unless `memory` is False (quiet; the
+    default is not QUIET_REPLAY).
 
     The caller owns the engine and closes it when this raises."""
     started = time.perf_counter()
@@ -185,12 +216,18 @@ async def replay(engine: Engine, info: SessionInfo, entries: Sequence[JournalEnt
             {"session": _unseeded(created.get("session") or {}), **summary_of(created)},
             "the engine created a different game",
         )
+    tracker = WorldTracker() if (not QUIET_REPLAY if memory is None else memory) else None
+    if tracker is not None:
+        tracker.apply(created.get("observation"))
     summary, replayed, last_seq, dangling = await apply_entries(
-        engine, entries, after_seq=0, start_summary=info["createdSummary"]
+        engine, entries, after_seq=0, start_summary=info["createdSummary"], memory=tracker
     )
     observed = await observe(engine, info["sessionId"])
     if summary_of(observed) != summary:
         raise _diverged(None, summary, summary_of(observed), "the final observation disagrees with the journal")
+    if tracker is None:
+        tracker = WorldTracker()
+        tracker.apply(observed.get("observation"))
     skipped = sum(1 for entry in entries if entry["state"] in ("rejected", "notApplied"))
     return ReplayResult(
         created=created,
@@ -200,4 +237,5 @@ async def replay(engine: Engine, info: SessionInfo, entries: Sequence[JournalEnt
         last_seq=last_seq,
         dangling=dangling,
         seconds=time.perf_counter() - started,
+        memory=tracker,
     )

@@ -248,6 +248,7 @@ class Session:
         session = cls(engine, result.created, store=store, info=info, engine_factory=engine_factory)
         session.lease = lease
         session.lost_ownership = not owner
+        session.state.tracker = result.memory  # every replayed observation folded in (exact resume)
         session._apply(result.observed)
         session.last_state_hash = state_hash(result.observed)
         session.journal.seq = result.last_seq
