@@ -123,7 +123,7 @@ def build_server(
                     types.CallToolResult(
                         content=[types.TextContent(type="text", text=text(refused))],
                         structuredContent=refused,
-                        isError=True,
+                        isError=is_error(refused),  # a token-less read is answered here, not refused
                     )
                 )
         frame = await tool.call(ctx, arguments)
