@@ -243,15 +243,24 @@ class _LevelMemory:
         self.rows: dict[int, dict[str, str]] = {}
         self.visited: set[Position] = set()
         self.bases: dict[Position, str] = {}
+        self._visited_rows: dict[int, object] = {}  # the last `visited` string read per row
 
     def update_row(self, row: Mapping[str, Any]) -> None:
         y = int(row["y"])
         if not 0 <= y < MAP_ROWS:
             return
         merged = {name: _layer(row, name) for name in LAYERS}
+        before = self.rows.get(y)
         self.rows[y] = merged
-        self.visited |= row_visited(y, row.get(VISITED))
+        # A resume folds every response of the game, so the two scans below
+        # skip what a row already told: the same string adds nothing new.
+        stood = row.get(VISITED)
+        if stood != self._visited_rows.get(y):
+            self._visited_rows[y] = stood
+            self.visited |= row_visited(y, stood)
         features = merged["features"]
+        if before is not None and before["features"] == features:
+            return
         for x, code in enumerate(features):
             if code not in (" ", "^"):
                 self.bases[(x, y)] = code
