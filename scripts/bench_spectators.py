@@ -66,7 +66,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def new_game(session: Any, seed: int) -> dict[str, Any]:
-    return (await session.call_tool("session", {"action": "create", "seed": seed})).structuredContent
+    return (await session.call_tool("session", {"action": "create", "seed": seed})).structured_content
 
 
 async def play(
@@ -82,14 +82,14 @@ async def play(
             continue
         if frame.get("decision"):
             cancel = frame["decision"].get("cancel") or frame["decision"]["reply"]
-            frame = (await session.call_tool("respond", cancel["arguments"])).structuredContent
+            frame = (await session.call_tool("respond", cancel["arguments"])).structured_content
             continue
         started = time.perf_counter()
         result = await session.call_tool(
             "interact", {"sessionId": basis["sessionId"], "viewId": basis["viewId"], "action": "search"}
         )
         latencies.append((time.perf_counter() - started) * 1000)
-        frame = result.structuredContent
+        frame = result.structured_content
         if produced is not None:
             produced[frame["basis"]["revision"]] = time.monotonic()
     return latencies, frame

@@ -1,17 +1,27 @@
-"""mcp.py - the stdio MCP server: `python -m nethack_webmcp.mcp`.
+"""mcp.py - the MCP server: `python -m nethack_webmcp.mcp` (stdio; --http for the service).
 
 Serves the same eleven tool declarations as tools.json, verbatim, through
-the official MCP SDK's low-level server. Each call returns the frame as
-`structuredContent` plus a compact text rendering. A frame carrying an
-error is a tool error (`isError: true`, so a model can correct itself);
-an unknown tool or a malformed request is a JSON-RPC protocol error.
-Several games run at once, one native engine each, all closed when the
-server shuts down. Games are durable: they live in the SQLite store of the
-state directory ($NNH_STATE_DIR, else ~/.local/share/nethack-webmcp), so a
-tool call naming a game of an earlier server process resumes it by pinned
-replay; a game another live process owns is served read-only. This module
-and engine.native are the only ones that use subprocess/stdio machinery;
-both are native-only.
+the official MCP SDK's (2.x) low-level server, in every protocol era the
+SDK speaks: 2026-07-28 (no handshake: each request carries its version,
+`server/discover` describes the server) and the handshake eras (2025-11-25
+and older, `initialize` first). The client's first request picks the era of
+a stdio connection; over HTTP each request names its own. Each call returns
+the frame as `structuredContent` plus a compact text rendering. A frame
+carrying an error is a tool error (`isError: true`, so a model can correct
+itself); an unknown tool or a malformed request is a JSON-RPC protocol
+error. Several games run at once, one native engine each, all closed when
+the server shuts down. Games are durable: they live in the SQLite store of
+the state directory ($NNH_STATE_DIR, else ~/.local/share/nethack-webmcp), so
+a tool call naming a game of an earlier server process resumes it by pinned
+replay; a game another live process owns is served read-only. This module,
+stdio_transport and engine.native are the only ones that use
+subprocess/stdio machinery; all are native-only.
+
+Cancellation (`notifications/cancelled`, or a closed HTTP response stream)
+reaches a call as the cancellation of its handler task, nothing more: the
+SDK's dispatcher answers a cancelled request at most once (not at all on
+stdio, as the spec asks), and what happens to the game is the session
+layer's to decide (docs/DURABILITY.md).
 
 Spectators: unless --no-spectator, a loopback HTTP listener (watch/, by
 default 127.0.0.1:8765; --spectator-host/--spectator-port, port 0 = a free
@@ -26,18 +36,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
+import time
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
+import anyio
 from mcp import types
+from mcp.server import ServerRequestContext
+from mcp.server.caching import CacheHint
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
-from mcp.shared.exceptions import McpError
+from mcp.shared.exceptions import MCPError
 
 from . import __version__
 from .engine.native import NativeEngine, native_build_identity, native_identity
 from .projection.render import text
 from .service.control import TOKEN_FIELD, TOKEN_SCHEMA, Control
 from .service.edge import client_address
+from .service.metrics import observe_call
 from .service.options import add_service_options, service_config
 from .session import GameRegistry
 from .tools import BY_NAME, TOOLS, ToolContext
@@ -48,9 +63,16 @@ INSTRUCTIONS = (
     "Real NetHack 3.6.7. Call help first if unsure. Start with session {action:create}; "
     "act with the current basis.viewId; answer questions with respond using decision.reply."
 )
+# The tool list is fixed for the life of a process and the same for every caller,
+# so 2026-07-28 clients may cache it (ttlMs/cacheScope on tools/list) and share it.
+Request = ServerRequestContext[Any, Any]
+T = TypeVar("T")
+#: how long a cancelled handler waits for its tool to wind down before leaving it to finish alone
+CANCEL_GRACE_SECONDS = 5.0
+TOOLS_LIST_CACHE = CacheHint(ttl_ms=3_600_000, scope="public")
 
 
-def tool_list(http: bool = False) -> list[types.Tool]:
+def declared_tools(http: bool = False) -> list[dict[str, Any]]:
     """The declarations, verbatim; over HTTP each game tool's schema also
     declares the transport's `controlToken` (taken off before the tool runs)."""
     listed = []
@@ -59,16 +81,12 @@ def tool_list(http: bool = False) -> list[types.Tool]:
         schema = declared["inputSchema"]
         if http and tool.name != "help":
             schema = {**schema, "properties": {**schema["properties"], TOKEN_FIELD: TOKEN_SCHEMA}}
-        listed.append(
-            types.Tool(
-                name=declared["name"],
-                title=declared["title"],
-                description=declared["description"],
-                inputSchema=schema,
-                annotations=types.ToolAnnotations(**declared["annotations"]),
-            )
-        )
+        listed.append({**declared, "inputSchema": schema})
     return listed
+
+
+def tool_list(http: bool = False) -> list[types.Tool]:
+    return [types.Tool.model_validate(declared) for declared in declared_tools(http)]
 
 
 def is_error(frame: dict[str, Any]) -> bool:
@@ -90,42 +108,57 @@ def watch_url(frame: dict[str, Any], tool: str, base: str | None) -> str | None:
     return f"{base}/" if tool == "help" else None
 
 
+async def cancelled_once(work: Coroutine[Any, Any, T]) -> T:
+    """Run a tool call as its own task; when the handler is cancelled, cancel that task once.
+
+    The SDK cancels a handler with an anyio cancel scope, which is level-triggered:
+    every await inside it raises again, so cleanup code that awaits (psycopg ending
+    a query, a store rolling back) is cut off and can leave a pooled connection
+    closed. The tools and the session layer are written for asyncio's cancellation:
+    one CancelledError, after which they may await to clean up. So the handler
+    waits for the task (shielded, bounded) and re-raises its own cancellation."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        task.cancel()
+        with anyio.move_on_after(CANCEL_GRACE_SECONDS, shield=True):
+            await asyncio.wait([task])
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
+        raise
+
+
+def tool_result(frame: dict[str, Any], rendered: str) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=rendered)], structured_content=frame, is_error=is_error(frame)
+    )
+
+
 def build_server(
     ctx: ToolContext, board: Board | None = None, spectator: str | None = None, control: Control | None = None
 ) -> Server:
     """The MCP server over `ctx`; `board` hears every frame (spectators),
     `spectator` is the listener's base URL reported to the agent; `control`
     (the HTTP service) admits each call: tokens, limits, deadlines."""
-    server: Server = Server(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS)
+    http = control is not None
+    tools = tool_list(http)
+    schemas = {declared["name"]: declared["inputSchema"] for declared in declared_tools(http)}
 
-    async def list_tools(_: types.ListToolsRequest) -> types.ServerResult:
-        return types.ServerResult(types.ListToolsResult(tools=tool_list(http=control is not None)))
+    async def list_tools(_: Request, __: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
 
-    async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
-        tool = BY_NAME.get(request.params.name)
+    async def answer(request: Request, name: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """The frame of one call and its text rendering."""
+        tool = BY_NAME.get(name)
         if tool is None:
-            raise McpError(
-                types.ErrorData(
-                    code=types.INVALID_PARAMS,
-                    message=f"unknown tool {request.params.name!r}; tools: {', '.join(BY_NAME)}",
-                )
-            )
-        arguments = request.params.arguments or {}
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown tool {name!r}; tools: {', '.join(BY_NAME)}")
         client = ""
         if control is not None:
-            client = client_address(
-                server.request_context.request.scope if server.request_context.request else {},
-                control.config.trusted_proxies,
-            )
+            scope = request.request.scope if request.request is not None else {}
+            client = client_address(scope, control.config.trusted_proxies)
             refused, arguments = await control.admit(tool, arguments, client)
             if refused is not None:
-                return types.ServerResult(
-                    types.CallToolResult(
-                        content=[types.TextContent(type="text", text=text(refused))],
-                        structuredContent=refused,
-                        isError=is_error(refused),  # a token-less read is answered here, not refused
-                    )
-                )
+                return refused, text(refused)
         frame = await tool.call(ctx, arguments)
         rendered = text(frame)
         if board is not None:
@@ -149,18 +182,33 @@ def build_server(
                     "\ncontrolToken (pass it as controlToken in every call that acts on this game; "
                     f"keep it secret): {frame['result']['controlToken']}"
                 )
-        return types.ServerResult(
-            types.CallToolResult(
-                content=[types.TextContent(type="text", text=rendered)],
-                structuredContent=frame,
-                isError=is_error(frame),
-            )
-        )
+        return frame, rendered
 
-    # Registered directly (not through the decorators) so the declared
-    # schemas are served verbatim and our own checker is the one validator.
-    server.request_handlers[types.ListToolsRequest] = list_tools
-    server.request_handlers[types.CallToolRequest] = call_tool
+    async def call_tool(request: Request, params: types.CallToolRequestParams) -> types.CallToolResult:
+        started = time.monotonic()
+        observed: dict[str, Any] | None = None
+        try:
+            frame, rendered = await cancelled_once(answer(request, params.name, dict(params.arguments or {})))
+            observed = frame
+            return tool_result(frame, rendered)
+        finally:
+            # once per call, however it ends: None for a raised (or cancelled) call
+            observe_call(params.name, observed, time.monotonic() - started)
+
+    # Our own checker is the one validator: the low-level server passes the
+    # arguments through unvalidated, and the declared schemas are served verbatim.
+    server: Server = Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        cache_hints={"tools/list": TOOLS_LIST_CACHE},
+        # Mcp-Param-* headers (2026-07-28 HTTP) are checked against these without a tools/list round
+        get_tool_input_schema=schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+    # No OpenTelemetry span per message: nothing here exports traces.
+    server.middleware = []
     return server
 
 
@@ -272,6 +320,8 @@ async def serve_http(opts: argparse.Namespace) -> None:
 
 
 async def serve(opts: argparse.Namespace | None = None) -> None:
+    from .stdio_transport import stdio_transport
+
     opts = opts if opts is not None else options([])
     listen = None
     if opts.spectator:
@@ -297,7 +347,7 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
         print(f"nethack-webmcp: watch the games at {listener.url}/", file=sys.stderr, flush=True)
     server = build_server(ToolContext(games), board, listener.url if listener else None)
     try:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_transport() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         board.close()  # open spectator streams end, so the listener stops at once

@@ -3,7 +3,8 @@
 The Inspector itself (pinned, installed once) is tests/support/inspector.py. Each CLI
 invocation starts a new `python -m nethack_webmcp.mcp` and talks to it over
 stdio, so the second call below only works because the server resumes the
-game from SQLite.
+game from SQLite. Each test runs in both protocol eras the Inspector speaks
+(`--protocol-era legacy`: the initialize handshake; `modern`: 2026-07-28).
 """
 
 from __future__ import annotations
@@ -15,17 +16,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.client import ROOT
 from support.inspector import node_bin
 
+ERAS = pytest.mark.parametrize("era", ["legacy", "modern"])
 
-def cli(inspector: Path, home: Path, state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+
+def cli(inspector: Path, home: Path, state_dir: Path, era: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(home), "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("NNH_STATE_DIR", None)
     return subprocess.run(
         [
             str(inspector),
             "--cli",
+            "--protocol-era",
+            era,
             "-e",
             f"NNH_STATE_DIR={state_dir}",
             "-e",
@@ -57,20 +63,23 @@ def result(run: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return reply["structuredContent"]
 
 
-def test_tools_list_is_strictly_clean(inspector: Path, tmp_path: Path) -> None:
-    run = cli(inspector, tmp_path, tmp_path / "state", "--method", "tools/list", "--strict")
+@ERAS
+def test_tools_list_is_strictly_clean(inspector: Path, tmp_path: Path, era: str) -> None:
+    run = cli(inspector, tmp_path, tmp_path / "state", era, "--method", "tools/list", "--strict")
     assert run.returncode == 0, run.stdout + run.stderr
     assert quiet(run.stderr)
     assert [tool["name"] for tool in json.loads(run.stdout)["tools"]][:2] == ["session", "observe"]
 
 
-def test_two_invocations_play_one_stored_game(inspector: Path, tmp_path: Path) -> None:
+@ERAS
+def test_two_invocations_play_one_stored_game(inspector: Path, tmp_path: Path, era: str) -> None:
     state_dir = tmp_path / "state"
     created = result(
         cli(
             inspector,
             tmp_path,
             state_dir,
+            era,
             "--method",
             "tools/call",
             "--tool-name",
@@ -88,6 +97,7 @@ def test_two_invocations_play_one_stored_game(inspector: Path, tmp_path: Path) -
             inspector,
             tmp_path,
             state_dir,
+            era,
             "--method",
             "tools/call",
             "--tool-name",

@@ -36,16 +36,16 @@ class Player:
         """An acting call bound to the latest frame; returns the new frame."""
         bound = {"sessionId": self.frame["basis"]["sessionId"], "viewId": self.frame["basis"]["viewId"]}
         result = await self.session.call_tool(tool, {**bound, **arguments})
-        frame = result.structuredContent
-        assert frame is not None and not result.isError, frame and frame.get("error")
+        frame = result.structured_content
+        assert frame is not None and not result.is_error, frame and frame.get("error")
         assert frame["outcome"]["submission"] == "accepted", frame["outcome"]
         self.frame = frame
         return frame
 
     async def free(self, tool: str, **arguments: Any) -> dict[str, Any]:
         result = await self.session.call_tool(tool, {"sessionId": self.frame["basis"]["sessionId"], **arguments})
-        assert result.structuredContent is not None and not result.isError
-        return result.structuredContent
+        assert result.structured_content is not None and not result.is_error
+        return result.structured_content
 
     async def label(self, item_id: str) -> str | None:
         inventory = (await self.free("inventory"))["result"]["items"]
@@ -69,8 +69,8 @@ async def wizard_game(tmp_path: Path) -> AsyncIterator[tuple[ClientSession, Play
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         created = await session.call_tool("session", {"action": "create", "seed": 2, "role": "wizard"})
-        assert created.structuredContent is not None
-        yield session, Player(session, created.structuredContent)
+        assert created.structured_content is not None
+        yield session, Player(session, created.structured_content)
 
 
 async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) -> None:
@@ -133,6 +133,6 @@ async def test_wear_wield_quaff_zap_and_throw_through_the_tools(tmp_path: Path) 
                 "hands": True,
             },
         )
-        assert result.isError and result.structuredContent is not None
-        assert result.structuredContent["error"]["code"] == "invalidArguments"
+        assert result.is_error and result.structured_content is not None
+        assert result.structured_content["error"]["code"] == "invalidArguments"
         assert (await player.free("observe"))["basis"]["revision"] == frame["basis"]["revision"]

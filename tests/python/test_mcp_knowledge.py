@@ -25,12 +25,12 @@ async def refused(session: ClientSession, frame: dict[str, Any], tool: str, **ar
     result = await session.call_tool(
         tool, {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"], **arguments}
     )
-    assert result.isError and result.structuredContent is not None, result
-    refusal = result.structuredContent
+    assert result.is_error and result.structured_content is not None, result
+    refusal = result.structured_content
     assert refusal["outcome"]["submission"] == "rejected", refusal["outcome"]
     observed = await session.call_tool("observe", {"sessionId": frame["basis"]["sessionId"]})
-    assert observed.structuredContent is not None
-    assert observed.structuredContent["basis"]["revision"] == frame["basis"]["revision"]
+    assert observed.structured_content is not None
+    assert observed.structured_content["basis"]["revision"] == frame["basis"]["revision"]
     return refusal["error"]
 
 

@@ -1,7 +1,7 @@
 """test_purity.py - the package stays runnable in Pyodide and under CPython.
 
-Only the native engine host and the MCP server (and its HTTP transport,
-service/http.py) may use subprocess or stdio machinery or the MCP SDK, and
+Only the native engine host and the MCP server (and its transports,
+stdio_transport.py and service/http.py) may use subprocess or stdio machinery or the MCP SDK, and
 only the native spectator's app and listener (watch/) and the service's
 HTTP edge and transport its HTTP stack; only the PostgreSQL store may use
 its driver; only the WASM engine host and the IndexedDB store
@@ -16,7 +16,12 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "py" / "nethack_webmcp"
 PROCESS = ("subprocess", "asyncio.subprocess", "mcp", "anyio", "signal", "atexit")
 BROWSER = ("js", "pyodide")
-PROCESS_ALLOWED = {PACKAGE / "engine" / "native.py", PACKAGE / "mcp.py", PACKAGE / "service" / "http.py"}
+PROCESS_ALLOWED = {
+    PACKAGE / "engine" / "native.py",
+    PACKAGE / "mcp.py",
+    PACKAGE / "stdio_transport.py",
+    PACKAGE / "service" / "http.py",
+}
 HTTP = ("starlette", "uvicorn")
 HTTP_ALLOWED = {
     PACKAGE / "watch" / "app.py",

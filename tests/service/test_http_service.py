@@ -1,13 +1,17 @@
 """test_http_service.py - MCP over HTTP through the SDK's own client, on a real instance
 (real engine, real PostgreSQL): the tools, play, control tokens, the spectator read,
-and that a refused call changes nothing."""
+and that a refused call changes nothing - in both protocol eras (2026-07-28, one
+self-contained POST per request, and the 2025-11-25 handshake era, stateless)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import httpx
 import psycopg
 import pytest
+from nethack_webmcp.mcp import declared_tools
 from nethack_webmcp.tools import TOOLS
 from support.service_instance import Agent, Instance
 
@@ -21,14 +25,16 @@ async def journal_length(database: str, session_id: str) -> int:
     return int(row[0])
 
 
-async def test_lists_the_tools_and_plays_with_its_token(database: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("mode", "era"), [("legacy", "2025-11-25"), ("auto", "2026-07-28")])
+async def test_lists_the_tools_and_plays_with_its_token(database: str, tmp_path: Path, mode: str, era: str) -> None:
     with Instance.start(database, tmp_path) as instance:
-        async with Agent(instance.mcp_url) as agent:
+        async with Agent(instance.mcp_url, mode=mode) as agent:
+            assert agent.protocol_version == era
             assert await agent.tools() == [tool.name for tool in TOOLS]
-            assert agent.session is not None
-            listed = {tool.name: tool for tool in (await agent.session.list_tools()).tools}
-            assert "controlToken" in listed["interact"].inputSchema["properties"]
-            assert "controlToken" not in listed["help"].inputSchema["properties"]
+            listed = {tool["name"]: tool for tool in await agent.listed()}
+            assert list(listed.values()) == declared_tools(http=True), "the declarations, verbatim"
+            assert "controlToken" in listed["interact"]["inputSchema"]["properties"]
+            assert "controlToken" not in listed["help"]["inputSchema"]["properties"]
 
             created = await agent.call("session", {"action": "create", "seed": 11, "name": "Ada"})
             assert not created["isError"], created
@@ -83,3 +89,32 @@ async def test_lists_the_tools_and_plays_with_its_token(database: str, tmp_path:
             )
             assert again["outcome"]["submission"] == "accepted" and again["basis"]["revision"] == 2
         assert token not in instance.log() and other_token not in instance.log()
+
+
+async def test_a_modern_request_is_one_exchange(database: str, tmp_path: Path) -> None:
+    """2026-07-28 on the wire, without an SDK: one POST, no initialize and no Mcp-Session-Id;
+    the Mcp-Method/Mcp-Name headers must agree with the body; tools/list carries its cache hint."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    headers = {"MCP-Protocol-Version": "2026-07-28", "Accept": "application/json, text/event-stream"}
+    with Instance.start(database, tmp_path) as instance:
+        async with httpx.AsyncClient(timeout=60) as http:
+
+            async def post(method: str, params: dict[str, Any], **extra: str) -> httpx.Response:
+                body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {**params, "_meta": meta}}
+                return await http.post(instance.mcp_url, json=body, headers={**headers, "Mcp-Method": method, **extra})
+
+            found = await post("server/discover", {})
+            assert found.status_code == 200 and "mcp-session-id" not in found.headers
+            assert "2026-07-28" in found.json()["result"]["supportedVersions"]
+            listed = (await post("tools/list", {})).json()["result"]
+            assert listed["ttlMs"] == 3_600_000 and listed["cacheScope"] == "public"
+            assert listed["tools"] == declared_tools(http=True)
+            call = {"name": "session", "arguments": {"action": "create", "seed": 3}}
+            created = (await post("tools/call", call, **{"Mcp-Name": "session"})).json()["result"]
+            assert created["isError"] is False and created["structuredContent"]["basis"]["revision"] == 0
+            mismatch = await post("tools/call", call, **{"Mcp-Name": "observe"})
+            assert mismatch.status_code == 400 and "error" in mismatch.json()

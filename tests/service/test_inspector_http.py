@@ -1,6 +1,7 @@
 """test_inspector_http.py - an independent MCP client over HTTP: the MCP Inspector CLI
-(tests/support/inspector.py) lists the tools and plays a game on a running service
-instance, each invocation a new HTTP client, the control token passed as an argument."""
+(tests/support/inspector.py) lists the tools (`--strict`) and plays a game on a running
+service instance, each invocation a new HTTP client, the control token passed as an
+argument - in both protocol eras (`--protocol-era legacy` and `modern`, 2026-07-28)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.inspector import ROOT, node_bin
 from support.service_instance import Instance
 
 
-def cli(inspector: Path, home: Path, url: str, *args: str, refused: bool = False) -> dict[str, Any]:
+def cli(inspector: Path, home: Path, url: str, era: str, *args: str, refused: bool = False) -> dict[str, Any]:
     env = {**os.environ, "HOME": str(home), "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
     run = subprocess.run(
-        [str(inspector), "--cli", url, "--transport", "http", *args],
+        [str(inspector), "--cli", url, "--transport", "http", "--protocol-era", era, *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -29,14 +31,16 @@ def cli(inspector: Path, home: Path, url: str, *args: str, refused: bool = False
     return json.loads(run.stdout)
 
 
-def test_the_inspector_lists_and_plays_over_http(inspector: Path, database: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_the_inspector_lists_and_plays_over_http(inspector: Path, database: str, tmp_path: Path, era: str) -> None:
     with Instance.start(database, tmp_path / "state") as instance:
-        listed = cli(inspector, tmp_path, instance.mcp_url, "--method", "tools/list")
+        listed = cli(inspector, tmp_path, instance.mcp_url, era, "--method", "tools/list", "--strict")
         assert [tool["name"] for tool in listed["tools"]][:2] == ["session", "observe"]
         created = cli(
             inspector,
             tmp_path,
             instance.mcp_url,
+            era,
             "--method",
             "tools/call",
             "--tool-name",
@@ -62,9 +66,9 @@ def test_the_inspector_lists_and_plays_over_http(inspector: Path, database: str,
             "--tool-arg",
             'target={"direction":"east"}',
         ]
-        refused = cli(inspector, tmp_path, instance.mcp_url, *step, refused=True)
+        refused = cli(inspector, tmp_path, instance.mcp_url, era, *step, refused=True)
         assert refused["isError"] is True and refused["structuredContent"]["error"]["code"] == "controlTokenRequired"
-        moved = cli(inspector, tmp_path, instance.mcp_url, *step, "--tool-arg", f"controlToken={token}")
+        moved = cli(inspector, tmp_path, instance.mcp_url, era, *step, "--tool-arg", f"controlToken={token}")
         assert moved["isError"] is False
         assert moved["structuredContent"]["outcome"]["submission"] == "accepted"
         assert moved["structuredContent"]["basis"]["revision"] == basis["revision"] + 1

@@ -8,6 +8,7 @@ chose. Nothing here mocks the engine or the store.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,12 @@ from nethack_webmcp.tools import BY_NAME, ToolContext
 
 ROOT = Path(__file__).resolve().parents[2]
 CREATED_AT = 1700000000
+
+
+def stdio_command(state_dir: Path, *args: str) -> tuple[str, list[str], dict[str, str]]:
+    """command, args and environment of a stdio MCP server (`python -m nethack_webmcp.mcp`)
+    over the state directory `state_dir`, for any MCP client that starts one."""
+    return sys.executable, ["-m", "nethack_webmcp.mcp", *args], {**os.environ, "NNH_STATE_DIR": str(state_dir)}
 
 
 def require_driver() -> None:

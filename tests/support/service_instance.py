@@ -2,8 +2,10 @@
 an agent that talks to them through the MCP SDK's Streamable-HTTP client.
 
     with Instance.start(store_url, state_dir) as a:      # a subprocess on a free loopback port
-        async with Agent(a.mcp_url) as agent:
+        async with Agent(a.mcp_url) as agent:            # mode="auto": 2026-07-28, found by server/discover
             frame = await agent.call("session", {"action": "create", "seed": 7})
+
+`Agent(url, mode="legacy")` speaks the 2025-11-25 handshake era instead.
 
 Used by tests/service and scripts/bench-service.
 """
@@ -23,8 +25,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-import httpx
-from mcp import ClientSession
+import httpx2
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -138,19 +140,19 @@ class Instance:
 
 
 class Agent:
-    """An MCP client over Streamable HTTP (the SDK's own client)."""
+    """An MCP client over Streamable HTTP (the SDK's own client), in the protocol era `mode` picks."""
 
-    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None, mode: str = "auto") -> None:
         self.url = url
         self.headers = headers
+        self.mode = mode
         self._stack = AsyncExitStack()
-        self.session: ClientSession | None = None
+        self.client: Client | None = None
 
     async def __aenter__(self) -> Self:
-        client = await self._stack.enter_async_context(httpx.AsyncClient(headers=self.headers, timeout=120))
-        read, write, _ = await self._stack.enter_async_context(streamable_http_client(self.url, http_client=client))
-        self.session = await self._stack.enter_async_context(ClientSession(read, write))
-        await self.session.initialize()
+        http = await self._stack.enter_async_context(httpx2.AsyncClient(headers=self.headers, timeout=120))
+        transport = streamable_http_client(self.url, http_client=http)
+        self.client = await self._stack.enter_async_context(Client(transport, mode=self.mode))
         return self
 
     async def __aexit__(
@@ -158,16 +160,25 @@ class Agent:
     ) -> None:
         await self._stack.aclose()
 
+    @property
+    def protocol_version(self) -> str:
+        assert self.client is not None
+        return self.client.protocol_version
+
+    async def listed(self) -> list[dict[str, Any]]:
+        """tools/list as the wire carried it (camelCase JSON objects)."""
+        assert self.client is not None
+        return [tool.model_dump(by_alias=True, exclude_none=True) for tool in (await self.client.list_tools()).tools]
+
     async def tools(self) -> list[str]:
-        assert self.session is not None
-        return [tool.name for tool in (await self.session.list_tools()).tools]
+        return [tool["name"] for tool in await self.listed()]
 
     async def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """The frame (structuredContent) of one call; `isError` added."""
-        assert self.session is not None
-        result = await self.session.call_tool(name, arguments)
-        frame = dict(result.structuredContent or {})
-        frame["isError"] = bool(result.isError)
+        """The frame (structuredContent) of one call; `isError` and the rendered `text` added."""
+        assert self.client is not None
+        result = await self.client.call_tool(name, arguments)
+        frame = dict(result.structured_content or {})
+        frame["isError"] = bool(result.is_error)
         frame["text"] = "".join(getattr(block, "text", "") for block in result.content)
         return frame
 

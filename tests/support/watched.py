@@ -120,7 +120,7 @@ class ThreadedAgent:
         """One tool call; its structured frame."""
         future: Any = self._futures.Future()
         self.loop.call_soon_threadsafe(self._queue.put_nowait, (tool, arguments, future))
-        return future.result(timeout=60).structuredContent
+        return future.result(timeout=60).structured_content
 
     def close(self) -> None:
         """End the client session and the server. Idempotent."""

@@ -55,10 +55,10 @@ async def test_no_spectator_serves_nothing(tmp_path: Path) -> None:
     with tempfile.TemporaryFile("w+") as errlog:
         async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
-            helped = (await session.call_tool("help", {})).structuredContent
+            helped = (await session.call_tool("help", {})).structured_content
             assert helped is not None
             assert "watchUrl" not in helped["result"]
-            created = (await session.call_tool("session", {"action": "create", "seed": 1})).structuredContent
+            created = (await session.call_tool("session", {"action": "create", "seed": 1})).structured_content
             assert created is not None
             assert "watchUrl" not in created["result"] and "watch it" not in str(created)
         errlog.seek(0)

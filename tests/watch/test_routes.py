@@ -24,7 +24,7 @@ HOSTILE = "<img src=x onerror=alert(1)>&amp;"
 
 async def call(session: Any, tool: str, **arguments: Any) -> dict[str, Any]:
     result = await session.call_tool(tool, arguments)
-    return {"frame": result.structuredContent, "text": result.content[0].text}
+    return {"frame": result.structured_content, "text": result.content[0].text}
 
 
 def bound(frame: dict[str, Any]) -> dict[str, str]:

@@ -35,7 +35,7 @@ async def next_event(lines: AsyncIterator[str]) -> dict[str, str]:
 async def test_events_follow_a_game_until_it_is_closed(tmp_path: Path) -> None:
     require_driver()
     async with watched_server(tmp_path / "state") as (session, base):
-        frame = (await session.call_tool("session", {"action": "create", "seed": 11})).structuredContent
+        frame = (await session.call_tool("session", {"action": "create", "seed": 11})).structured_content
         assert frame is not None
         game = frame["basis"]["sessionId"]
         url = f"{base}/api/games/{game}/events"
@@ -55,7 +55,7 @@ async def test_events_follow_a_game_until_it_is_closed(tmp_path: Path) -> None:
             basis = frame["basis"]
             moved = (
                 await session.call_tool("interact", {"sessionId": game, "viewId": basis["viewId"], "action": "search"})
-            ).structuredContent
+            ).structured_content
             assert moved is not None
             pushed = await asyncio.wait_for(next_event(lines), 2)
             assert json.loads(pushed["data"])["revision"] == moved["basis"]["revision"]
