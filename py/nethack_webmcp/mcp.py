@@ -56,6 +56,7 @@ from .service.metrics import observe_call
 from .service.options import add_service_options, service_config
 from .session import GameRegistry
 from .tools import BY_NAME, TOOLS, ToolContext
+from .tools.base import DEFAULT_OPERATION_DEADLINE
 from .watch.board import Board
 
 SERVER_NAME = "nethack-webmcp"
@@ -280,8 +281,23 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
         help="the date every new game starts at, in Unix seconds (default now; $NNH_GAME_CLOCK): "
         "NetHack's moon phase and night depend on it, so benchmarks pin it",
     )
+    parser.add_argument(
+        "--operation-deadline",
+        type=float,
+        default=float(os.environ.get("NNH_OPERATION_DEADLINE", DEFAULT_OPERATION_DEADLINE)),
+        metavar="SECONDS",
+        help=f"how long a tool call waits for its operation's boundary before it answers "
+        f"outcome.status running with the operationId (default {DEFAULT_OPERATION_DEADLINE:g}; "
+        "0 = no limit; $NNH_OPERATION_DEADLINE)",
+    )
     add_service_options(parser)
     return parser.parse_args(argv)
+
+
+def tool_context(games: GameRegistry, opts: argparse.Namespace) -> ToolContext:
+    """The tools' context with the command line's operation deadline (0 means none)."""
+    deadline = getattr(opts, "operation_deadline", DEFAULT_OPERATION_DEADLINE)
+    return ToolContext(games, operation_deadline=deadline if deadline > 0 else None)
 
 
 async def serve_http(opts: argparse.Namespace) -> None:
@@ -307,7 +323,7 @@ async def serve_http(opts: argparse.Namespace) -> None:
     if base is None:
         bound_host, bound_port = sock.getsockname()[:2]
         base = f"http://[{bound_host}]:{bound_port}" if ":" in bound_host else f"http://{bound_host}:{bound_port}"
-    service = HttpService(build_server(ToolContext(games), board, base, control), board, control, config, sock)
+    service = HttpService(build_server(tool_context(games, opts), board, base, control), board, control, config, sock)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, service.stop)
@@ -345,7 +361,7 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
         listener = Listener(build_app(board), listen)
         watching = asyncio.create_task(listener.serve())
         print(f"nethack-webmcp: watch the games at {listener.url}/", file=sys.stderr, flush=True)
-    server = build_server(ToolContext(games), board, listener.url if listener else None)
+    server = build_server(tool_context(games, opts), board, listener.url if listener else None)
     try:
         async with stdio_transport() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())

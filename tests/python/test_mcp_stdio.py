@@ -123,3 +123,25 @@ async def test_auto_mode_finds_the_current_revision(tmp_path: Path) -> None:
     async with Client(server(tmp_path / "state"), mode="auto") as client:
         assert client.protocol_version == "2026-07-28"
         assert [tool.name for tool in (await client.list_tools()).tools] == [d["name"] for d in declarations()]
+
+
+async def test_the_operation_deadline_option_reaches_the_tools(tmp_path: Path) -> None:
+    """`--operation-deadline` is the servers' knob for seed 000 §5's response
+    deadline: with a tiny one, an explore leg answers `running` at once and
+    observe reports the operation once it is done."""
+    require_driver()
+    command, args, env = stdio_command(tmp_path / "state", "--no-spectator", "--operation-deadline", "0.0001")
+    params = StdioServerParameters(command=command, args=args, cwd=str(ROOT), env=env)
+    async with Client(params, mode="2026-07-28") as client:
+        player = Player(client)
+        created = await player.frame("session", action="create", seed=42)
+        leg = await player.frame("travel", **bound(created), mode="explore", requestId="leg-1")
+        assert leg["outcome"]["status"] == "running", leg["outcome"]
+        operation = leg["outcome"]["operationId"]
+        for _ in range(200):
+            seen = await player.frame("observe", sessionId=created["basis"]["sessionId"], operationId=operation)
+            if "running" not in seen["result"]:
+                break
+            await asyncio.sleep(0.05)
+        evidence = seen["result"]["operation"]
+        assert evidence["found"] is True and evidence["outcome"]["submission"] == "accepted", evidence
