@@ -1,5 +1,10 @@
 """mcp.py - the MCP server: `python -m nethack_webmcp.mcp` (stdio; --http for the service).
 
+This module is the stdio server, the command line of both servers, and the
+MCP server builder they share (`build_server`); `--http` hands that builder
+to service/serve.py, which composes the HTTP service. What both are built
+from (the native games, the tools' context) is hosting.py.
+
 Serves the same eleven tool declarations as tools.json, verbatim, through
 the official MCP SDK's (2.x) low-level server, in every protocol era the
 SDK speaks: 2026-07-28 (no handshake: each request carries its version,
@@ -48,13 +53,12 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from . import __version__
-from .engine.native import NativeEngine, native_build_identity, native_identity
+from .hosting import open_registry, tool_context
 from .projection.render import text
 from .service.control import TOKEN_FIELD, TOKEN_SCHEMA, Control
 from .service.edge import client_address
 from .service.metrics import observe_call
-from .service.options import add_service_options, service_config
-from .session import GameRegistry
+from .service.options import add_service_options
 from .tools import BY_NAME, TOOLS, ToolContext
 from .tools.base import DEFAULT_OPERATION_DEADLINE
 from .watch.board import Board
@@ -213,36 +217,6 @@ def build_server(
     return server
 
 
-def native_registry(directory: str | None = None, max_games: int = 16) -> GameRegistry:
-    """The native games of this process: SQLite store, flock ownership, the rules' identity."""
-    from .store.sqlite import FileOwnership, SqliteStore, state_dir
-
-    root = directory or state_dir()
-    return GameRegistry(
-        NativeEngine.start,
-        max_games,
-        store=SqliteStore.in_state_dir(root),
-        ownership=FileOwnership.in_state_dir(root),
-        identity=native_identity(),
-        build=native_build_identity(),
-    )
-
-
-async def postgres_registry(url: str, max_games: int) -> GameRegistry:
-    """The native games of this instance kept in a shared PostgreSQL database (advisory-lock ownership)."""
-    from .store.postgres import open_postgres
-
-    store, ownership = await open_postgres(url)
-    return GameRegistry(
-        NativeEngine.start,
-        max_games,
-        store=store,
-        ownership=ownership,
-        identity=native_identity(),
-        build=native_build_identity(),
-    )
-
-
 def options(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options; the environment gives their defaults
     (NNH_SPECTATOR_HOST, NNH_SPECTATOR_PORT, NNH_SPECTATOR=off), for MCP
@@ -294,47 +268,6 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def tool_context(games: GameRegistry, opts: argparse.Namespace) -> ToolContext:
-    """The tools' context with the command line's operation deadline (0 means none)."""
-    deadline = getattr(opts, "operation_deadline", DEFAULT_OPERATION_DEADLINE)
-    return ToolContext(games, operation_deadline=deadline if deadline > 0 else None)
-
-
-async def serve_http(opts: argparse.Namespace) -> None:
-    """The HTTP service (--http): MCP at /mcp and the spectator in one app, until SIGINT/SIGTERM."""
-    import signal
-
-    from .service.config import parse_listen
-    from .service.http import HttpService, announce
-    from .watch.listener import bind
-
-    config = service_config(opts)
-    host, port = parse_listen(opts.http)
-    sock = bind(host, port)
-    games = (
-        await postgres_registry(opts.store, config.max_games)
-        if opts.store
-        else native_registry(max_games=config.max_games)
-    )
-    games.game_clock = opts.game_clock
-    board = Board(games)
-    control = Control(games, config)
-    base = config.public_url
-    if base is None:
-        bound_host, bound_port = sock.getsockname()[:2]
-        base = f"http://[{bound_host}]:{bound_port}" if ":" in bound_host else f"http://{bound_host}:{bound_port}"
-    service = HttpService(build_server(tool_context(games, opts), board, base, control), board, control, config, sock)
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, service.stop)
-    announce(service)
-    try:
-        await service.run()
-    finally:
-        await games.close_all()
-        await games.store.close()
-
-
 async def serve(opts: argparse.Namespace | None = None) -> None:
     from .stdio_transport import stdio_transport
 
@@ -350,8 +283,7 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
                 f"nethack-webmcp: warning: the spectator listens on {opts.spectator_host}, not loopback",
                 file=sys.stderr,
             )
-    games = await postgres_registry(opts.store, 16) if getattr(opts, "store", None) else native_registry()
-    games.game_clock = getattr(opts, "game_clock", None)
+    games = await open_registry(opts, 16)
     board = Board(games)
     listener = watching = None
     if listen is not None:
@@ -375,12 +307,13 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     from .service.config import ConfigError
+    from .service.serve import serve_http
     from .store import StoreError
     from .watch.listener import ListenError
 
     opts = options(argv)
     try:
-        asyncio.run(serve_http(opts) if opts.http else serve(opts))
+        asyncio.run(serve_http(opts, build_server) if opts.http else serve(opts))
     except (ListenError, ConfigError, StoreError) as exc:
         print(f"nethack-webmcp: {exc}", file=sys.stderr)
         sys.exit(2)

@@ -427,7 +427,7 @@ def test_export_then_import_into_a_fresh_profile(
 async def _native_continue(state_dir: Any, session_id: str, steps: list[tuple[str, dict[str, Any]]]) -> str:
     """Resume an imported game in the native store, play `steps`, close it;
     returns the state hash reached."""
-    from nethack_webmcp.mcp import native_registry
+    from nethack_webmcp.hosting import native_registry
     from nethack_webmcp.tools import BY_NAME, ToolContext
 
     from .durable_harness import arguments_for
