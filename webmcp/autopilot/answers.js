@@ -5,6 +5,8 @@
 
 import { corpseName, safeCorpse } from './food.js';
 
+/** @typedef {{value?: any, cancel?: boolean, why: string}} Answer {value, why} or {cancel: true, why} */
+
 const END_SUMMARY = /(attributes|vanquished|genocided|conduct|overview|possessions identified)/;
 
 /**
@@ -12,11 +14,15 @@ const END_SUMMARY = /(attributes|vanquished|genocided|conduct|overview|possessio
  * intent is what the autopilot's last call meant to do (e.g. {kind:'pray'},
  * {kind:'eat'}, {kind:'pickup', pattern}). Returns {value, why} or
  * {cancel: true, why}; null when the question cannot be answered at all.
+ * @param {import('./frame').Decision} decision
+ * @param {{intent?: Record<string, any> | null, mayEat?: boolean, race?: string}} context
+ * @returns {Answer | null}
  */
 export function chooseAnswer(decision, context) {
   const prompt = String(decision.prompt || '').toLowerCase();
+  /** @type {Record<string, any>} */
   const intent = context.intent || {};
-  const cancel = (why) => (decision.cancel ? { cancel: true, why } : null);
+  const cancel = (/** @type {string} */ why) => (decision.cancel ? { cancel: true, why } : null);
   switch (decision.kind) {
     case 'confirmation': {
       if (/really attack/.test(prompt)) return { value: false, why: 'never attack a peaceful creature' };
@@ -29,7 +35,7 @@ export function chooseAnswer(decision, context) {
         // Only the corpse the autopilot chose (a pile asks about each item in turn).
         const chosen = !intent.corpse || corpseName(intent.corpse) === corpseName(corpse[1]);
         const ok = intent.kind === 'eat' && chosen && context.mayEat && safeCorpse(corpse[1], context.race);
-        return { value: ok, why: ok ? `${corpse[1]} is fresh and safe to eat` : `not eating ${corpse[1]}` };
+        return { value: Boolean(ok), why: ok ? `${corpse[1]} is fresh and safe to eat` : `not eating ${corpse[1]}` };
       }
       if (/add to the current engraving/.test(prompt) && intent.kind === 'engrave') {
         return { value: false, why: 'write a fresh Elbereth over what is there' };
@@ -45,9 +51,10 @@ export function chooseAnswer(decision, context) {
           && !/for sale|unpaid|no charge/.test(String(option.label || option.name || '')));
         if (wanted.length) return { value: wanted.map((option) => option.id), why: 'pick up the food' };
       }
-      if (END_SUMMARY.test(prompt)) return cancel('the end-of-game summary is not needed') || { value: [decision.options[0].id], why: 'a summary must be dismissed' };
+      const first = (decision.options || [])[0];
+      if (END_SUMMARY.test(prompt)) return cancel('the end-of-game summary is not needed') || { value: [first.id], why: 'a summary must be dismissed' };
       return cancel('no menu choice is part of the plan')
-        || { value: [decision.options[0].id], why: 'a choice is required and cannot be cancelled: the first option' };
+        || { value: [first.id], why: 'a choice is required and cannot be cancelled: the first option' };
     }
     case 'item':
       if (intent.itemId) return { value: { itemId: intent.itemId }, why: 'the item the autopilot meant to use' };

@@ -3,6 +3,7 @@
 // slot that is empty. Random appearances ("combat boots", "plumed helmet",
 // "old gloves") may be levitation, fumbling or opposite alignment: never worn.
 
+/** @type {Array<{slot: string, pattern: RegExp, roles?: RegExp}>} */
 const KINDS = [
   { slot: 'helmet', pattern: /\b(orcish helm|iron skull cap|dwarvish iron helm|hard hat|elven leather helm|leather hat)\b/ },
   { slot: 'boots', pattern: /\b(low boots|walking shoes|high boots|jackboots|iron shoes|hard shoes)\b/ },
@@ -14,8 +15,11 @@ const KINDS = [
 // Shop goods are not a beginner's to take.
 const NOT_OURS = /for sale|unpaid|no charge/;
 
-/** The slots the hero wears something in now. */
+/** The slots the hero wears something in now.
+ * @param {import('./frame').Item[] | null | undefined} inventory
+ * @returns {Set<string>} */
 export function wornSlots(inventory) {
+  /** @type {Set<string>} */
   const slots = new Set();
   for (const item of inventory || []) {
     if (item.category !== 'armor' || !/\(being worn\)/.test(item.label)) continue;
@@ -28,7 +32,11 @@ export function wornSlots(inventory) {
   return slots;
 }
 
-/** The slot a found piece would fill for this hero, or null when it is not to be worn. */
+/** The slot a found piece would fill for this hero, or null when it is not to be worn.
+ * @param {string} label
+ * @param {string | undefined} role
+ * @param {Set<string>} worn the slots worn now (wornSlots)
+ * @returns {string | null} */
 export function wearableSlot(label, role, worn) {
   const text = String(label);
   if (NOT_OURS.test(text) || /\bcursed\b/.test(text)) return null;
@@ -38,13 +46,18 @@ export function wearableSlot(label, role, worn) {
   return kind.slot;
 }
 
-/** The pattern that picks this piece out of a pickup menu (its kind's name). */
+/** The pattern that picks this piece out of a pickup menu (its kind's name).
+ * @param {string} label
+ * @returns {RegExp | null} */
 export function armourPattern(label) {
   const kind = KINDS.find((entry) => entry.pattern.test(String(label)));
   return kind ? kind.pattern : null;
 }
 
-/** A carried piece to put on now, or null. */
+/** A carried piece to put on now, or null.
+ * @param {import('./frame').Item[] | null | undefined} inventory
+ * @param {string | undefined} role
+ * @returns {import('./frame').Item | null} */
 export function armourToWear(inventory, role) {
   const worn = wornSlots(inventory);
   return (inventory || []).find((item) => item.category === 'armor' && !/\(being worn\)/.test(item.label)

@@ -17,7 +17,24 @@ const RECOVERABLE = new Set(['staleView', 'staleRevision', 'decisionStanding', '
   'notFound', 'ambiguous', 'notAdjacent', 'noRoute', 'stepFailed', 'blocked', 'targetOccupied', 'invalidTarget']);
 const LOG_LINES = 12;
 
-/** A finished (or stopped) game as hosts report it. */
+/** @typedef {import('./frame').Frame} Frame */
+/** @typedef {{code: string, message: string}} Failure */
+/** @typedef {{seed: number | undefined, gameId: string | null, role: string | null, deepest: number, turns: number,
+ *             calls: number, endReason: string, death: string | null}} Summary */
+/** @typedef {{running: boolean, gameId: string | null, role: string | null, games: number, calls: number,
+ *             gameCalls: number, actions: number, decisions: number, answersAccepted: number, notStanding: number,
+ *             handledErrors: number, unhandled: Failure | null, note: string, why: string, turn: number,
+ *             firstTurn: number | null, deepest: number, squares: number, turnsPlayed: number,
+ *             summary: Summary | null, log: string[]}} AutopilotState what hosts read (the page's panel, the benches) */
+/** @typedef {{call(name: string, args: Record<string, any>): Promise<Frame>}} Client */
+
+/** A finished (or stopped) game as hosts report it.
+ * @param {Frame | null} frame
+ * @param {CarefulBeginner} policy
+ * @param {AutopilotState} state
+ * @param {number | undefined} seed
+ * @param {string} reason
+ * @returns {Summary} */
 function summarize(frame, policy, state, seed, reason) {
   const scene = frame && frame.scene;
   const end = scene && scene.end;
@@ -30,19 +47,28 @@ function summarize(frame, policy, state, seed, reason) {
 
 export class Autopilot {
   /** client: {call(name, args) -> frame}; onchange(state) after every call;
-   *  options.keepPlaying starts a new game after each end (the page's option). */
+   *  options.keepPlaying starts a new game after each end (the page's option).
+   * @param {Client} client
+   * @param {(state: AutopilotState) => void} [onchange]
+   * @param {{keepPlaying?: boolean}} [options] */
   constructor(client, onchange = () => {}, options = {}) {
     this.client = client;
     this.onchange = onchange;
     this.options = { keepPlaying: false, ...options };
     this.policy = new CarefulBeginner();
-    this.plan = null; // the latest plan-navigation result for the current level and view
+    /** @type {Record<string, any> | null} the latest plan-navigation result for the current level and view */
+    this.plan = null;
+    /** @type {Record<string, any> | null} what the last call meant to do (answers.js reads it) */
+    this.intent = null;
+    /** @type {AutopilotState} */
     this.state = { running: false, gameId: null, role: null, games: 0, calls: 0, gameCalls: 0, actions: 0,
                    decisions: 0, answersAccepted: 0, notStanding: 0, handledErrors: 0, unhandled: null, note: 'stopped', why: '',
                    turn: 0, firstTurn: null, deepest: 0, squares: 0, turnsPlayed: 0, summary: null, log: [] };
+    /** @type {Set<string>} */
     this.squares = new Set(); // every game's squares stood on (all games: progress over a session)
   }
 
+  /** @param {string} text */
   note(text) {
     this.state.note = text;
     this.state.log.push(text);
@@ -50,6 +76,8 @@ export class Autopilot {
     this.onchange(this.state);
   }
 
+  /** @param {Failure} error
+   * @returns {null} */
   fail(error) {
     this.state.unhandled = error;
     this.state.running = false;
@@ -57,6 +85,9 @@ export class Autopilot {
     return null;
   }
 
+  /** @param {string} name
+   * @param {Record<string, any>} args
+   * @returns {Promise<Frame>} */
   async call(name, args) {
     const frame = await this.client.call(name, args);
     this.state.calls += 1;
@@ -67,7 +98,8 @@ export class Autopilot {
     return frame;
   }
 
-  /** What every frame teaches: position, depth, turn, kills. */
+  /** What every frame teaches: position, depth, turn, kills.
+   * @param {Frame} frame */
   learn(frame) {
     if (!frame.scene || !frame.basis) return;
     const self = frame.scene.self;
@@ -83,6 +115,8 @@ export class Autopilot {
     this.policy.memory.level(frame.basis.levelId).calls += 1;
   }
 
+  /** @param {Record<string, any>} [params] the session create arguments (seed, role, …)
+   * @returns {Promise<Frame | null>} */
   async newGame(params = {}) {
     this.policy = new CarefulBeginner();
     this.plan = null;
@@ -125,7 +159,9 @@ export class Autopilot {
     }
   }
 
-  /** Headless hosts: one game, at most maxCalls tool calls; resolves with its summary. */
+  /** Headless hosts: one game, at most maxCalls tool calls; resolves with its summary.
+   * @param {{seed?: number, maxCalls?: number, params?: Record<string, any>}} [options]
+   * @returns {Promise<Summary>} */
   async playGame({ seed, maxCalls = 3000, params = {} } = {}) {
     this.state.running = true;
     let frame = await this.newGame(seed === undefined ? params : { ...params, seed });
@@ -139,6 +175,8 @@ export class Autopilot {
     return summarize(frame, this.policy, this.state, seed, reason);
   }
 
+  /** @param {Frame} frame
+   * @param {number} [seed] */
   finish(frame, seed) {
     const summary = summarize(frame, this.policy, this.state, seed, 'ended');
     this.state.summary = summary;
@@ -146,7 +184,9 @@ export class Autopilot {
     return summary;
   }
 
-  /** One step of play from the current frame; returns the next frame. */
+  /** One step of play from the current frame; returns the next frame.
+   * @param {Frame} frame
+   * @returns {Promise<Frame | null>} */
   async act(frame) {
     if (frame.error && !(frame.outcome && frame.outcome.submission === 'accepted')) {
       if (!RECOVERABLE.has(frame.error.code)) return this.fail(frame.error);
@@ -162,8 +202,11 @@ export class Autopilot {
     return this.play(frame);
   }
 
+  /** @param {Frame} frame
+   * @returns {Promise<Frame | null>} */
   async answer(frame) {
-    const decision = frame.decision;
+    // the gate is 'decision' (act): the frame carries the standing decision
+    const decision = /** @type {import('./frame').Decision} */ (frame.decision);
     const vitals = frame.scene.self.vitals;
     const context = { intent: this.intent, mayEat: vitals.hunger !== 'satiated', race: frame.scene.self.race };
     const choice = chooseAnswer(decision, context);
@@ -182,6 +225,8 @@ export class Autopilot {
     return next;
   }
 
+  /** @param {Frame} frame
+   * @returns {Promise<Frame | null>} */
   async play(frame) {
     let move = this.policy.next(frame, this.currentPlan(frame));
     if (move.query) {
@@ -204,7 +249,8 @@ export class Autopilot {
     return next;
   }
 
-  /** The latest plan, only while it still describes this view. */
+  /** The latest plan, only while it still describes this view.
+   * @param {Frame} frame */
   currentPlan(frame) {
     return this.plan && this.plan.viewId === frame.basis.viewId ? this.plan : null;
   }

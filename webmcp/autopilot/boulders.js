@@ -5,6 +5,7 @@
 
 import { markAt } from './maptext.js';
 
+/** @type {Array<[string, number, number]>} */
 const COMPASS = [
   ['north', 0, -1], ['south', 0, 1], ['east', 1, 0], ['west', -1, 0],
   ['northeast', 1, -1], ['northwest', -1, -1], ['southeast', 1, 1], ['southwest', -1, 1],
@@ -12,7 +13,9 @@ const COMPASS = [
 const STAND_ON = new Set(['.', '#', '<', '>', '{', '$', '*', '%', '(', ')', '[', '!', '?', '/', '=', '"']);
 const PUSH_TRIES = 2; // per boulder and direction: a stuck boulder ("You try to move the boulder, but in vain") stays
 
-/** Boulder positions the map shows (the "`" mark, when its legend says boulder). */
+/** Boulder positions the map shows (the "`" mark, when its legend says boulder).
+ * @param {import('./frame').MapView} map
+ * @returns {Array<[number, number]>} */
 function boulders(map) {
   if (!/boulder/.test((map.legend || {})['`'] || '')) return [];
   return (map.symbols && map.symbols['`']) || [];
@@ -22,7 +25,11 @@ function boulders(map) {
  *  or null. A push goes from a square the hero can stand on, into the
  *  boulder, toward a square not yet seen or open (where the boulder can
  *  roll). A push that cannot work (diagonally out of a doorway, another
- *  boulder beyond) is given up after its tries. */
+ *  boulder beyond) is given up after its tries.
+ * @param {import('./frame').Scene} scene
+ * @param {Map<string, number>} tried pushes made, by "x,y,direction"
+ * @returns {{approach: import('./frame').Position, direction: string, key: string,
+ *            boulder: import('./frame').Position} | null} */
 export function nextPush(scene, tried) {
   const map = scene.map;
   if (!map || !map.text || !map.bounds) return null;

@@ -14,6 +14,7 @@ const SAFE_CORPSES = ['newt', 'jackal', 'coyote', 'fox', 'dingo', 'wolf', 'warg'
   'winter wolf cub', 'fire ant', 'imp', 'rock mole', 'woodchuck', 'shrieker', 'gray unicorn', 'white unicorn',
   'black unicorn'].map((name) => name.toLowerCase());
 // Safe unless the hero is of the same race (cannibalism angers the god).
+/** @type {Record<string, string[]>} */
 const RACE_CORPSES = { gnome: ['gnome', 'gnome lord', 'gnomish wizard', 'gnome king'],
                        dwarf: ['dwarf', 'dwarf lord', 'dwarf king'] };
 // Never rot: safe however long they have lain.
@@ -26,13 +27,18 @@ const PACK_FOOD = [/food ration/, /cram ration/, /lembas/, /[kc]-ration/, /fortu
   /banana/, /melon/, /carrot/, /pear/, /kelp/, /cream pie/, /pancake/, /candy bar/, /tortilla/, /slime mold/,
   /clove of garlic/, /sprig of wolfsbane/, /meatball/, /meat stick/, /huge chunk of meat/, /lump of royal jelly/];
 
-/** The monster name in text such as "a newt corpse" or "2 jackal corpses". */
+/** The monster name in text such as "a newt corpse" or "2 jackal corpses".
+ * @param {string} text
+ * @returns {string} */
 export function corpseName(text) {
   return String(text).toLowerCase().replace(/^(an?|the|\d+)\s+/, '').replace(/^partly eaten\s+/, '')
     .replace(/\s+corpses?$/, '');
 }
 
-/** True when text (e.g. "a newt corpse") names a corpse that is safe for a hero of `race` to eat. */
+/** True when text (e.g. "a newt corpse") names a corpse that is safe for a hero of `race` to eat.
+ * @param {string} text
+ * @param {string} [race]
+ * @returns {boolean} */
 export function safeCorpse(text, race = '') {
   const name = corpseName(text);
   if (SAFE_CORPSES.includes(name)) return true;
@@ -41,13 +47,19 @@ export function safeCorpse(text, race = '') {
 }
 
 /** True when eating this (safe) corpse costs the hero nothing but a turn or two: a
- *  Monk's meat meal costs alignment, so a Monk eats meat only when hungry. */
+ *  Monk's meat meal costs alignment, so a Monk eats meat only when hungry.
+ * @param {string} text
+ * @param {string | undefined} role
+ * @param {string | undefined} hunger the vitals' hunger (e.g. "not_hungry")
+ * @returns {boolean} */
 export function corpseWelcome(text, role, hunger) {
   if (String(role) !== 'Monk' || VEGAN.includes(corpseName(text))) return true;
-  return !['not_hungry', 'satiated'].includes(hunger);
+  return !['not_hungry', 'satiated'].includes(String(hunger));
 }
 
-/** The carried food item to eat now, or null: never corpses, tins or eggs. */
+/** The carried food item to eat now, or null: never corpses, tins or eggs.
+ * @param {import('./frame').Item[] | null | undefined} inventory
+ * @returns {import('./frame').Item | null} */
 export function packFood(inventory) {
   const food = (inventory || []).filter((item) => item.category === 'food' && !/corpse|tin\b|egg/.test(item.label));
   for (const pattern of PACK_FOOD) {

@@ -7,13 +7,17 @@
 const IN_USE = /\((?:weapon in hands?|wielded|being worn|in use)/;
 const THROWABLE = /dagger|knife|spear|javelin|dart|shuriken|axe|flint|rock|stone|sling bullet|arrow|ya\b|bolt|boomerang/;
 
-/** The call that throws at `direction`, or null when nothing can be spared. */
+/** The call that throws at `direction`, or null when nothing can be spared.
+ * @param {import('./frame').Item[] | null | undefined} inventory
+ * @param {string} direction
+ * @param {Record<string, any>} base the arguments every call carries (sessionId, viewId)
+ * @returns {import('./frame').Call | null} */
 export function missileAt(inventory, direction, base) {
   const items = inventory || [];
   if (items.some((item) => /\(in quiver/.test(item.label || ''))) {
     return { tool: 'use', args: { ...base, action: 'fire', direction } };
   }
-  const spareOf = (fits) => items.find((item) => ['weapon', 'gem', 'rock'].includes(item.category)
+  const spareOf = (/** @type {(label: string) => boolean} */ fits) => items.find((item) => ['weapon', 'gem', 'rock'].includes(item.category)
     && !IN_USE.test(item.label || '') && !/cursed|loadstone/.test(item.label || '') && fits(item.label || ''));
   // Made for throwing first; else any spare weapon (a short sword thrown still hits).
   const spare = spareOf((label) => THROWABLE.test(label)) || spareOf(() => true);

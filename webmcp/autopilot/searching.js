@@ -16,7 +16,10 @@ const WORTH = 10; // fewer unknown squares around than this: nothing to find
 /** The unsearched square beside a wall (or in a corridor) with the most
  *  never-seen squares around it, then nearest; null when none is worth it.
  *  `searched` maps "x,y" to searches made there: a square next to one
- *  searched already is skipped (a search reaches the eight neighbours). */
+ *  searched already is skipped (a search reaches the eight neighbours).
+ * @param {import('./frame').Scene} scene
+ * @param {Map<string, number>} searched
+ * @returns {import('./frame').Position | null} */
 export function freshSearchSpot(scene, searched) {
   const map = scene.map;
   if (!map || !map.text || !map.bounds) return null;
@@ -24,7 +27,8 @@ export function freshSearchSpot(scene, searched) {
   const { bounds } = map;
   const hero = scene.self.position;
   const done = [...searched].filter(([, count]) => count >= 1).map(([key]) => key.split(',').map(Number));
-  const mark = (x, y) => (x === hero.x && y === hero.y ? '.' : markAt(rows, bounds, x, y));
+  const mark = (/** @type {number} */ x, /** @type {number} */ y) => (x === hero.x && y === hero.y ? '.' : markAt(rows, bounds, x, y));
+  /** @type {{x: number, y: number, unknown: number, far: number} | null} */
   let best = null;
   for (let y = bounds.y0; y <= bounds.y1; y += 1) {
     for (let x = bounds.x0; x <= bounds.x1; x += 1) {
