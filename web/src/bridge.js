@@ -15,9 +15,13 @@
 
 export class WorkerBridge {
   constructor(config, tabId, { testHooks = false, withoutJspi = false } = {}) {
+    /** @type {(progress: {stage: string, label: string}) => void} */
     this.onprogress = () => {};
+    /** @type {(games: Record<string, {owner: boolean, gate: string}>) => void} */
     this.ongames = () => {};
+    /** @type {(gameId: string) => void} */
     this.onlost = () => {};
+    /** @type {(message: Record<string, any>) => void} */
     this.ontest = () => {};
     this.pending = new Map();
     this.nextId = 1;

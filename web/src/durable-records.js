@@ -20,7 +20,7 @@ function promised(request) {
 /** Run `read(db)` on the durable database, or return `none` when it does not exist yet. */
 async function reading(read, none) {
   const request = indexedDB.open(DATABASE);
-  request.onupgradeneeded = () => request.transaction.abort(); // not created here: the worker owns it
+  request.onupgradeneeded = () => request.transaction?.abort(); // not created here: the worker owns it
   let db;
   try {
     db = await promised(request);
@@ -63,7 +63,7 @@ export function recentDurableRecords(limit = 10) {
   return reading(async (db) => {
     const index = db.transaction('records').objectStore('records').index('recent');
     const records = [];
-    await new Promise((resolve, reject) => {
+    await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
       const cursor = index.openCursor(null, 'prev');
       cursor.onerror = () => reject(cursor.error);
       cursor.onsuccess = () => {
@@ -72,7 +72,7 @@ export function recentDurableRecords(limit = 10) {
         records.push(at.value);
         return at.continue();
       };
-    });
+    }));
     return withSessions(db, records);
   }, []);
 }

@@ -190,12 +190,12 @@ function mapPanel(snapshot, observation, mapMode, onMapMode) {
       onclick: () => onMapMode && onMapMode(mode) })));
   const drawn = ascii ? renderMap(snapshot.map.rows, hero)
     : renderTiles(snapshot.map.rows, hero, snapshot.session || {}, snapshot.creatures || []);
-  const summary = mapSummary(snapshot.map.rows, hero, observation.recentMessages || []);
-  announce(summary);
+  const spoken = mapSummary(snapshot.map.rows, hero, observation.recentMessages || []);
+  announce(spoken);
   return h('section', { className: 'map-panel panel', 'aria-label': 'Map' },
     onMapMode ? toggle : null,
     h('div', { className: 'map-box', dataset: { mode: ascii ? 'ascii' : 'tiles' } }, drawn),
-    h('p', { className: 'sr-only', dataset: { field: 'map-summary' }, text: summary }));
+    h('p', { className: 'sr-only', dataset: { field: 'map-summary' }, text: spoken }));
 }
 
 /** Draw a game into `root`: `controls` (an element or null) sits under the
@@ -203,7 +203,11 @@ function mapPanel(snapshot, observation, mapMode, onMapMode) {
  *  says why there is no snapshot; `lifecycle` the state to show (default
  *  the record's); `notice` a line above everything (follow mode);
  *  `mapMode` 'ascii' | 'tiles' and `onMapMode(mode)` the map toggle;
- *  `notes` the autopilot's notes for this game. */
+ *  `notes` the autopilot's notes for this game.
+ * @param {HTMLElement} root
+ * @param {{gameId: string, record: Record<string, any>, snapshot: Record<string, any> | null, controls?: Node | null,
+ *          home?: string, missing?: string, lifecycle?: string | null, notice?: Node | null, mapMode?: string,
+ *          onMapMode?: ((mode: string) => void) | null, notes?: string[] | null}} game */
 export function renderGame(root, { gameId, record, snapshot, controls = null, home = '#/',
                                    missing = 'No snapshot of this game was kept.', lifecycle = null,
                                    notice = null, mapMode = 'ascii', onMapMode = null, notes = null }) {

@@ -31,6 +31,7 @@ const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
 const WATCH_ROUTE = '#/watch'; // follow mode: the newest live game
 if (config.tiles) configureTiles(config.tiles);
 
+/** @type {Record<string, any>} the facts window.nethackSite shows (above) */
 const site = { status: 'booting', stage: null, error: null, webmcp: null, tabId: crypto.randomUUID(),
                timings: null, autopilot: null, registered: false, identity: null, engine: null, games: {},
                lost: [] };
@@ -54,6 +55,7 @@ bridge.onlost = (gameId) => {
   if (view && view.gamesChanged) view.gamesChanged();
 };
 if (testHooks) {
+  /** @type {Record<string, any>[]} */
   const events = [];
   bridge.ontest = (event) => events.push(event);
   window.nethackTest = {
@@ -66,6 +68,8 @@ if (testHooks) {
 bridge.ready.then((ready) => {
   const expected = JSON.stringify(declarations);
   if (JSON.stringify(ready.declarations) !== expected) {
+    // site.error is plain data ({stage, message}) that window.nethackSite shows and boot.failed reads
+    // eslint-disable-next-line no-throw-literal
     throw { stage: 'start', message: 'the Python package declares different tools than this page was built with: rebuild the site' };
   }
   site.timings = ready.timings;
@@ -91,7 +95,8 @@ async function execute(name, args) {
 
 const { context, kind } = modelContext();
 site.webmcp = kind;
-let registration = null;
+/** @type {AbortController} */
+let registration;
 function register() {
   registration = new AbortController();
   registerTools(context, declarations, execute, registration.signal).then(
@@ -127,16 +132,17 @@ function playWithAutopilot(gameId) {
   autopilot.start();
 }
 
-const main = document.getElementById('main');
+const main = /** @type {HTMLElement} the page's one <main> (index.html) */ (document.getElementById('main'));
+/** @type {{dispose(): void, gamesChanged?: () => void} | null} */
 let view = null;
 function route() {
   if (view) view.dispose();
   const match = GAME_ROUTE.exec(location.hash);
   const watching = location.hash === WATCH_ROUTE;
   if (match || watching) {
-    view = new SpectatorView(main, watching ? null : match[1], { bridge, site, notes: autopilotNotes });
+    view = new SpectatorView(main, match ? match[1] : null, { bridge, site, notes: autopilotNotes });
   } else {
-    view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element, bridge, site,
+    view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element, bridge,
                                 create: createFromForm, playWithAutopilot });
   }
   main.dataset.view = match || watching ? 'game' : 'home';

@@ -62,13 +62,20 @@ function followNotice(previous, next) {
 }
 
 export class SpectatorView {
-  /** gameId: the game to show, or null to follow the newest live game. */
+  /** gameId: the game to show, or null to follow the newest live game.
+   * @param {HTMLElement} root
+   * @param {string | null} gameId
+   * @param {{bridge: any, site: Record<string, any>, notes?: (gameId: string) => string[] | null}} options
+   *   notes: the autopilot's notes while it plays the game in this tab */
   constructor(root, gameId, { bridge, site, notes = () => null }) {
     this.root = root;
     this.bridge = bridge;
     this.site = site;
     this.notes = notes;
     this.follow = gameId === null;
+    // set by show(gameId), before anything is drawn (draw runs only with a gameId)
+    /** @type {string | null} */ this.gameId;
+    /** @type {GameControls} */ this.controls;
     this.notice = null;
     this.mapMode = storedMapMode();
     this.channel = new BroadcastChannel(CHANNEL);
@@ -130,7 +137,7 @@ export class SpectatorView {
   }
 
   async draw() {
-    const gameId = this.gameId;
+    const gameId = /** @type {string} refresh draws only once there is a game */ (this.gameId);
     const [record, snapshot] = await Promise.all([getGame(gameId), getSnapshot(gameId)]);
     if (gameId !== this.gameId || this.disposed) return; // moved on meanwhile
     const known = record || (snapshot && snapshot.record);
@@ -179,7 +186,7 @@ export class SpectatorView {
       ? h('p', { className: 'follow-notice', role: 'status', dataset: { field: 'follow-notice' },
                  text: this.notice || 'Following the newest live game.' })
       : null;
-    renderGame(this.root, { gameId: this.gameId, record, snapshot, controls: this.controls.element, lifecycle,
+    renderGame(this.root, { gameId: /** @type {string} (draw) */ (this.gameId), record, snapshot, controls: this.controls.element, lifecycle,
                             notice, mapMode: this.mapMode, notes,
                             onMapMode: (mode) => this.setMapMode(mode) });
     this.root.dataset.follow = String(this.follow);

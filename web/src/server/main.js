@@ -7,8 +7,9 @@ import { ServerSpectator } from './spectator.js';
 
 const GAME_PATH = /^\/g\/([A-Za-z0-9_:-][A-Za-z0-9._:-]{0,95})$/; // watch/board.py's GAME_ID
 
-const main = document.getElementById('main');
-const line = document.getElementById('boot');
+// the server's page (watch/board.py) has both elements
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+const line = /** @type {HTMLElement} */ (document.getElementById('boot'));
 line.dataset.field = 'connection';
 
 /** The connection line under the title: watching, or why not and when it retries. */

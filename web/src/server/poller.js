@@ -12,15 +12,21 @@ const BACKOFF_MS = [1000, 2000, 4000, 8000, 10_000];
 export class Poller {
   /** `onResponse(status, body, etag)` handles every answer (body: parsed JSON
    *  or null) and returns false to stop; `onConnection({ok, retryMs, error})`
-   *  reports the connection. */
+   *  reports the connection.
+   * @param {string} url
+   * @param {{onResponse: (status: number, body: any, etag: string | null) => boolean | void,
+   *          onConnection?: (connection: {ok: boolean, retryMs?: number, error?: string}) => void,
+   *          interval?: number}} handlers */
   constructor(url, { onResponse, onConnection = () => {}, interval = POLL_MS }) {
     this.url = url;
     this.onResponse = onResponse;
     this.onConnection = onConnection;
     this.interval = interval;
+    /** @type {string | null} */
     this.etag = null;
     this.failures = 0;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
     this.running = false;
     this.stopped = false;
     this.wake = () => { if (document.visibilityState === 'visible') this.poll(); };
@@ -40,6 +46,7 @@ export class Poller {
     let keepGoing = true;
     let delay = this.interval;
     try {
+      /** @type {Record<string, string>} */
       const headers = this.etag ? { 'If-None-Match': this.etag } : {};
       const response = await fetch(this.url, { cache: 'no-store', headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
       const body = response.status === 304 ? null : await response.json().catch(() => null);

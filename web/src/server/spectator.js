@@ -24,7 +24,8 @@ export class ServerSpectator {
     this.connection = connection;
     this.base = `/api/games/${encodeURIComponent(gameId)}`;
     this.source = null;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
     this.failures = 0;
     this.done = false;
     this.visibility = () => (document.visibilityState === 'visible' ? this.open() : this.close());
