@@ -33,10 +33,17 @@ const INPUT_IMPORT = 'nnh_js_next_request';
  *  an error later (a trap, an abort). NetHack's own exit() is no failure:
  *  emcc throws it as ExitStatus - out of main's promise with JSPI (ignored
  *  here), or out of a resumed stack with Asyncify (an unhandled rejection
- *  the host ignores) - and the host has had every response by then. */
+ *  the host ignores) - and the host has had every response by then.
+ * @param {string} build 'jspi' or 'asyncify' (BUILDS)
+ * @param {(options: Record<string, any>) => Promise<any>} factory
+ * @param {WebAssembly.Module} compiled
+ * @param {Record<string, any>} options
+ * @param {((error: any) => void) | null} [onFailure]
+ * @returns {Promise<any>} the Module */
 export function startEngine(build, factory, compiled, options, onFailure) {
   return new Promise((resolveStarted, rejectStarted) => {
     let failed = false;
+    /** @type {any} */
     let main = null; // the instance's own main export (JSPI), taken at instantiation
     const fail = (error) => {
       if (failed || (error && error.name === 'ExitStatus')) return;
@@ -50,7 +57,9 @@ export function startEngine(build, factory, compiled, options, onFailure) {
         if (build === 'jspi') {
           // the import is declared once (wasm/driver/io_wasm.js); -lexports.js
           // keeps its name, so it is wrapped by name, not found by guesswork
-          imports.env[INPUT_IMPORT] = new WebAssembly.Suspending(imports.env[INPUT_IMPORT]);
+          // (the jspi build is only ever picked where JSPI exists: detectBuild)
+          const Suspending = /** @type {new (imported: Function) => unknown} */ (WebAssembly.Suspending);
+          imports.env[INPUT_IMPORT] = new Suspending(imports.env[INPUT_IMPORT]);
         }
         WebAssembly.instantiate(compiled, imports).then((instance) => {
           main = instance.exports.main; // by name, from the instance: no emcc internals
@@ -64,7 +73,8 @@ export function startEngine(build, factory, compiled, options, onFailure) {
     }).then((module) => {
       if (build === 'jspi') {
         // INVOKE_RUN=0: main runs here, on its own suspendable stack.
-        WebAssembly.promising(main)(0, 0).catch(fail);
+        const promising = /** @type {(exported: Function) => (...args: any[]) => Promise<any>} */ (WebAssembly.promising);
+        promising(main)(0, 0).catch(fail);
       }
       resolveStarted(module);
     }, fail);

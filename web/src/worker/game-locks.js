@@ -54,7 +54,7 @@ export class GameLocks {
       return false;
     }
     if (!owner || !owner.holder || !owner.holder.tabId) return false;
-    const { held } = await navigator.locks.query();
+    const { held = [] } = await navigator.locks.query(); // the snapshot always lists them (Web Locks)
     return !held.some((lock) => lock.name === TAB_LOCK(owner.holder.tabId));
   }
 
@@ -66,7 +66,7 @@ export class GameLocks {
         sessionId,
         lost: false,
         released: false,
-        token: null,
+        token: /** @type {string | null} */ (null),
         release: () => {
           if (lease.released) return;
           lease.released = true;

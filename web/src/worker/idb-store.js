@@ -41,6 +41,9 @@ import { fail, translate } from './store-failure.js';
 
 export const DATABASE = 'nethack-webmcp-journal';
 
+/** @typedef {(db: IDBDatabase, tx: IDBTransaction | null) => void} Migration */
+
+/** @type {Migration[]} */
 export const MIGRATIONS = [
   // 0 -> 1: sessions, journal, tool receipts, game records, owners
   (db) => {
@@ -80,7 +83,8 @@ export class IdbStore {
     this.closed = false;
     this.closedReason = null;    // set when another tab's upgrade closed our connection
     this.tokens = new Map();     // sessionId -> this worker's owner token (game-locks.js); null: lost
-    this.onLost = () => {};      // (sessionId) => …, when a fence finds the game taken over
+    /** @type {(sessionId: string) => void} when a fence finds the game taken over */
+    this.onLost = () => {};
     this.lastDurability = null;  // what the last readwrite transaction reports (tests)
     this.faults = new StoreFaults(); // test-only fault injection (inert unless a test sets a plan)
   }
@@ -107,7 +111,7 @@ export class IdbStore {
       }
       request.onupgradeneeded = (event) => {
         const db = request.result;
-        for (let version = event.oldVersion; version < event.newVersion; version += 1) {
+        for (let version = event.oldVersion; version < /** @type {number} an upgrade has one */ (event.newVersion); version += 1) {
           this.migrations[version](db, request.transaction);
         }
       };
@@ -160,7 +164,8 @@ export class IdbStore {
         // The request stays pending until the other tab lets go; until then
         // every call fails fast with the same diagnostic (a second open would
         // only queue behind this one).
-        let settle;
+        /** @type {{resolve: (value?: unknown) => void, reject: (reason?: unknown) => void}} */
+        let settle = { resolve: () => {}, reject: () => {} }; // replaced at once by the promise's own
         const done = new Promise((resolveDone, rejectDone) => { settle = { resolve: resolveDone, reject: rejectDone }; });
         done.catch(() => {});
         this.blocked = { failure, done, ...settle };
@@ -172,8 +177,8 @@ export class IdbStore {
 
   /** A blocked upgrade is still pending: wait briefly for it, else fail with its diagnostic. */
   stillBlocked() {
-    const { failure, done } = this.blocked;
-    const grace = new Promise((resolve, reject) => setTimeout(() => reject(failure), BLOCKED_GRACE_MS));
+    const { failure, done } = /** @type {NonNullable<typeof this.blocked>} (called only while blocked) */ (this.blocked);
+    const grace = new Promise((resolve, reject) => { setTimeout(() => reject(failure), BLOCKED_GRACE_MS); });
     return Promise.race([done, grace]);
   }
 
@@ -200,10 +205,10 @@ export class IdbStore {
       throw translate(error, what);
     }
     if (write) this.lastDurability = tx.durability;
-    const done = new Promise((resolve, reject) => {
+    const done = /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error);
-    });
+    }));
     done.catch(() => {});
     let result;
     try {

@@ -13,7 +13,8 @@ export class StoreFaults {
   constructor() {
     this.writes = 0;        // write transactions attempted since the store opened
     this.plan = null;       // see set()
-    this.onHang = () => {}; // (op) => …, when a write was frozen
+    /** @type {(op: string) => void} when a write was frozen */
+    this.onHang = () => {};
   }
 
   /** {abortAt: n} aborts the n-th write transaction from now;
