@@ -196,7 +196,9 @@ async def test_an_exchange_interrupted_mid_read_retires_the_engine() -> None:
     exchanges: list[asyncio.Task[Any]] = []
     for _ in range(50):
         await asyncio.sleep(0)
-        exchanges = [t for t in asyncio.all_tasks() if t.get_coro().__qualname__.endswith("_locked_exchange")]
+        exchanges = [
+            t for t in asyncio.all_tasks() if getattr(t.get_coro(), "__qualname__", "").endswith("_locked_exchange")
+        ]
         if exchanges and engine._lock.locked():
             break
     assert exchanges, "the exchange runs as its own task"
