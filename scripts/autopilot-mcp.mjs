@@ -20,14 +20,19 @@ function scratchDir() {
 
 const CALL_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** @typedef {import('../webmcp/autopilot/autopilot.js').Summary & {seed: number, seconds: number, decisions: number,
+ *             answersAccepted: number, notStanding: number, squares: number, firstTurn: number | null}} PlayedGame */
+
 /** A tool client over one stdio MCP server process with its own state directory. */
 export class McpToolClient {
+  /** @param {{python?: string, stateDir?: string, clock?: number | string}} [options]
+   *  clock: NNH_GAME_CLOCK for the server (a fixed game clock) */
   static async connect({ python = process.env.PYTHON || 'python3', stateDir, clock } = {}) {
     const own = stateDir ? null : mkdtempSync(join(scratchDir(), 'nnh-autopilot-'));
     const transport = new StdioClientTransport({
       // No spectator listener: parallel servers would contend for its one port.
       command: python, args: ['-m', 'nethack_webmcp.mcp', '--no-spectator'], stderr: 'inherit',
-      env: { ...process.env, NNH_STATE_DIR: stateDir || own, ...(clock === undefined ? {} : { NNH_GAME_CLOCK: String(clock) }) },
+      env: { ...process.env, NNH_STATE_DIR: stateDir || /** @type {string} made when none was given */ (own), ...(clock === undefined ? {} : { NNH_GAME_CLOCK: String(clock) }) },
     });
     const client = new Client({ name: 'nethack-webmcp-autopilot', version: '1' });
     await client.connect(transport);
@@ -53,15 +58,19 @@ export class McpToolClient {
   }
 }
 
-/** Play one game per seed on one server; resolves with the summaries in order. */
+/** Play one game per seed on one server; resolves with the summaries in order.
+ * @param {number[]} seeds
+ * @param {{maxCalls?: number, clock?: number | string, onGame?: (game: PlayedGame) => void}} [options]
+ * @returns {Promise<PlayedGame[]>} */
 export async function playSeeds(seeds, { maxCalls = 3000, clock, onGame = () => {} } = {}) {
   const client = await McpToolClient.connect({ clock });
+  /** @type {PlayedGame[]} */
   const summaries = [];
   try {
     for (const seed of seeds) {
       const autopilot = new Autopilot(client);
       const started = Date.now();
-      const summary = await autopilot.playGame({ seed, maxCalls });
+      const summary = /** @type {PlayedGame} */ (await autopilot.playGame({ seed, maxCalls }));
       Object.assign(summary, { seconds: (Date.now() - started) / 1000, decisions: autopilot.state.decisions,
                                answersAccepted: autopilot.state.answersAccepted, notStanding: autopilot.state.notStanding, squares: autopilot.state.squares,
                                firstTurn: autopilot.state.firstTurn });

@@ -44,7 +44,7 @@ const row = (cells) => cells.map((cell, i) => String(cell).padEnd([6, 12, 8, 7, 
 process.stdout.write(`${row(['seed', 'role', 'deepest', 'turns', 'calls', 'end'])}\n`);
 const started = Date.now();
 // Seeds are dealt round-robin to `jobs` servers; each plays its share in order.
-const shares = Array.from({ length: jobs }, (_, job) => seeds.filter((_, i) => i % jobs === job));
+const shares = Array.from({ length: jobs }, (_, job) => seeds.filter((_seed, i) => i % jobs === job));
 const results = (await Promise.all(shares.map((share) => playSeeds(share, { maxCalls, clock, onGame: (game) => {
   process.stdout.write(`${row([game.seed, game.role, game.deepest, game.turns, game.calls, game.death || game.endReason])}\n`);
 } })))).flat().sort((a, b) => a.seed - b.seed);

@@ -52,7 +52,7 @@ const now = clock === 'cpu'
   : () => performance.now();
 const handOver = awaited ? (request) => Promise.resolve(request) : (request) => request;
 process.setMaxListeners(0); // each engine instance registers its own process handlers
-process.on('unhandledRejection', (error) => { // the Asyncify build's exit(): seen by startEngine
+process.on('unhandledRejection', (/** @type {any} */ error) => { // the Asyncify build's exit(): seen by startEngine
   if (!(error && error.name === 'ExitStatus')) throw error;
 });
 let createNetHackEngine, compiled;

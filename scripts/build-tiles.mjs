@@ -20,10 +20,18 @@ const COLUMNS = 40;
 const SETS = ['monsters', 'objects', 'other'];
 const BACKGROUND = '71,108,108';
 
-/** Parse one tile text file: [{name, pixels: [[r,g,b]×256]}]. */
+/** @typedef {{name: string, pixels: number[][]}} Tile */
+
+/** Parse one tile text file: [{name, pixels: [[r,g,b]×256]}].
+ * @param {string} text
+ * @param {string} file its name, for errors
+ * @returns {Tile[]} */
 function parseTiles(text, file) {
+  /** @type {Map<string, number[]>} */
   const palette = new Map();
+  /** @type {Tile[]} */
   const tiles = [];
+  /** @type {Tile | null} */
   let current = null;
   for (const line of text.split('\n')) {
     const colour = /^(\S) = \(\s*(\d+),\s*(\d+),\s*(\d+)\)/.exec(line);
@@ -91,6 +99,7 @@ function png(width, height, rgb) {
     chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
+/** @param {string[]} argv the tile sources' directory, the output directory */
 function main([source, out]) {
   if (!source || !out) throw new Error('usage: build-tiles.mjs <win/share directory> <out directory>');
   const index = { size: SIZE, columns: COLUMNS };

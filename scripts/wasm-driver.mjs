@@ -63,7 +63,7 @@ process.stdin.on('end', () => {
 function nextRequest() {
   if (lines.length) return lines.shift();
   if (ended) return null;
-  return new Promise((resolveLine) => waiters.push(resolveLine));
+  return new Promise((resolveLine) => { waiters.push(resolveLine); });
 }
 
 // ---- the engine --------------------------------------------------------------
@@ -90,7 +90,7 @@ globalThis.require = createRequire(import.meta.url);
 // NetHack's exit() surfaces as ExitStatus: out of main's promise with JSPI
 // (startEngine ignores it), as an unhandled rejection out of a resumed stack
 // with Asyncify. Either way the engine is done and has been answered.
-process.on('unhandledRejection', (error) => {
+process.on('unhandledRejection', (/** @type {any} */ error) => {
   if (!(error && error.name === 'ExitStatus')) throw error;
 });
 process.stderr.write(`wasm-driver: ${build} build\n`);
