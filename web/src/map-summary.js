@@ -3,17 +3,27 @@
 // message. Built only from what the map shows (marks and kinds of the
 // snapshot rows), so it tells a listener no more than a viewer sees.
 
+/** @type {Array<[string, number, number]>} */
 const DIRECTIONS = [['north', 0, -1], ['northeast', 1, -1], ['east', 1, 0], ['southeast', 1, 1],
                     ['south', 0, 1], ['southwest', -1, 1], ['west', -1, 0], ['northwest', -1, -1]];
 
 // The `kinds` codes of the rows (docs/PROTOCOL.md, rows-v1).
+/** @type {Record<string, string>} */
 const KINDS = { M: 'a creature', P: 'a tame creature', D: 'a detected creature', R: 'a ridden creature',
                 I: 'a remembered unseen creature', O: 'an object', B: 'a boulder', S: 'a statue', X: 'a trap',
                 W: 'a warning', E: 'an effect' };
 // Terrain by the mark tty NetHack draws for it.
+/** @type {Record<string, string>} */
 const TERRAIN = { '.': 'floor', '#': 'corridor', '-': 'wall', '|': 'wall', '+': 'door', '<': 'stairs up',
                   '>': 'stairs down', '{': 'fountain', '_': 'altar', '}': 'water', '^': 'a trap' };
 
+/** @typedef {{y: number, marks: string, kinds?: string}} Row one snapshot row (rows-v1) */
+
+/** What the square (x, y) shows, e.g. "wall (-)", or null for nothing.
+ * @param {Map<number, Row>} rowsByY
+ * @param {number} x
+ * @param {number} y
+ * @returns {string | null} */
 function describe(rowsByY, x, y) {
   const row = rowsByY.get(y);
   if (!row || x < 0 || x >= 80) return null;
@@ -24,8 +34,13 @@ function describe(rowsByY, x, y) {
   return `${what} (${mark})`;
 }
 
-/** "You are at column 12, row 5. North: wall (-); east: a creature (d). Latest message: …" */
+/** "You are at column 12, row 5. North: wall (-); east: a creature (d). Latest message: …"
+ * @param {Row[]} rows
+ * @param {{x: number, y: number} | null | undefined} hero
+ * @param {string[]} messages
+ * @returns {string} */
 export function mapSummary(rows, hero, messages) {
+  /** @type {string[]} */
   const parts = [];
   if (hero && typeof hero.x === 'number') {
     const rowsByY = new Map(rows.map((row) => [row.y, row]));

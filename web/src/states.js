@@ -6,6 +6,7 @@
 //   stored    in play, loaded in no tab       observer  another tab owns it
 //   opening   being resumed in this tab       lost      another tab took it
 //   ended     over (died, quit, escaped, …)   failed    cannot be played
+/** @type {Record<string, string>} */
 const LABELS = {
   live: 'live',
   stored: 'stored (not open in any tab)',
@@ -17,13 +18,17 @@ const LABELS = {
   lost: 'lost',
 };
 
-/** The badge class of a state ("closed" is a game closed by its agent: stored). */
+/** The badge class of a state ("closed" is a game closed by its agent: stored).
+ * @param {string} state
+ * @returns {string} */
 export function badgeState(state) {
   if (state === 'closed') return 'stored';
   return Object.hasOwn(LABELS, state) ? state : 'live';
 }
 
-/** The words shown for a state. */
+/** The words shown for a state.
+ * @param {string} state
+ * @returns {string} */
 export function stateLabel(state) {
   return LABELS[badgeState(state)];
 }

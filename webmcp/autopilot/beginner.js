@@ -144,6 +144,9 @@ export class BeginnerMemory {
     this.levelId = null;
     this.depth = 0;
     this.deepest = 0;
+    // set by CarefulBeginner.next once a cast or a meal passed no turn twice
+    /** @type {number | undefined} */ this.castRefusedUntil;
+    /** @type {number | undefined} */ this.mealRefusedUntil;
   }
 
   level(id) {
@@ -190,7 +193,7 @@ export class CarefulBeginner {
         // The attack was chosen on this turn's frame or the last one (a fast hero
         // attacks twice in one turn, so the kill may come on the same turn).
         const recent = this.lastAttack && turn - this.lastAttack.turn <= 1 && turn >= this.lastAttack.turn;
-        const at = recent ? this.lastAttack.at : null;
+        const at = recent && this.lastAttack ? this.lastAttack.at : null;
         this.memory.kills.push({ name: killed[1], turn, levelId: frame.basis.levelId, at });
       }
       // Kicking a shop's door in makes its shopkeeper deadly. A closed shop says
@@ -297,7 +300,7 @@ export class CarefulBeginner {
     const conditions = vitals.condition || [];
     const lowHp = vitals.hp <= 5 || vitals.hp * 7 <= vitals.hpMax;
     const deadly = conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
-    const reachable = !(this.memory.mealRefusedUntil > turn);
+    const reachable = !((this.memory.mealRefusedUntil ?? -Infinity) > turn);
     const noFood = !reachable || !packFood(scene.inventory);
     const starving = WEAK.includes(vitals.hunger) && noFood;
     const trouble = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}`
@@ -595,7 +598,7 @@ export class CarefulBeginner {
    *  would be tried forever). */
   mayCast(frame) {
     if (WEAK.includes(frame.scene.self.vitals.hunger)) return false;
-    return !(this.memory.castRefusedUntil > frame.basis.turn);
+    return !((this.memory.castRefusedUntil ?? -Infinity) > frame.basis.turn);
   }
 
   /** The walkable empty neighbour farthest from the threat. */
@@ -795,10 +798,10 @@ export class CarefulBeginner {
         return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
                  why: `search the wall at ${key} (${level.searches}/${LEVEL_SEARCH_CAP})` };
       }
-      const spot = this.searchSpot(plan, hero, level);
-      if (spot) {
-        return { tool: 'travel', args: { ...base, mode: 'to', to: spot, maxActions: 120 },
-                 why: `no way on: try searching from ${spot.x},${spot.y}`, leg: 'to' };
+      const fallback = this.searchSpot(plan, hero, level);
+      if (fallback) {
+        return { tool: 'travel', args: { ...base, mode: 'to', to: fallback, maxActions: 120 },
+                 why: `no way on: try searching from ${fallback.x},${fallback.y}`, leg: 'to' };
       }
       return { tool: 'interact', args: { ...base, action: 'search', turns: SPOT_SEARCH },
                why: `no door, dead end or way down left: search here (${level.searches}/${LEVEL_SEARCH_CAP})` };
