@@ -22,6 +22,17 @@ apt_install() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# npm_deps - install the npm dev dependencies exactly as package-lock.json
+# pins them (npm ci) when node_modules is missing or older than the lock: the
+# site's bundler and Pyodide, the MCP TypeScript SDK, ESLint and TypeScript.
+npm_deps() {
+    command -v npm >/dev/null || apt_install npm
+    if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+        log "installing the npm dev dependencies (package-lock.json)"
+        (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+}
+
 # emcc needs Debian's node modules (acorn, …) when /usr/bin/node is not
 # Debian's own nodejs build.
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
