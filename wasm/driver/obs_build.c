@@ -11,6 +11,8 @@
 #include "nnh_knowledge.h"
 #include "pickup_config.h"
 #include "nnh_nethack.h"
+#include "map_memory.h"
+#include "obs_endings.h"
 
 static const char *hunger_state(void)
 {
@@ -67,6 +69,10 @@ static void conditions(nnh_buf *b)
     COND(u.ustuck && !sticks(youmonst.data), "held");
     COND(u.ustuck && sticks(youmonst.data), "grasping");
     COND(u.uswallow, "swallowed");
+    /* caught in a bear trap, pit, web, lava or the floor: the player was
+       told when it happened ("A bear trap closes on your foot!"), and NetHack
+       says nothing more while each move fails */
+    COND(u.utrap, "trapped");
 #undef COND
     nnh_buf_char(b, ']');
 }
@@ -185,6 +191,8 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_map_entities(b);
     nnh_buf_cstr(b, ",\"doors\":");
     nnh_doors_write(b);
+    nnh_buf_cstr(b, ",\"traps\":");
+    nnh_map_traps(b);
     nnh_buf_cstr(b, ",\"knowledge\":");
     nnh_knowledge_write(b);
     nnh_buf_cstr(b, ",\"automaticPickup\":");
@@ -283,5 +291,6 @@ void nnh_end_write(nnh_buf *b)
     nnh_buf_member_int(b, "deepest", deepest_lev_reached(FALSE));
     nnh_buf_cstr(b, ",\"knowledge\":"); /* conduct, achievements, levels with the score */
     nnh_knowledge_write(b);
+    nnh_endings_write(b);
     nnh_buf_char(b, '}');
 }

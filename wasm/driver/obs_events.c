@@ -6,6 +6,7 @@
 #include "hack.h"
 #include "nnh_state.h"
 #include "obs_events.h"
+#include "obs_hazards.h"
 
 static void separate(void)
 {
@@ -56,4 +57,5 @@ void nnh_events_reset(void)
 {
     nnh_buf_reset(&nnh.events);
     nnh.n_events = 0;
+    nnh_hazards_reset();
 }

@@ -10,11 +10,17 @@
  * only rows changed since the last response (see docs/PROTOCOL.md). */
 #include "hack.h"
 #include "nnh_state.h"
+#include "map_memory.h"
 
 #define UNSEEN (-1)
 
 static int shown[NNH_ROWS][NNH_COLS];         /* displayed glyph or UNSEEN */
 static unsigned char dirty[NNH_ROWS];
+/* The visible layer as the host last received it, and as the response being
+ * written carries it: a row is resent when its visibility changed, even
+ * when nothing in it was redrawn (a wall leaving sight), so the host's copy
+ * of every row's visible layer is exact after every full response. */
+static char sent_visible[NNH_ROWS][NNH_COLS], writing_visible[NNH_ROWS][NNH_COLS];
 static unsigned char creatures[NNH_ROWS];      /* per row: cells showing a creature */
 static int current_ledger = -1;
 static short *terrain_memory[NNH_MAX_LEDGERS]; /* per level: cmap glyph or UNSEEN */
@@ -61,11 +67,21 @@ static unsigned char *visited_for(int ledger)
     return visited[ledger];
 }
 
+static int is_floor_glyph(int glyph)
+{
+    return glyph == cmap_to_glyph(S_room) || glyph == cmap_to_glyph(S_darkroom);
+}
+
 /* Terrain under a displayed object or creature, from the player's own
  * #terrain view (which NetHack refuses while hallucinating, stunned or
- * confused, and so do we). Stored as memory once known. A trap found
+ * confused, and so do we). It follows the player's memory: a trap found
  * later on a square whose terrain is already remembered (a falling rock
- * trap under a pile) replaces that memory: routes must know to avoid it.
+ * trap under a pile) replaces that memory, and so does a door the player
+ * saw broken or opened while a creature or an object covers it ("As you
+ * kick the door, it crashes open!" with a newt on the square): NetHack
+ * maps the terrain under a creature it displays, and #terrain shows it.
+ * Only a direct display forgets a remembered trap (#terrain hides a trap
+ * under a boulder), and lit and dark floor are the same memory.
  * Returns 1 when the memory changed. */
 static int remember_covered_terrain(short *memory, int x, int y)
 {
@@ -77,9 +93,29 @@ static int remember_covered_terrain(short *memory, int x, int y)
     if (!glyph_is_cmap(glyph) || *cell == glyph) return 0;
     cmap = glyph_to_cmap(glyph);
     if (cmap == S_stone || cmap > S_vibrating_square) return 0;
-    if (*cell != UNSEEN && !glyph_is_trap(glyph)) return 0;
+    if (*cell != UNSEEN && glyph_is_trap(*cell) && !glyph_is_trap(glyph)) return 0;
+    if (*cell != UNSEEN && is_floor_glyph(*cell) && is_floor_glyph(glyph)) return 0;
     *cell = (short) glyph;
     return 1;
+}
+
+/* Refresh the terrain memory under every square that shows something other
+ * than terrain (the hero, a creature, an object). NetHack redraws a square
+ * only when its glyph changes, so a trap that fires under the hero or a door
+ * broken under a newt reaches print_glyph() late or never; this runs at
+ * every input boundary, quiet or not, so the memory stays a function of the
+ * game's inputs. This function can't fail. */
+void nnh_map_refresh_covered(void)
+{
+    short *memory = memory_for(current_ledger);
+    int x, y;
+    if (!memory) return;
+    for (y = 0; y < NNH_ROWS; y++)
+        for (x = 1; x < NNH_COLS; x++) {
+            int g = shown[y][x];
+            if (g == UNSEEN || g == NO_GLYPH || glyph_is_cmap(g)) continue;
+            if (remember_covered_terrain(memory, x, y)) dirty[y] = 1;
+        }
 }
 
 /* Whether a displayed glyph is one nnh_map_entities() reports. */
@@ -212,7 +248,9 @@ void nnh_map_encode(nnh_buf *b, int full)
     nnh_buf_cstr(b, full ? "true" : "false");
     nnh_buf_cstr(b, ",\"rows\":[");
     for (y = 0; y < NNH_ROWS; y++) {
-        if (!full && !dirty[y]) continue;
+        for (x = 0; x < NNH_COLS; x++) writing_visible[y][x] = (x > 0 && cansee(x, y)) ? '1' : '0';
+        if (!full && !dirty[y] && !memcmp(writing_visible[y], sent_visible[y], NNH_COLS)) continue;
+        memcpy(visible, writing_visible[y], NNH_COLS);
         for (x = 0; x < NNH_COLS; x++) {
             int g = shown[y][x];
             mark_and_color(g, x, y, &marks[x], &colors[x]);
@@ -228,7 +266,6 @@ void nnh_map_encode(nnh_buf *b, int full)
             } else {
                 terrain[x] = features[x] = ' ';
             }
-            visible[x] = (x > 0 && cansee(x, y)) ? '1' : '0';
         }
         marks[NNH_COLS] = colors[NNH_COLS] = kinds[NNH_COLS] = 0;
         terrain[NNH_COLS] = visible[NNH_COLS] = features[NNH_COLS] = stood_here[NNH_COLS] = 0;
@@ -252,6 +289,33 @@ void nnh_map_encode(nnh_buf *b, int full)
 void nnh_map_mark_sent(void)
 {
     memset(dirty, 0, sizeof dirty);
+    memcpy(sent_visible, writing_visible, sizeof sent_visible);
+}
+
+/* Remembered traps of the current level with the type their glyph shows
+ * ("bear trap", "squeaky board"): what the map draws and farlook names,
+ * nothing NetHack has not displayed. [{"x","y","type"}, ...] */
+void nnh_map_traps(nnh_buf *b)
+{
+    short *memory = memory_for(current_ledger);
+    int x, y, first = 1;
+    nnh_buf_char(b, '[');
+    for (y = 0; memory && y < NNH_ROWS; y++)
+        for (x = 1; x < NNH_COLS; x++) {
+            int g = memory[y * NNH_COLS + x], cmap;
+            if (g == UNSEEN || !glyph_is_cmap(g)) continue;
+            cmap = glyph_to_cmap(g);
+            if (cmap < S_arrow_trap || cmap > S_vibrating_square) continue;
+            if (!first) nnh_buf_char(b, ',');
+            first = 0;
+            nnh_buf_cstr(b, "{\"x\":");
+            nnh_buf_int(b, x);
+            nnh_buf_cstr(b, ",\"y\":");
+            nnh_buf_int(b, y);
+            nnh_buf_member_str(b, "type", defsyms[cmap].explanation);
+            nnh_buf_char(b, '}');
+        }
+    nnh_buf_char(b, ']');
 }
 
 /* Perceived creatures: every displayed monster-class glyph, with the

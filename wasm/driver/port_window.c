@@ -12,6 +12,7 @@
 #include "dlb.h"
 #include "nnh_state.h"
 #include "obs_events.h"
+#include "obs_endings.h"
 
 #include <stddef.h>
 
@@ -42,6 +43,7 @@ static void event_passage(nnh_window *w)
     int i;
     for (i = 0; i < w->n_lines; i++) lines[i] = w->lines[i].text;
     nnh_event_passage(lines, w->n_lines);
+    nnh_endings_record(lines, w->n_lines);
 }
 
 /* ---- window lifecycle -------------------------------------------------- */
@@ -226,7 +228,9 @@ static int nnh_select_menu(winid w, int how, MENU_ITEM_P **menu_list)
     *menu_list = NULL;
     if (w <= 0 || w >= NNH_MAX_WINDOWS) return -1;
     win = &windows[w];
-    if (how == PICK_NONE) {
+    /* At game over an untitled pick-one menu is the possessions list
+       (display_inventory wanting a reply nobody uses): a display. */
+    if (how == PICK_NONE || (program_state.gameover && how == PICK_ONE && !win->prompt[0])) {
         event_passage(win);
         return 0;
     }

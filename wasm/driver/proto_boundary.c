@@ -19,6 +19,7 @@
 #include "nnh_io.h"
 #include "proto_translate.h"
 #include "nnh_knowledge.h"
+#include "map_memory.h"
 
 static nnh_json_doc request_doc;
 static char line[NNH_JSON_MAX_INPUT + 2];
@@ -326,6 +327,7 @@ static void serve_until_input(void)
 void nnh_await_input(enum nnh_boundary kind)
 {
     nnh_items_register();
+    nnh_map_refresh_covered(); /* before any response: quiet or not, the same memory */
     if (kind == NNH_AT_COMMAND) {
         /* answers handed over with a command (an engraving's text, a
            spell's menu line) never outlive it */
@@ -347,6 +349,7 @@ void nnh_serve_forever(void)
 {
     nnh.decision.active = 0;
     nnh_items_register();
+    nnh_map_refresh_covered();
     if (nnh.in_flight) finish_operation();
     for (;;) serve_until_input();
 }
