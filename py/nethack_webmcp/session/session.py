@@ -54,13 +54,14 @@ from ..store import (
     Summary,
     canonical,
 )
-from . import operations, recovery
+from . import operations
 from .durability import Journal, brief, lost_ownership
 from .errors import SessionError
 from .errors import closed as closed_error
 from .gate import Gate, gate_of, require_open
 from .operations import Finished, RunningOperation
 from .records import end_reason, make_record, new_info, progress, track_depth
+from .recovery import EngineFactory, Recovery
 from .replay import replay, summary_of
 
 __all__ = ["Session", "SessionState", "Snapshot", "StepResult", "end_reason", "make_record", "state_hash"]
@@ -68,7 +69,6 @@ __all__ = ["Session", "SessionState", "Snapshot", "StepResult", "end_reason", "m
 LOW_VERSION = 1
 HISTORY_LIMIT = 200  # operation frames kept in memory for observe(operationId); older ones come from the store
 Submission = Literal["accepted", "rejected", "uncertain"]
-EngineFactory = Callable[[], Awaitable[Engine]]
 
 
 def state_hash(observe_response: dict[str, Any]) -> str:
@@ -150,20 +150,24 @@ class Session:
         self.lock = asyncio.Lock()
         self._step_lock = asyncio.Lock()  # one journaled input at a time, also after a cancelled caller
         self.running: RunningOperation | None = None  # the acting operation in flight (`start_operation`)
-        self.recovery_required = False
         self.lost_ownership = False
         self.closed = False
-        # a reservation without a receipt found by a resume: the input died with
-        # the previous host's engine; observe records it as not applied
-        self.unverified: JournalEntry | None = None
         self.notes: dict[str, Any] = {}  # one-shot diagnostics for the next frame
         self.journal = Journal(self.store, self.session_id, self.notes)
         self.last_state_hash: str | None = None
         self.holder: dict[str, Any] | None = None  # what is known about the owner, for an observer
         self._operations = 0
         self._op_nonce = secrets.token_hex(3)
-        self.replayed = 0  # entries the resume that loaded this session replayed
         self.info: SessionInfo = info if info is not None else new_info(created, identity)
+        self.recovery = Recovery(
+            session_id=self.session_id,
+            info=self.info,
+            store=self.store,
+            journal=self.journal,
+            notes=self.notes,
+            engine_factory=engine_factory,
+            install=self.replace_engine,
+        )
         # The view nonce makes view IDs opaque and unguessable across games;
         # it is stored, so a resumed game keeps its viewIds.
         self._nonce = self.info["viewNonce"]
@@ -252,7 +256,7 @@ class Session:
         session._apply(result.observed)
         session.last_state_hash = state_hash(result.observed)
         session.journal.seq = result.last_seq
-        session.replayed = result.replayed
+        session.recovery.replayed = result.replayed
         report: dict[str, Any] = {
             "replayed": result.replayed,
             "skipped": result.skipped,
@@ -265,7 +269,7 @@ class Session:
         if result.dangling is not None:
             report["unverified"] = [brief(result.dangling)]
             if owner:
-                session.unverified = result.dangling  # recoveryRequired until observe verifies
+                session.recovery.unverified = result.dangling  # recoveryRequired until observe verifies
         session.notes["resume"] = report
         if owner and session.state.ended:
             await session.journal.ensure_record(
@@ -306,6 +310,16 @@ class Session:
         return f"v{self.state.revision}-{self._nonce}"
 
     @property
+    def recovery_required(self) -> bool:
+        """True while the engine failed during an input and observe must replay first."""
+        return self.recovery.required
+
+    @property
+    def unverified(self) -> JournalEntry | None:
+        """A resume's reservation without a receipt, until observe records it as not applied."""
+        return self.recovery.unverified
+
+    @property
     def busy(self) -> bool:
         """True while an acting operation runs and the caller is not part of it."""
         return self.running is not None and self.running.waits_for_others
@@ -316,7 +330,7 @@ class Session:
             self.lost_ownership = True  # for good: the game is reloaded by replay
         return gate_of(
             lost_ownership=self.lost_ownership,
-            recovery_required=self.recovery_required or self.unverified is not None,
+            recovery_required=self.recovery.blocked,
             ended=self.state.ended,
             decision_standing=self.state.decision is not None,
             storage_failed=self.journal.fault is not None,
@@ -425,18 +439,9 @@ class Session:
                 "read-only (session resume takes it over once the owner is gone)",
                 **found.get("ownership", {}),
             }
-        if self.recovery_required:
-            found["recovery"] = {
-                "status": "required",
-                "message": "the engine failed during an input; observe verifies what happened by replaying the journal",
-            }
-        elif self.unverified is not None:
-            found["recovery"] = {
-                "status": "required",
-                "unverified": [brief(self.unverified)],
-                "message": "the previous host stopped between journaling an input and its "
-                "result; observe verifies what happened",
-            }
+        required = self.recovery.diagnostic()
+        if required is not None:
+            found["recovery"] = required
         return found
 
     # ---- admission (local checks, no input) -------------------------------------
@@ -576,12 +581,12 @@ class Session:
         try:
             response = await self.engine.request(message)
         except EngineClosed as exc:
-            self.recovery_required = True
+            self.recovery.required = True
             return StepResult(
                 "rejected", method, request_id, before, before, error={"code": "engineClosed", "message": str(exc)}
             )
         except EngineError as exc:
-            self.recovery_required = True
+            self.recovery.required = True
             return StepResult(
                 "uncertain", method, request_id, before, before, error={"code": "engineFailed", "message": str(exc)}
             )
@@ -610,7 +615,7 @@ class Session:
                 {"version": LOW_VERSION, "method": "session.observe", "params": {"sessionId": self.session_id}}
             )
         except EngineError as exc:
-            self.recovery_required = True
+            self.recovery.required = True
             raise SessionError("engineClosed", f"the engine is gone; the game cannot be observed: {exc}") from exc
         if "error" in response:
             error = response["error"]
@@ -636,7 +641,7 @@ class Session:
                 }
             )
         except EngineError as exc:
-            self.recovery_required = True
+            self.recovery.required = True
             raise SessionError("engineClosed", f"the engine is gone; nothing can be looked up: {exc}") from exc
         if "error" in response:
             error = response["error"]
@@ -670,6 +675,9 @@ class Session:
         return await self.journal.flush()
 
     async def verify(self) -> None:
-        """What observe does before looking (see `recovery.verify`).
+        """What observe does before looking (see `Recovery.verify`).
         Raises SessionError when the game cannot be verified (input stays blocked)."""
-        await recovery.verify(self)
+        following = self.gate == "lostOwnership"  # (reading the gate notices a lost lease)
+        await self.recovery.verify(
+            following=following, engine=self.engine, summary=self.summary(), memory=self.state.tracker
+        )
