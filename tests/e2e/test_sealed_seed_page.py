@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Response
+from support.client import bound
 from support.watched import ThreadedAgent, require_driver
 
 from .site_harness import wait_until
@@ -31,10 +31,6 @@ def agent(tmp_path: Path) -> Iterator[ThreadedAgent]:
         yield agent
     finally:
         agent.close()
-
-
-def bound(frame: dict[str, Any]) -> dict[str, str]:
-    return {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"]}
 
 
 def test_the_page_shows_no_live_seed_and_the_record_shows_it(plain_browser: Browser, agent: ThreadedAgent) -> None:

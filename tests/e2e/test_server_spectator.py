@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from support.client import bound
 from support.watched import ThreadedAgent, require_driver
 
 from .site_harness import SCREENSHOTS, assert_spectator_matches, spectator_state, wait_until, walkable_direction
@@ -36,10 +37,6 @@ def agent(tmp_path: Path) -> Iterator[ThreadedAgent]:
         yield agent
     finally:
         agent.close()
-
-
-def bound(frame: dict[str, Any]) -> dict[str, str]:
-    return {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"]}
 
 
 def shows(page: Page, revision: int, started: float) -> float:

@@ -19,10 +19,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from driver_client import DriverClient
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # tests/: the shared support package
+from support.driver import CREATED_AT, DriverClient, native_command, start_game  # noqa: E402
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = HERE / "fixtures"
 KEYS = {
     "k": "north",
     "j": "south",
@@ -55,23 +56,24 @@ SCRIPTS: dict[str, tuple[int, list[str]]] = {
 def play(seed: int, steps: list[str]) -> list[dict[str, Any]]:
     """Play one script and return its request/response pairs."""
     lines: list[dict[str, Any]] = []
-    with DriverClient(seed) as client:
+    with DriverClient(native_command()) as client:
+        game = start_game(client, seed, session_id="nav", name=None)
         create = {
             "method": "session.create",
-            "params": {"seed": seed, "sessionId": client.session_id, "createdAt": 1700000000},
+            "params": {"seed": seed, "sessionId": game.session_id, "createdAt": CREATED_AT},
         }
-        lines.append({"request": create, "response": client.created})
+        lines.append({"request": create, "response": game.last})
         for step in steps:
             request: dict[str, Any]
             if step == "observe":
                 request = {"method": "session.observe", "params": {}}
-                response = client.observe()
+                response = game.observe()
             elif step.startswith("run:"):
                 request = {"method": "game.run", "params": {"direction": KEYS[step[4:]], "mode": "normal"}}
-                response = client.game(request["method"], **request["params"])
+                response = game.call(request["method"], **request["params"])
             else:
                 request = {"method": "game.move", "params": {"direction": KEYS[step]}}
-                response = client.game(request["method"], **request["params"])
+                response = game.call(request["method"], **request["params"])
             lines.append({"request": request, "response": response})
     return lines
 

@@ -1,4 +1,4 @@
-"""stepper.py - drives the real engine for Navigator tests: step() and view() over DriverClient.
+"""stepper.py - drives the real engine for Navigator tests: step() and view() over a driver Game.
 
 This is the part of the session layer a leg needs, reduced to its minimum:
 send one game.move, merge the observation into a WorldTracker, and report a
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from driver_client import DriverClient
 from nethack_webmcp.navigation import (
     HeroState,
     LevelView,
@@ -18,21 +17,22 @@ from nethack_webmcp.navigation import (
     WorldTracker,
     step_outcome,
 )
+from support.driver import Game
 
 
 class DriverStepper:
-    """Adapts one DriverClient game to run_leg's step/view callables."""
+    """Adapts one driver game to run_leg's step/view callables."""
 
-    def __init__(self, client: DriverClient) -> None:
-        self.client = client
+    def __init__(self, game: Game) -> None:
+        self.game = game
         self.tracker = WorldTracker()
-        self.observation: dict[str, Any] = client.created["observation"]
+        self.observation: dict[str, Any] = game.last["observation"]
         self.tracker.apply(self.observation)
         self.log: list[tuple[dict[str, Any], dict[str, Any]]] = []
 
     def send(self, method: str, **params: Any) -> dict[str, Any]:
         """Any gameplay request outside a leg (setting up a scene); merges its observation."""
-        response = self.client.game(method, **params)
+        response = self.game.call(method, **params)
         self.log.append(({"method": method, **params}, response))
         if response.get("observation"):
             self.observation = response["observation"]

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the shared support package
 
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.navigation import run_leg, step_outcome
 from nethack_webmcp.session import Session
 from replay import FIXTURES, RecordingEngine
-
-CREATED_AT = 1700000000
+from support.driver import CREATED_AT
 
 
 class Recorder:

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from nethack_webmcp.tools import declarations
-from support.client import ROOT, require_driver, stdio_command
+from support.client import ROOT, bound, require_driver, stdio_command
 from support.processes import drivers
 from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
@@ -36,10 +36,6 @@ class Player:
         assert result.is_error is expect_error, frame.get("error")
         assert result.content and result.content[0].type == "text"
         return frame
-
-
-def bound(frame: dict[str, Any]) -> dict[str, Any]:
-    return {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"]}
 
 
 def server(state_dir: Path) -> StdioServerParameters:

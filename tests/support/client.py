@@ -17,8 +17,7 @@ from nethack_webmcp.engine.native import DEFAULT_DRIVER
 from nethack_webmcp.session import GameRegistry, Session
 from nethack_webmcp.tools import BY_NAME, ToolContext
 
-ROOT = Path(__file__).resolve().parents[2]
-CREATED_AT = 1700000000
+from support.driver import CREATED_AT, ROOT  # noqa: F401  (re-exported: the tool tests import them from here)
 
 
 def stdio_command(state_dir: Path, *args: str) -> tuple[str, list[str], dict[str, str]]:
@@ -69,6 +68,6 @@ class Client:
         await self.games.store.close()
 
 
-def bound(frame: dict[str, Any]) -> dict[str, str]:
+def bound(frame: dict[str, Any]) -> dict[str, Any]:
     """sessionId and viewId of a frame, for the next mutation."""
     return {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"]}

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.client import bound
 from support.watched import http, require_driver, watched_server
 
 pytestmark = pytest.mark.asyncio
@@ -25,10 +26,6 @@ HOSTILE = "<img src=x onerror=alert(1)>&amp;"
 async def call(session: Any, tool: str, **arguments: Any) -> dict[str, Any]:
     result = await session.call_tool(tool, arguments)
     return {"frame": result.structured_content, "text": result.content[0].text}
-
-
-def bound(frame: dict[str, Any]) -> dict[str, str]:
-    return {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"]}
 
 
 def journal_rows(state: Path, session_id: str) -> list[tuple[Any, ...]]:
