@@ -9,6 +9,9 @@
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { playSeeds } from './autopilot-mcp.mjs';
+import { answerHelp } from './usage.mjs';
+
+answerHelp(import.meta.url);
 
 function seedList(text) {
   return text.split(',').flatMap((part) => {

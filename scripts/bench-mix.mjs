@@ -28,6 +28,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { detectBuild, startEngine } from '../web/src/worker/engine-builds.js';
+import { answerHelp } from './usage.mjs';
+
+answerHelp(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {

@@ -19,22 +19,23 @@ import json
 import os
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
-import nle
-from nle import nethack
+if TYPE_CHECKING:  # NLE is imported to run, not to answer --help (it lives in build/nle-venv only)
+    from nle import nethack
 
 COMPASS = [ord(key) for key in "kljhunby"]  # north, east, south, west, NE, SE, SW, NW (the mix's order)
 SEARCH = ord("s")
 ENTER, ESCAPE = 13, 27
-MISC = list(nethack.OBSERVATION_DESC).index("misc")  # [in_yn_function, in_getlin, xwaitingforspace]
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}  # cpu: this process's CPU time
 clock = CLOCKS["wall"]
 
 
-def play(env: nethack.Nethack, seed: int, budget: int) -> tuple[int, float]:
-    """One game of at most `budget` actions: (actions, seconds)."""
+def play(env: nethack.Nethack, misc: int, seed: int, budget: int) -> tuple[int, float]:
+    """One game of at most `budget` actions: (actions, seconds); `misc` is the index of the
+    observation [in_yn_function, in_getlin, xwaitingforspace]."""
     env.set_initial_seeds(seed, seed, False)
     observation = env.reset()
     actions, step, done = 0, 0, False
@@ -45,7 +46,7 @@ def play(env: nethack.Nethack, seed: int, budget: int) -> tuple[int, float]:
         observation, done = env.step(key)
         actions += 1
         while not done:  # dismiss what the key left standing, uncounted
-            in_yn, in_getlin, waiting = observation[MISC]
+            in_yn, in_getlin, waiting = observation[misc]
             if waiting:
                 observation, done = env.step(ENTER)
             elif in_yn or in_getlin:
@@ -56,10 +57,14 @@ def play(env: nethack.Nethack, seed: int, budget: int) -> tuple[int, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description="The NLE row of scripts/bench-engine: the move/search mix on raw NLE.")
     parser.add_argument("--ops", type=int, default=20000)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     args = parser.parse_args()
+    import nle
+    from nle import nethack
+
+    misc = list(nethack.OBSERVATION_DESC).index("misc")
     global clock
     clock = CLOCKS[args.clock]
     # NLE records a ttyrec into the working directory by default: measure it as
@@ -67,12 +72,12 @@ def main() -> None:
     scratch = tempfile.TemporaryDirectory(prefix="bench-nle-")
     os.chdir(scratch.name)
     env = nethack.Nethack()
-    play(env, 1, 2000)  # warm-up, as the engine rows do
+    play(env, misc, 1, 2000)  # warm-up, as the engine rows do
     actions = games = 0
     seconds = 0.0
     seed = 100
     while actions < args.ops:
-        done, spent = play(env, seed, args.ops - actions)
+        done, spent = play(env, misc, seed, args.ops - actions)
         actions += done
         seconds += spent
         games += 1

@@ -14,6 +14,9 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { answerHelp } from './usage.mjs';
+
+answerHelp(import.meta.url);
 
 const SIZE = 16;
 const COLUMNS = 40;

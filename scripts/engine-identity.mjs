@@ -13,6 +13,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { answerHelp } from './usage.mjs';
+
+answerHelp(import.meta.url);
 
 const [out, rulesFile, ...buildArgs] = process.argv.slice(2);
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');

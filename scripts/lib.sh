@@ -22,6 +22,14 @@ apt_install() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# usage_if_asked "$@" - a script's --help (or -h): print the comment under
+# its shebang (what it does and how it is run) and exit 0; else do nothing.
+usage_if_asked() {
+    case "${1:-}" in -h|--help) ;; *) return 0 ;; esac
+    sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+}
+
 # npm_deps - install the npm dev dependencies exactly as package-lock.json
 # pins them (npm ci) when node_modules is missing or older than the lock: the
 # site's bundler and Pyodide, the MCP TypeScript SDK, ESLint and TypeScript.

@@ -12,6 +12,9 @@
 // rewritten with the new files' hashes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadPyodide } from 'pyodide';
+import { answerHelp } from './usage.mjs';
+
+answerHelp(import.meta.url);
 
 const COMPILE = `
 import base64, hashlib, importlib.util, posixpath, sys, zipfile

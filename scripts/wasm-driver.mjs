@@ -16,6 +16,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { detectBuild, startEngine } from '../web/src/worker/engine-builds.js';
+import { answerHelp } from './usage.mjs';
+
+answerHelp(import.meta.url);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const option = (name, fallback) => {
