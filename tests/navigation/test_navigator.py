@@ -85,6 +85,7 @@ def test_stop_reasons_are_documented():
         "decision",
         "levelChanged",
         "hpDropped",
+        "attacked",
         "conditionsChanged",
         "hungerChanged",
         "newCreature",
@@ -429,7 +430,8 @@ def test_live_exploration_stops_for_a_new_creature_and_for_damage(driver):
             assert stepper.observation["vitals"]["hp"] < hp
             assert {"type": "heard", "text": "The grid bug bites!"} in result.events
             break
-    assert reasons == ["blocked", "newCreature", "newCreature", "blocked", "hpDropped"]
+    # the grid bug's first attack misses: the driver's attacked event stops the leg (issue 23)
+    assert reasons == ["blocked", "newCreature", "newCreature", "blocked", "attacked", "hpDropped"]
     assert sighted == [["jackal"], ["grid bug"]]
 
 

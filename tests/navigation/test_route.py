@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from nethack_webmcp.navigation import COMPASS, FirstSteps, passable, route
 from recorded import fixture_view
@@ -109,13 +111,32 @@ def test_known_hazards_are_avoided():
     assert route(water, (3, 1))["distance"] is None
 
 
-def test_squeezes_and_uncertain_corners_are_avoided():
+def test_squeezes_are_avoided_and_uncertain_corners_are_uncertain_not_disconnected():
     squeeze = draw([" ", " W.", " .W"], (1, 2))
     assert route(squeeze, (2, 1))["distance"] is None
-    uncertain = draw([" ", "  .", " .W"], (1, 2))
-    assert route(uncertain, (2, 1))["why"] == "disconnected"
+    # never-seen corners: the only way is a diagonal NetHack may or may not allow
+    uncertain = route(draw([" ", "  .", " .W"], (1, 2)), (2, 1))
+    assert uncertain["distance"] == 1 and uncertain["uncertain"] is True
+    assert uncertain["steps"] == [{"x": 2, "y": 1, "direction": "northeast", "uncertain": True}]
     clear = draw([" ", " ..", " .W"], (1, 2))
     assert directions(route(clear, (2, 1))) == ["northeast"]
+    assert "uncertain" not in route(clear, (2, 1))
+
+
+def test_a_diagonal_the_hero_walked_is_connected():
+    # the same unknown corners, but the hero stepped (1,2) -> (2,1) before: known, not uncertain
+    view = draw([" ", "  .", " .W"], (1, 2))
+    walked = replace(view, walked=frozenset({((1, 2), (2, 1))}))
+    result = route(walked, (2, 1))
+    assert result["steps"] == [{"x": 2, "y": 1, "direction": "northeast"}] and "uncertain" not in result
+
+
+def test_a_creature_in_the_only_way_is_named():
+    view = draw(
+        [" ", " WWWWW", " W...W", " WWWWW"], (2, 2), entities=[{"x": 3, "y": 2, "kind": "creature", "mark": "k"}]
+    )
+    result = route(view, (4, 2))
+    assert result["why"] == "creatureInTheWay" and result["blockedBy"] == {"x": 3, "y": 2}
 
 
 def test_unknown_target_and_off_map_target():

@@ -52,34 +52,50 @@ from .terrain import (
 )
 
 
+class _Searches:
+    """Distances from the hero and from each possible first step, over one graph."""
+
+    def __init__(self, level: LevelView, relaxed: bool) -> None:
+        origin = level.hero
+        self.distance = distances_from(level, origin, relaxed)
+        self.from_first: list[tuple[str, dict[Position, int]]] = []
+        for name, dx, dy in COMPASS:
+            nxt = (origin[0] + dx, origin[1] + dy)
+            if passable(level, *nxt) and step_allowed(level, origin, nxt, relaxed):
+                self.from_first.append((name, distances_from(level, nxt, relaxed)))
+
+    def first_step(self, target: Position) -> str | None:
+        total = self.distance.get(target)
+        if not total:
+            return None
+        for name, distance in self.from_first:
+            if distance.get(target) == total - 1:
+                return name
+        return None
+
+
 class FirstSteps:
     """Walking distances from the hero and the tie-broken first step toward any square.
 
     The first step toward t is the first compass direction whose neighbour n
     lies on a shortest path (distance from n to t is one less), which is
     exactly the first step route() takes. One search per possible first
-    step answers it for every target at once.
+    step answers it for every target at once. Squares the strict graph does
+    not reach but the relaxed one does (past a diagonal with an unknown
+    corner, policy.py) have their relaxed distance and are `uncertain`.
     """
 
     def __init__(self, level: LevelView) -> None:
         self.origin = level.hero
-        self.distance = distances_from(level, self.origin)
-        self._from_first: list[tuple[str, dict[Position, int]]] = []
-        x, y = self.origin
-        for name, dx, dy in COMPASS:
-            nxt = (x + dx, y + dy)
-            if passable(level, *nxt) and step_allowed(level, self.origin, nxt):
-                self._from_first.append((name, distances_from(level, nxt)))
+        self._strict = _Searches(level, relaxed=False)
+        self._relaxed = _Searches(level, relaxed=True)
+        self.uncertain = frozenset(set(self._relaxed.distance) - set(self._strict.distance))
+        self.distance = {**self._relaxed.distance, **self._strict.distance}
 
     def first_step(self, target: Position) -> str | None:
         """The direction of the first step of the route to target; None at the origin or unreachable."""
-        total = self.distance.get(target)
-        if not total:
-            return None
-        for name, distance in self._from_first:
-            if distance.get(target) == total - 1:
-                return name
-        return None
+        searches = self._relaxed if target in self.uncertain else self._strict
+        return searches.first_step(target)
 
 
 def _undiscovered(level: LevelView, x: int, y: int) -> bool:
@@ -114,6 +130,8 @@ def _entry(position: Position, steps: FirstSteps) -> dict[str, Any]:
     direction = steps.first_step(position)
     if direction is not None:
         entry["firstStep"] = direction
+    if position in steps.uncertain:
+        entry["uncertain"] = True  # reached only past a diagonal with an unknown corner
     return entry
 
 
@@ -149,11 +167,12 @@ def _area(level: LevelView, distance: dict[Position, int]) -> set[Position]:
     return area
 
 
-def explore_order(level: LevelView) -> list[tuple[Position, int]]:
+def explore_order(level: LevelView, relaxed: bool = False) -> list[tuple[Position, int]]:
     """Reachable frontiers in the order explore visits them, with their distance:
     those of the room or corridor the hero is in first (a room is finished before
-    backtracking), then the nearest; ties row-major. One search, no first steps."""
-    distance = distances_from(level, level.hero)
+    backtracking), then the nearest; ties row-major. One search, no first steps.
+    relaxed: over the relaxed graph (policy.py), for when the strict one has none."""
+    distance = distances_from(level, level.hero, relaxed)
     found = [(p, d) for p, d in distance.items() if d and is_frontier(level, p)]
     if not found:
         return []
@@ -180,10 +199,13 @@ def is_dead_end(level: LevelView, position: Position) -> bool:
     `#` diagonally), so nothing leads on from it."""
     x, y = position
     # A neighbour counts only when a planned walk may step to it: a corridor
-    # square seen only across a diagonal the policy forbids leads nowhere yet
-    # (dug corridors are orthogonal, so a hidden square sits in that corner).
+    # square seen only across a squeeze between two known rock squares leads
+    # nowhere yet (dug corridors are orthogonal, so a hidden square sits in
+    # that corner).
+    # An uncertain diagonal (an unknown corner) counts: the corridor may go on there.
     open_ = [
-        bool(walkable(level, x + dx, y + dy)) and step_allowed(level, position, (x + dx, y + dy)) for dx, dy in RING
+        bool(walkable(level, x + dx, y + dy)) and step_allowed(level, position, (x + dx, y + dy), relaxed=True)
+        for dx, dy in RING
     ]
     count = sum(open_)
     if count <= 1:

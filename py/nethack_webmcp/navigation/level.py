@@ -108,6 +108,11 @@ class LevelView:
     # {"lock": "locked"|"unlocked", "turn": n}; only what NetHack told the player.
     door_locks: Mapping[Position, Mapping[str, Any]] = field(default_factory=dict)
     turn: int | None = None
+    # Diagonal steps the hero has taken on this level (consecutive observed
+    # positions), each as a sorted pair: walked, so connected (policy.py).
+    walked: frozenset[tuple[Position, Position]] = frozenset()
+    # Remembered traps with the type their glyph shows (observation.traps).
+    trap_types: Mapping[Position, str] = field(default_factory=dict)
     # The engine's own full picture of this moment when the latest observation
     # was a session.observe of this level (see the module docstring): what the
     # observe frame shows. None otherwise; never merged into the memory.
@@ -124,6 +129,8 @@ class LevelView:
         trap_bases: Mapping[Position, str] | None = None,
         doors: Sequence[Mapping[str, Any]] = (),
         turn: int | None = None,
+        walked: frozenset[tuple[Position, Position]] = frozenset(),
+        traps: Sequence[Mapping[str, Any]] = (),
     ) -> LevelView:
         """Build a view from merged rows-v1 rows keyed by y; missing rows are blank.
 
@@ -158,7 +165,19 @@ class LevelView:
                 {(int(d["x"]), int(d["y"])): MappingProxyType(dict(d)) for d in doors if "x" in d and "y" in d}
             ),
             turn=turn,
+            walked=walked,
+            trap_types=MappingProxyType(
+                {(int(t["x"]), int(t["y"])): str(t.get("type") or "trap") for t in traps if "x" in t and "y" in t}
+            ),
         )
+
+    def walked_between(self, a: Position, b: Position) -> bool:
+        """True when the hero has stepped between a and b (either way) on this level."""
+        return (min(a, b), max(a, b)) in self.walked
+
+    def trap_type(self, x: int, y: int) -> str | None:
+        """The type of the remembered trap here as its glyph shows it ("bear trap"), if any."""
+        return self.trap_types.get((x, y))
 
     def _char(self, layer: tuple[str, ...], x: int, y: int, blank: str = " ") -> str:
         if 0 <= y < MAP_ROWS and 0 <= x < MAP_WIDTH:
@@ -243,6 +262,7 @@ class _LevelMemory:
         self.rows: dict[int, dict[str, str]] = {}
         self.visited: set[Position] = set()
         self.bases: dict[Position, str] = {}
+        self.walked: set[tuple[Position, Position]] = set()  # diagonal steps taken, sorted pairs
         self._visited_rows: dict[int, object] = {}  # the last `visited` string read per row
 
     def update_row(self, row: Mapping[str, Any]) -> None:
@@ -293,6 +313,7 @@ class WorldTracker:
         self._hero: Position | None = None
         self._entities: list[Mapping[str, Any]] = []
         self._doors: list[Mapping[str, Any]] = []
+        self._traps: list[Mapping[str, Any]] = []
         self._turn: int | None = None
         # The view of the latest observation: views are immutable and the
         # session, projection and tools ask for it several times per call.
@@ -328,8 +349,14 @@ class WorldTracker:
                 memory.update_row(row)
         position = observation.get("position")
         if isinstance(position, Mapping) and "x" in position and "y" in position:
-            self._hero = (int(position["x"]), int(position["y"]))
+            hero = (int(position["x"]), int(position["y"]))
+            previous = self._hero if self._level_id == level_id else None
+            if previous is not None and abs(previous[0] - hero[0]) == 1 and abs(previous[1] - hero[1]) == 1:
+                # one diagonal step between two consecutive observations: walked
+                memory.walked.add((min(previous, hero), max(previous, hero)))
+            self._hero = hero
             memory.visited.add(self._hero)
+        self._traps = list(observation.get("traps") or ())
         self._entities = list(observation.get("entities") or ())
         turn = observation.get("turn")
         if isinstance(turn, int):
@@ -348,6 +375,7 @@ class WorldTracker:
                     "rows": {y: dict(row) for y, row in sorted(memory.rows.items())},
                     "visited": sorted(memory.visited),
                     "bases": sorted(memory.bases.items()),
+                    "walked": sorted(memory.walked),
                 }
                 for level_id, memory in sorted(self._levels.items())
             },
@@ -355,6 +383,7 @@ class WorldTracker:
             "hero": self._hero,
             "entities": [dict(entity) for entity in self._entities],
             "doors": [dict(door) for door in self._doors],
+            "traps": [dict(trap) for trap in self._traps],
             "turn": self._turn,
             "sightings": self.sightings.memory(),
         }
@@ -380,6 +409,8 @@ class WorldTracker:
             memory.trap_bases(),
             self._doors,
             self._turn,
+            frozenset(memory.walked),
+            self._traps,
         )
         if self._observed is not None:
             self._view = replace(self._view, observed=self._observed_view(memory, self._observed))
@@ -408,4 +439,6 @@ class WorldTracker:
             shown.trap_bases(),
             list(observation.get("doors") or ()),
             turn if isinstance(turn, int) else self._turn,
+            frozenset(memory.walked),
+            list(observation.get("traps") or ()),
         )

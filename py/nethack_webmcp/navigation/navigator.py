@@ -19,12 +19,19 @@ Stop reasons (LegResult.stop_reason), checked after every step in this order:
     decision           a real question stands
     levelChanged       the hero is on another level (trap door, hole, ...)
     hpDropped          hit points went down
-    conditionsChanged  the set of status conditions changed
+    attacked           something attacked the hero, hit or miss (an adjacent
+                       creature, a missile reaching the hero) or loosed a
+                       missile in sight: the driver's `attacked` event
+    conditionsChanged  the set of status conditions changed (caught in a trap:
+                       "trapped"; held)
     hungerChanged      the hunger state changed
     newCreature        a creature not displayed before appeared
     doorAttempt        the move bumped into or opened a door
     interrupted        the engine reported the move interrupted
-    blocked            the move did not change the hero's position
+    blocked            the move did not change the hero's position (why "trapped"
+                       when the hero is caught, "creatureInTheWay" when a creature
+                       stood on the square, "uncertainDiagonal" when the step
+                       squeezed past never-seen corners)
     unexpectedPosition the hero moved, but not to the square the step aimed at
                        (teleport trap, slipping, being displaced): the plan is void
     stepFailed         step() raised; confirmed progress is kept, error is set
@@ -41,9 +48,18 @@ and before every step (goal, plan and budget):
     frontierRevealed   mode "explore": ... the last one stopped being a frontier before arrival
     noRoute            no known walking route to the target / nearest way down (why says why)
     noWayDown          mode "descend": no way down is remembered on this level
-    noFrontier         mode "explore": no reachable frontier is left (why "closedDoor"
-                       when a remembered closed door can still be approached); the result
-                       names closedDoors (approach, direction, lock) and deadEnds to search
+    noFrontier         mode "explore": no reachable frontier is left (why
+                       "creatureInTheWay" when a displayed creature stands on the only
+                       way to one - blockedBy names its square -, else "closedDoor"
+                       when a remembered closed door can still be approached); the
+                       result names closedDoors (approach, direction, lock), deadEnds
+                       and searchSpots
+
+A stop after a step carries the step's last message (`message`), so a stop
+NetHack explains ("You are caught in a bear trap.") is explained in the result.
+Routes and frontiers are planned over the strict graph first, then the relaxed
+one (policy.py): a leg may take a diagonal past never-seen corners when nothing
+else is known; the result says so (`uncertain`).
     budgetExhausted    max_actions moves were sent
 """
 
@@ -63,11 +79,13 @@ from .frontiers import (
     doors,
     explore_order,
     is_frontier,
+    search_spots,
     ways,
 )
 from .level import LevelView
 from .outcome import HeroState, StepOutcome
-from .route import shortest_steps, why_unreachable
+from .policy import blocks_walking, uncertain_step, without_creatures
+from .route import blocking_creature, known_steps, why_unreachable
 from .terrain import WAYS_DOWN
 
 Mode = Literal["to", "explore", "descend"]
@@ -76,6 +94,7 @@ StopReason = Literal[
     "decision",
     "levelChanged",
     "hpDropped",
+    "attacked",
     "conditionsChanged",
     "hungerChanged",
     "newCreature",
@@ -113,7 +132,9 @@ class LegResult:
     events: tuple[Any, ...] = ()
     last_outcome: StepOutcome | None = None
     error: BaseException | None = field(default=None, compare=False)
-    advice: dict[str, Any] | None = None  # noFrontier: closedDoors and deadEnds, with positions
+    advice: dict[str, Any] | None = None  # noFrontier: closedDoors, deadEnds, searchSpots, blockedBy
+    message: str | None = None  # the last message of the step the leg stopped after
+    uncertain: bool = False  # a step was planned past never-seen corners
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (camelCase) for result payloads."""
@@ -133,6 +154,10 @@ class LegResult:
             summary["frontiersHandled"] = self.frontiers_handled
         if self.advice is not None:
             summary.update(self.advice)
+        if self.message is not None:
+            summary["message"] = self.message
+        if self.uncertain:
+            summary["uncertain"] = True
         if self.error is not None:
             summary["error"] = str(self.error)
         return summary
@@ -154,6 +179,8 @@ class _Leg:
     last_frontier: Position | None = None
     last: StepOutcome | None = None
     advice: dict[str, Any] | None = None
+    uncertain: bool = False
+    blocked_by: Position | None = None
 
 
 @dataclass(frozen=True)
@@ -162,14 +189,30 @@ class _Stop:
     why: str | None = None
 
 
+def _first(leg: _Leg, steps: list[dict[str, Any]]) -> str:
+    """The first step's direction; a planned uncertain diagonal marks the leg."""
+    if any(step.get("uncertain") for step in steps):
+        leg.uncertain = True
+    return str(steps[0]["direction"])
+
+
+def _no_route(level: LevelView, leg: _Leg, target: Position) -> _Stop:
+    why = why_unreachable(level, target)
+    if why == "creatureInTheWay":
+        leg.blocked_by = blocking_creature(level, target)
+        if leg.blocked_by is not None:
+            leg.advice = {"blockedBy": {"x": leg.blocked_by[0], "y": leg.blocked_by[1]}}
+    return _Stop("noRoute", why)
+
+
 def _plan_to(level: LevelView, leg: _Leg) -> _Stop | str:
     assert leg.target is not None
     if level.hero == leg.target:
         return _Stop("arrived")
-    steps = shortest_steps(level, leg.target)
+    steps = known_steps(level, leg.target)
     if not steps:
-        return _Stop("noRoute", why_unreachable(level, leg.target))
-    return str(steps[0]["direction"])
+        return _no_route(level, leg, leg.target)
+    return _first(leg, steps)
 
 
 def _plan_descend(level: LevelView, leg: _Leg) -> _Stop | str:
@@ -181,10 +224,10 @@ def _plan_descend(level: LevelView, leg: _Leg) -> _Stop | str:
         return _Stop("noWayDown")
     nearest = known[0]
     leg.target = (nearest["x"], nearest["y"])
-    steps = shortest_steps(level, leg.target) if nearest["distance"] is not None else None
+    steps = known_steps(level, leg.target) if nearest["distance"] is not None else None
     if not steps:
-        return _Stop("noRoute", why_unreachable(level, leg.target))
-    return str(steps[0]["direction"])
+        return _no_route(level, leg, leg.target)
+    return _first(leg, steps)
 
 
 def _handled(level: LevelView, leg: _Leg, reason: str) -> None:
@@ -197,17 +240,33 @@ def _handled(level: LevelView, leg: _Leg, reason: str) -> None:
     leg.last_frontier, leg.target = leg.target, None
 
 
+def _creature_in_the_way(level: LevelView) -> Position | None:
+    """The displayed creature standing on the way to the first frontier that
+    would be reachable if no creature stood anywhere, or None."""
+    clear = without_creatures(level)
+    order = explore_order(clear, relaxed=True)
+    if not order:
+        return None
+    return blocking_creature(level, order[0][0])
+
+
 def _nothing_left(level: LevelView, leg: _Leg) -> _Stop:
-    """noFrontier, naming the closed doors to open or kick and the dead ends to search."""
+    """noFrontier, naming what stands in the way, the closed doors to open or
+    kick, the dead ends and the spots to search."""
     leg.target = None
     steps = FirstSteps(level)
     closed = [d for d in doors(level, steps) if d["state"] == "closed" and d["distance"] is not None]
+    blocker = _creature_in_the_way(level)
     leg.advice = {
         "closedDoors": [
             {key: d[key] for key in ("x", "y", "approach", "direction", "lock") if key in d} for d in closed
         ],
         "deadEnds": [{"x": d["x"], "y": d["y"], "distance": d["distance"]} for d in dead_ends(level, steps)],
+        "searchSpots": search_spots(level, steps),
     }
+    if blocker is not None:
+        leg.advice["blockedBy"] = {"x": blocker[0], "y": blocker[1]}
+        return _Stop("noFrontier", "creatureInTheWay")
     return _Stop("noFrontier", "closedDoor" if closed else None)
 
 
@@ -222,16 +281,17 @@ def _plan_explore(level: LevelView, leg: _Leg) -> _Stop | str:
     if leg.frontiers_handled >= leg.max_frontiers:
         leg.target = leg.last_frontier  # report the frontier that completed the leg
         return _Stop(leg.last_frontier_reason)
-    steps = shortest_steps(level, leg.target) if leg.target is not None else None
+    steps = known_steps(level, leg.target) if leg.target is not None else None
     if not steps:
-        # No target yet, or the chosen frontier became unreachable: take the next one now.
-        order = explore_order(level)
+        # No target yet, or the chosen frontier became unreachable: take the next one now
+        # (over the strict graph, else past never-seen diagonal corners).
+        order = explore_order(level) or explore_order(level, relaxed=True)
         if not order:
             return _nothing_left(level, leg)
         leg.target = order[0][0]
-        steps = shortest_steps(level, leg.target)
+        steps = known_steps(level, leg.target)
         assert steps, "a reachable frontier has a route"
-    return str(steps[0]["direction"])
+    return _first(leg, steps)
 
 
 _PLANNERS: dict[str, Callable[[LevelView, _Leg], _Stop | str]] = {
@@ -239,6 +299,29 @@ _PLANNERS: dict[str, Callable[[LevelView, _Leg], _Stop | str]] = {
     "descend": _plan_descend,
     "explore": _plan_explore,
 }
+
+
+#: Traps that hold the hero on their square (trap.c: u.utrap).
+HOLDING_TRAPS = ("bear trap", "pit", "spiked pit", "web")
+
+
+def _why_blocked(outcome: StepOutcome, level: LevelView, planned_from: LevelView, expected: Position) -> str | None:
+    """What held the hero in place, as perceived: caught in a trap, a creature
+    on the square, or a squeeze past never-seen corners NetHack refused."""
+    if "trapped" in outcome.conditions or planned_from.trap_type(*level.hero) in HOLDING_TRAPS:
+        return "trapped"
+    if blocks_walking(level.occupant_at(*expected)) or blocks_walking(planned_from.occupant_at(*expected)):
+        return "creatureInTheWay"
+    if uncertain_step(planned_from, planned_from.hero, expected):
+        return "uncertainDiagonal"
+    return None
+
+
+def _last_message(outcome: StepOutcome) -> str | None:
+    for event in reversed(outcome.events):
+        if isinstance(event, dict) and event.get("type") == "heard" and event.get("text"):
+            return str(event["text"])
+    return None
 
 
 def _stop_after(
@@ -251,9 +334,11 @@ def _stop_after(
         return "decision"
     if outcome.level_id != leg_level or level.level_id != leg_level:
         return "levelChanged"
+    if before is not None and before.hp is not None and outcome.hp is not None and outcome.hp < before.hp:
+        return "hpDropped"
+    if outcome.attacked:
+        return "attacked"
     if before is not None:
-        if before.hp is not None and outcome.hp is not None and outcome.hp < before.hp:
-            return "hpDropped"
         if sorted(before.conditions) != sorted(outcome.conditions):
             return "conditionsChanged"
         if before.hunger != outcome.hunger:
@@ -308,7 +393,9 @@ async def run_leg(
     before = start
     plan = _PLANNERS[mode]
 
-    def finish(reason: str, why: str | None = None, error: BaseException | None = None) -> LegResult:
+    def finish(
+        reason: str, why: str | None = None, error: BaseException | None = None, message: str | None = None
+    ) -> LegResult:
         return LegResult(
             mode=mode,
             stop_reason=reason,
@@ -323,6 +410,8 @@ async def run_leg(
             last_outcome=leg.last,
             error=error,
             advice=leg.advice,
+            message=message,
+            uncertain=leg.uncertain,
         )
 
     while True:
@@ -333,6 +422,7 @@ async def run_leg(
             return finish("budgetExhausted")
         dx, dy = DELTAS[planned]
         expected = (level.hero[0] + dx, level.hero[1] + dy)
+        planned_from = level
         try:
             outcome = await step(planned)
         except Exception as error:
@@ -347,5 +437,6 @@ async def run_leg(
             leg.steps.append({"x": level.hero[0], "y": level.hero[1], "direction": planned})
         reason = _stop_after(outcome, before, level, leg.level_id, expected)
         if reason is not None:
-            return finish(reason)
+            why = _why_blocked(outcome, level, planned_from, expected) if reason == "blocked" else None
+            return finish(reason, why, message=_last_message(outcome))
         before = outcome.hero_state()

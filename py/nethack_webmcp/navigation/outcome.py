@@ -76,6 +76,7 @@ class StepOutcome:
     interrupted: bool = False
     new_creatures: bool = False
     door_attempt: bool = False
+    attacked: bool = False
     ended: bool = False
     events: list[Any] = field(default_factory=list)
 
@@ -181,6 +182,7 @@ def step_outcome(before: Mapping[str, Any], response: Mapping[str, Any], recent:
         interrupted=outcome.get("status") == "interrupted",
         new_creatures=new_creatures_perceived(before.get("entities") or (), after.get("entities") or (), recent),
         door_attempt=door_attempted(events),
+        attacked=any(isinstance(e, Mapping) and e.get("type") == "attacked" for e in events),
         ended=bool(response.get("ended")),
         events=events,
     )
