@@ -39,7 +39,6 @@ from .session import GameRegistry, SessionError
 from .store import StoreError
 from .tools import BY_NAME, ToolContext
 from .tools import declarations as tool_declarations
-from .tools.base import _diagnosed
 from .watch.snapshot import owner as _owner
 from .watch.snapshot import spectator_snapshot
 
@@ -131,18 +130,7 @@ async def take_over(session_id: str) -> str:
             f"take over failed inside the page's Python: {exc!r}",
             traceback=traceback.format_exc(limit=8),
         )
-    frame = frames.build(
-        session,
-        result={
-            "kind": "session",
-            "action": "resumed",
-            "session": session.agent_metadata(),
-            "owner": not session.lost_ownership,
-            "takenOver": True,
-            "durability": games.store.durability,
-        },
-    )
-    return _dump(_diagnosed(session, frame))
+    return _dump(frames.diagnosed(session, frames.resumed(session, games.store.durability, taken_over=True)))
 
 
 def status() -> str:

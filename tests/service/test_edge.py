@@ -8,19 +8,10 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from support.raw_mcp import MCP_HEADERS, initialize_request
 from support.service_instance import Instance
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "edge-test", "version": "1"},
-    },
-}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+INIT = initialize_request("edge-test")
 
 
 @pytest.fixture(scope="module")

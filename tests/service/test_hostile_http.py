@@ -18,19 +18,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.raw_mcp import MCP_HEADERS, initialize_request
 from support.service_instance import Instance
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "hostile-test", "version": "1"},
-    },
-}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+INIT = initialize_request("hostile-test")
 BODY_LIMIT = 65536
 HEADER_TIMEOUT_S = 1.0
 BODY_TIMEOUT_S = 1.5

@@ -15,13 +15,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.raw_mcp import MCP_HEADERS, PROTOCOL
 from support.service_instance import Instance
 
-MCP_HEADERS = {
-    "Accept": "application/json, text/event-stream",
-    "Content-Type": "application/json",
-    "MCP-Protocol-Version": "2025-06-18",
-}
+HEADERS = {**MCP_HEADERS, "MCP-Protocol-Version": PROTOCOL}
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*\})? (\S+)$')
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\.)*)"')
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -78,7 +75,7 @@ def scrape(instance: Instance, headers: dict[str, str] | None = None) -> tuple[d
 
 def call(instance: Instance, name: str, arguments: dict) -> httpx.Response:
     message = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
-    return httpx.post(instance.mcp_url, json=message, headers=MCP_HEADERS, timeout=120)
+    return httpx.post(instance.mcp_url, json=message, headers=HEADERS, timeout=120)
 
 
 def frame(answer: httpx.Response) -> dict:
@@ -112,7 +109,7 @@ def test_metrics_move_with_the_calls_made(instance: Instance) -> None:
     full = call(instance, "session", {"action": "create", "seed": 12})
     assert frame(full)["error"]["code"] == "tooManyGames"
     assert int(full.headers["retry-after"]) >= 1  # the frame's retryAfterSeconds, as an HTTP header
-    assert httpx.post(instance.mcp_url, content=b"x" * 5000, headers=MCP_HEADERS, timeout=30).status_code == 413
+    assert httpx.post(instance.mcp_url, content=b"x" * 5000, headers=HEADERS, timeout=30).status_code == 413
 
     _, after = scrape(instance)
     assert value(after, "tool_calls_total", tool="session") == 2

@@ -11,7 +11,9 @@ bytes searched), so nothing the server sends is parsed away unseen:
 responses, notifications, headers, stderr. `Spectator` fetches every
 route of the spectator (pages, assets, /api/*, event streams) and keeps
 what it got the same way. `call` returns the frame (structuredContent)
-with the text content as "text" and `isError`.
+with the text content as "text" and `isError`. `MCP_HEADERS` and
+`initialize_request` are the pieces of a hand-written HTTP exchange the
+edge tests post themselves.
 """
 
 from __future__ import annotations
@@ -31,6 +33,18 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL = "2025-06-18"
 ANNOUNCED = re.compile(rb"watch the games at (http://\S+?)/?\n")
+#: what a Streamable-HTTP MCP client posts with
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def initialize_request(client: str) -> dict[str, Any]:
+    """A handshake-era `initialize` (protocol PROTOCOL) from a client named `client`."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": client, "version": "1"}},
+    }
 
 
 def _frame(message: dict[str, Any]) -> dict[str, Any]:

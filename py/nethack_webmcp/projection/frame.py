@@ -88,3 +88,35 @@ def error_frame(
         error=exc.as_error(),
         include_scene=include_scene and session is not None,
     )
+
+
+def diagnosed(session: Session | None, frame: dict[str, Any]) -> dict[str, Any]:
+    """Add the session's current diagnostics to a new frame. A store write that
+    failed after the frame was built (its receipt) still closes the gate the
+    caller sees: storage diagnostics override the frame's gate, and a
+    question is not offered while its storage state is unknown."""
+    if session is None or frame.get("basis") is None:
+        return frame
+    found = session.diagnostics()
+    if not found:
+        return frame
+    frame = {**frame, "diagnostics": {**found, **(frame.get("diagnostics") or {})}}
+    if frame.get("control") is not None and frame["control"].get("gate") != session.gate:
+        frame["control"] = {**frame["control"], "gate": session.gate}
+        if session.gate != "decision":
+            frame["decision"] = None
+    return frame
+
+
+def resumed(session: Session, durability: str, *, taken_over: bool = False) -> dict[str, Any]:
+    """The frame of a game just loaded by resume (`session resume`, or the page's
+    take-over of a game another tab owned: `takenOver`)."""
+    result: dict[str, Any] = {
+        "kind": "session",
+        "action": "resumed",
+        "session": session.agent_metadata(),
+        "owner": not session.lost_ownership,
+        **({"takenOver": True} if taken_over else {}),
+        "durability": durability,
+    }
+    return build(session, result=result)
