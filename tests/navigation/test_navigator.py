@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +25,8 @@ from nethack_webmcp.navigation.navigator import Mode
 from recorded import fixture_view, load_fixture
 from stepper import DriverStepper
 from synthetic import creature, draw
+
+AGENT_PLAY = Path(__file__).resolve().parents[2] / "docs" / "AGENT_PLAY.md"
 
 ROOM = [" ", " WWWWWWW", " W.....W", " W.....W", " W.....W", " WWWWWWW"]
 
@@ -79,30 +83,20 @@ def replace(**changes: Any) -> Callable[[FakeGame, StepOutcome], StepOutcome]:
     return lambda game, outcome: dataclasses.replace(outcome, **changes)
 
 
+def documented_stop_reasons() -> list[str]:
+    """The first column of docs/AGENT_PLAY.md's stopReason table, in order."""
+    lines = AGENT_PLAY.read_text(encoding="utf-8").splitlines()
+    start = lines.index("| stopReason | the leg stopped because |") + 2  # past the header and its rule
+    rows = itertools.takewhile(lambda line: line.startswith("|"), lines[start:])
+    return [row.split("|")[1].strip().strip("`") for row in rows]
+
+
 def test_stop_reasons_are_documented():
-    assert set(STOP_REASONS) == {
-        "ended",
-        "decision",
-        "levelChanged",
-        "hpDropped",
-        "attacked",
-        "conditionsChanged",
-        "hungerChanged",
-        "newCreature",
-        "doorAttempt",
-        "interrupted",
-        "blocked",
-        "unexpectedPosition",
-        "stepFailed",
-        "arrived",
-        "atWayDown",
-        "frontierReached",
-        "frontierRevealed",
-        "noRoute",
-        "noWayDown",
-        "noFrontier",
-        "budgetExhausted",
-    }
+    """Every stop reason the navigator can report has a row in the agent's guide, and no row names one it cannot."""
+    documented = documented_stop_reasons()
+    assert len(documented) == len(set(documented)), "a stop reason is documented twice"
+    assert sorted(set(STOP_REASONS) - set(documented)) == [], "undocumented stop reasons (docs/AGENT_PLAY.md, Legs)"
+    assert sorted(set(documented) - set(STOP_REASONS)) == [], "documented stop reasons the navigator never reports"
 
 
 def test_arrived_with_confirmed_steps():
