@@ -52,9 +52,13 @@ def test_stairs_and_altars_are_always_listed_and_caps_are_counted() -> None:
     rendered = text({"version": 2, "basis": None, "scene": scene_with(doors + far, objects)})
     features = next(line for line in rendered.splitlines() if line.startswith("features: "))
     assert "stairsDown 70,18" in features and "altar 75,2" in features
-    assert features.endswith("; +6 more")
+    # the scene lists at most 12 features (plus ways and altars): the text shows them all (issue 23)
+    assert "closedDoor 22,10" in features and "more" not in features
     objects_line = next(line for line in rendered.splitlines() if line.startswith("objects: "))
-    assert objects_line.startswith("objects: % food 12,11; % food 13,11") and objects_line.endswith("; +2 more")
+    assert objects_line.startswith("objects: % food 12,11; % food 13,11") and "more" not in objects_line
+    many = [{"mark": "%", "shows": "object (food)", "x": 12 + i, "y": 12, "distance": 2 + i} for i in range(14)]
+    capped = text({"version": 2, "basis": None, "scene": scene_with(doors, many)})
+    assert next(line for line in capped.splitlines() if line.startswith("objects: ")).endswith("; +2 more")
 
 
 @pytest.mark.asyncio

@@ -10,6 +10,14 @@ Lists are capped, never silently: a capped list ends with "+N more", ways
 between levels and altars are always listed, and JSON is never cut inside
 a structure (a result too long for the text is shown with shorter lists,
 each saying how many entries it left out, the whole in structuredContent).
+
+What the text always carries is listed in docs/AGENT_PLAY.md ("The text
+content"); tests/python/test_text_completeness.py holds a corpus of real
+frames to that list: the scene's features, objects, creatures and
+inventory in full, a leg's advice (doors with approach squares, dead ends,
+search spots, what stands in the way, the stop's message), the inventory
+tool's every item, the neighborhood's adjacent squares first, the branch,
+a resume, typed events and the end-of-game windows.
 """
 
 from __future__ import annotations
@@ -18,8 +26,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-FEATURES_SHOWN = 6
-OBJECTS_SHOWN = 8
+FEATURES_SHOWN = 12  # the scene lists at most 12 (plus ways and altars): all of them
+OBJECTS_SHOWN = 12
 RESULT_CHARS = 2000
 LIST_CAPS = (12, 6, 3, 1)  # tried in turn until a result fits RESULT_CHARS
 ALWAYS_SHOWN = {"stairsUp", "stairsDown", "ladderUp", "ladderDown", "altar"}
@@ -52,6 +60,8 @@ def _vitals(self_view: dict[str, Any]) -> str:
     ]
     if v.get("condition"):
         parts.append("condition " + ",".join(v["condition"]))
+    if level.get("dungeon"):
+        parts.append(str(level["dungeon"]))  # the branch: "The Gnomish Mines"
     return " | ".join(parts)
 
 
@@ -81,7 +91,7 @@ def _legend(legend: dict[str, str]) -> str:
 def _features(features: list[dict[str, Any]]) -> str:
     """The nearest few, then every way between levels and altar, then +N more."""
     shown = [f for rank, f in enumerate(features) if rank < FEATURES_SHOWN or f["kind"] in ALWAYS_SHOWN]
-    text = "; ".join(f"{f['kind']} {_at(f)}" for f in shown)
+    text = "; ".join(f"{f['kind']}{' (' + f['trap'] + ')' if f.get('trap') else ''} {_at(f)}" for f in shown)
     left = len(features) - len(shown)
     return text + (f"; +{left} more" if left else "")
 
@@ -116,10 +126,21 @@ def _scene(scene: dict[str, Any]) -> list[str]:
         lines.append("here: cannot see the floor")
     elif here.get("items"):
         lines.append("here: " + "; ".join(f"{i['id']} {i['label']}" for i in here["items"]))
+    if here.get("trap"):
+        lines.append(f"underfoot: {here['trap']}")
     if scene["inventory"] is not None:
         lines.append("inventory: " + "; ".join(f"{i['id']} {i['label']}" for i in scene["inventory"]))
     if scene.get("end"):
-        lines.append("END " + _compact(scene["end"]))
+        lines.extend(_end(scene["end"]))
+    return lines
+
+
+def _end(end: dict[str, Any]) -> list[str]:
+    """How the game ended, then each end-of-game window NetHack showed, line by line."""
+    shown = {key: end[key] for key in ("how", "death", "score", "turn", "depth", "deepest") if key in end}
+    lines = ["END " + _compact(shown)]
+    for window in end.get("windows") or ():
+        lines.extend(f"| {line}" for line in window.get("lines", ()))
     return lines
 
 
@@ -146,6 +167,8 @@ def _event(event: dict[str, Any]) -> list[str]:
     where = f"[at {_at(event['at'])}] " if event.get("at") else ""
     if event.get("type") == "heard":
         return [f"> {where}{event['text']}"]
+    if event.get("type") == "attacked":
+        return [f"! {where}attacked ({event.get('by')})"]
     if event.get("type") == "passage":
         return [f"| {where if i == 0 else ''}{line}" for i, line in enumerate(event.get("lines", ()))]
     if event.get("type") in ("creatureDied", "lifeSaved") and "x" in event:
@@ -183,17 +206,55 @@ def _leg(result: dict[str, Any]) -> str:
         text += "; sighted " + "; ".join(f"{_creature(c)} at {_at(c)}" for c in result["sighted"])
     if result.get("creaturesSeen"):
         text += "; creatures seen " + _capped([_creature(c) + " last at " + _at(c) for c in result["creaturesSeen"]], 6)
+    if result.get("message"):
+        text += f"; message {result['message']!r}"
+    if result.get("uncertain"):
+        text += "; uncertain (a diagonal past never-seen corners)"
+    if result.get("blockedBy"):
+        text += f"; blocked by a creature at {_at(result['blockedBy'])}"
     if result.get("error"):
         text += f"; error {result['error']}"
     if result.get("next"):
         text += "\nnext: " + result["next"]["tool"] + " " + _compact(result["next"]["arguments"])
-    return text
+    advice = _advice(result)
+    return "\n".join([text, *advice]) if advice else text
+
+
+def _door(d: dict[str, Any]) -> str:
+    lock = d.get("lock") or {}
+    return (
+        f"{_at(d)}"
+        + (f" {d['state']}" if d.get("state") else "")
+        + (f" lock {lock['state']}" if lock.get("state") not in (None, "unknown") else "")
+        + (f" from {_at(d['approach'])} push {d['direction']}" if d.get("approach") else "")
+    )
+
+
+def _spot(s: dict[str, Any]) -> str:
+    return (
+        _way(s)
+        + (f" toward {_at(s['toward'])}" if s.get("toward") else "")
+        + (f" undiscovered {s['undiscovered']}" if "undiscovered" in s else "")
+    )
+
+
+def _advice(result: dict[str, Any]) -> list[str]:
+    """A stuck leg's (or plan's) what-to-try-next lists, in full."""
+    lines = []
+    if result.get("closedDoors"):
+        lines.append("closedDoors: " + "; ".join(_door(d) for d in result["closedDoors"]))
+    if "deadEnds" in result:
+        lines.append("deadEnds: " + ("; ".join(_way(d) for d in result["deadEnds"]) or "none"))
+    if "searchSpots" in result:
+        lines.append("searchSpots: " + ("; ".join(_spot(s) for s in result["searchSpots"]) or "none"))
+    return lines
 
 
 def _way(entry: dict[str, Any]) -> str:
     distance = entry.get("distance")
     step = f" first {entry['firstStep']}" if entry.get("firstStep") else ""
-    return f"{_at(entry)} " + (f"d{distance}{step}" if distance is not None else "unreachable")
+    uncertain = " uncertain" if entry.get("uncertain") else ""
+    return f"{_at(entry)} " + (f"d{distance}{step}{uncertain}" if distance is not None else "unreachable")
 
 
 def _navigation(result: dict[str, Any]) -> str:
@@ -203,7 +264,7 @@ def _navigation(result: dict[str, Any]) -> str:
     doors = [
         f"{_way(d)} {d.get('state', '')}"
         + (f" lock {d['lock']['state']}" if d.get("lock", {}).get("state") not in (None, "unknown") else "")
-        + (f" from {_at(d['approach'])}" if d.get("approach") else "")
+        + (f" from {_at(d['approach'])} push {d['direction']}" if d.get("approach") else "")
         for d in result.get("doors", ())
     ]
     return "\n".join(
@@ -212,9 +273,68 @@ def _navigation(result: dict[str, Any]) -> str:
             section("waysDown", [f"{w.get('type', '')} {_way(w)}" for w in result.get("waysDown", ())]),
             section("waysUp", [f"{w.get('type', '')} {_way(w)}" for w in result.get("waysUp", ())]),
             section("frontiers", [_way(f) for f in result.get("frontiers", ())]),
-            section("doors", doors),
+            f"doors ({len(doors)}): " + ("; ".join(doors) or "none"),
+            *_advice(result),
         ]
     )
+
+
+def _item(item: dict[str, Any]) -> str:
+    """One carried item on one line: id, letter, label, then what can be done with it."""
+    text = f"{item.get('id')} {item.get('letter', '?')} - {item.get('label')}"
+    if item.get("actions"):
+        text += " [" + ",".join(item["actions"]) + "]"
+    targets = [f"{t.get('action')} {t.get('slot')}" for t in item.get("equipmentTargets") or ()]
+    if targets:
+        text += " {" + ", ".join(targets) + "}"
+    return text
+
+
+def _inventory(result: dict[str, Any]) -> str:
+    if not result.get("known"):
+        return "inventory: not known now"
+    items = result.get("items") or []
+    return f"inventory ({len(items)} items):\n" + "\n".join(_item(i) for i in items)
+
+
+_AROUND = {(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)}  # compass order
+
+
+def _cell(cell: dict[str, Any]) -> str:
+    terrain = cell.get("terrain") or {}
+    parts = [f"{cell.get('direction') or _at(cell)} {_at(cell)} {terrain.get('type', 'unknown')}"]
+    if cell.get("occupant"):
+        parts.append(_creature(cell["occupant"]))
+    if cell.get("objects"):
+        parts.append(", ".join(o.get("mark", "?") for o in cell["objects"]))
+    for key in ("hazards",):
+        if cell.get(key):
+            parts.append(",".join(cell[key]))
+    if cell.get("blocked"):
+        parts.append(f"blocked {cell['blocked']}")
+    elif cell.get("intent"):
+        parts.append(str(cell["intent"]))
+    return " ".join(parts)
+
+
+def _neighborhood(result: dict[str, Any]) -> str:
+    """The eight adjacent squares first (what a step would meet), then the known rest."""
+    cells = result.get("cells") or []
+    adjacent = [c for c in cells if (c.get("dx"), c.get("dy")) in _AROUND]
+    order = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)]
+    adjacent.sort(key=lambda c: order.index((c["dx"], c["dy"])))
+    known = [
+        c
+        for c in cells
+        if (c.get("dx"), c.get("dy")) not in _AROUND
+        and (c.get("dx"), c.get("dy")) != (0, 0)
+        and (c.get("terrain") or {}).get("type") not in (None, "unknown")
+    ]
+    lines = [f"neighborhood {result.get('status', '')} radius {result.get('radius')}"]
+    lines.append("adjacent: " + "; ".join(_cell(c) for c in adjacent))
+    if known:
+        lines.append("farther: " + _capped([_cell(c) for c in known], 24))
+    return "\n".join(lines)
 
 
 def _session(result: dict[str, Any]) -> str:
@@ -223,11 +343,28 @@ def _session(result: dict[str, Any]) -> str:
     return f"session {result['action']}: " + _compact(shown or {"sessionId": result.get("sessionId")})
 
 
+def _route(result: dict[str, Any]) -> str:
+    target = result.get("target") or {}
+    if result.get("distance") is None:
+        text = f"route to {_at(target)}: none, why {result.get('why')}"
+        if result.get("blockedBy"):
+            text += f", blocked by a creature at {_at(result['blockedBy'])}"
+        return text
+    steps = result.get("steps") or []
+    path = " ".join(s["direction"] + ("?" if s.get("uncertain") else "") for s in steps)
+    return f"route to {_at(target)}: {result['distance']} steps: {path}" + (
+        " (? = a diagonal past never-seen corners: uncertain)" if result.get("uncertain") else ""
+    )
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "help": lambda result: str(result["text"]),
     "leg": _leg,
     "navigation": _navigation,
     "session": _session,
+    "inventory": _inventory,
+    "neighborhood": _neighborhood,
+    "route": _route,
 }
 
 
@@ -257,6 +394,13 @@ def result_text(result: dict[str, Any]) -> str:
     return render(result) if render is not None else "result " + bounded_json(result)
 
 
+def _candidate(candidate: Any) -> str:
+    if isinstance(candidate, dict) and "x" in candidate and "y" in candidate:
+        extra = " ".join(str(candidate[k]) for k in ("direction", "mark", "appearance", "shows") if candidate.get(k))
+        return f"{_at(candidate)}{' ' + extra if extra else ''}"
+    return _compact(candidate)
+
+
 def text(frame: dict[str, Any]) -> str:
     lines: list[str] = []
     basis, control = frame.get("basis"), frame.get("control")
@@ -265,11 +409,14 @@ def text(frame: dict[str, Any]) -> str:
             f"session {basis['sessionId']} viewId {basis['viewId']} revision {basis['revision']} "
             f"turn {basis['turn']} gate {control['gate'] if control else '?'}"
         )
+    resume = (frame.get("diagnostics") or {}).get("resume")
+    if isinstance(resume, dict) and "replayed" in resume:
+        lines.append(f"resumed by replay: {resume['replayed']} inputs (the game goes on where it was)")
     if frame.get("error"):
         error = frame["error"]
         lines.append(f"ERROR {error['code']}: {error['message']}")
         if error.get("candidates"):
-            lines.append("candidates: " + bounded_json(error["candidates"], 600))
+            lines.append("candidates: " + "; ".join(_candidate(c) for c in error["candidates"]))
     outcome = frame.get("outcome")
     if outcome:
         lines.append(

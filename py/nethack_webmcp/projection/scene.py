@@ -78,6 +78,8 @@ def features(level: LevelView) -> list[dict[str, Any]]:
             }
             if code in "VHvh":
                 feature["orientation"] = door_orientation(code)
+            if code == "^" and level.trap_type(x, y):
+                feature["trap"] = level.trap_type(x, y)  # as its glyph shows it: "bear trap"
             if not level.visible(x, y):
                 feature["remembered"] = True
             found.append((code, feature))
@@ -130,6 +132,9 @@ def here(observation: dict[str, Any], level: LevelView) -> dict[str, Any]:
     code = level.feature(*level.hero)
     if code != " ":
         view["terrain"] = TERRAIN_TYPES.get(code, "unknown")
+    trap = level.trap_type(*level.hero)
+    if trap:
+        view["trap"] = trap
     return view
 
 

@@ -47,7 +47,9 @@ ADAPTER_STATUSES: Final = ("rejected", "unknown", "running", "stopped")
 #: An operation past its deadline whose inputs are not known taken yet (tools/base.running_frame).
 PENDING: Final = "pending"
 #: Event types (protocol.describe capabilities.events; a test holds them equal).
-EVENT_TYPES: Final = ("heard", "passage", "creatureDied", "lifeSaved")
+EVENT_TYPES: Final = ("heard", "passage", "creatureDied", "lifeSaved", "attacked")
+#: What an attacked event says attacked the hero (wasm/driver/obs_hazards.h).
+ATTACKS: Final = ("melee", "missile", "launched")
 #: Decision kinds, each with its own value schema (projection/decision.value_schema).
 DECISION_KINDS: Final = ("confirmation", "choice", "text", "direction", "item", "position")
 #: `result.kind` of each tool's query data.
@@ -271,7 +273,7 @@ def feature() -> dict[str, Any]:
             "y": INTEGER,
             "distance": COUNT,
         },
-        {"orientation": words(["vertical", "horizontal"]), "remembered": {"const": True}},
+        {"orientation": words(["vertical", "horizontal"]), "remembered": {"const": True}, "trap": STRING},
     )
 
 
@@ -305,7 +307,7 @@ def carried_item() -> dict[str, Any]:
 
 def here() -> dict[str, Any]:
     floor_item = closed({"id": ref("token"), "label": STRING, "quantity": COUNT, "category": ref("category")})
-    return closed({"known": BOOLEAN}, {"items": array(floor_item), "terrain": ref("terrain")})
+    return closed({"known": BOOLEAN}, {"items": array(floor_item), "terrain": ref("terrain"), "trap": STRING})
 
 
 def automatic_pickup() -> dict[str, Any]:
@@ -336,7 +338,7 @@ def end() -> dict[str, Any]:
     )
     return closed(
         {"how": words(ENDINGS), "depth": INTEGER, "deepest": INTEGER, "knowledge": knowledge},
-        {"score": INTEGER, "turn": INTEGER, "death": STRING},
+        {"score": INTEGER, "turn": INTEGER, "death": STRING, "windows": array(closed({"lines": array(STRING)}))},
     )
 
 
@@ -409,13 +411,14 @@ def decision() -> dict[str, Any]:
 def event() -> dict[str, Any]:
     at = {"at": ref("position")}  # a leg's message: the square it came from
     seen = {"levelId": STRING, "x": INTEGER, "y": INTEGER, "turn": INTEGER}
-    heard, passage, died, saved = EVENT_TYPES
+    heard, passage, died, saved, attacked = EVENT_TYPES
     return {
         "anyOf": [
             closed({"type": {"const": heard}, "text": STRING}, at),
             closed({"type": {"const": passage}, "lines": array(STRING)}, at),
             closed({"type": {"const": died}, **seen}, {"appearance": STRING}),
             closed({"type": {"const": saved}}, {"who": {"const": "hero"}, **seen, "appearance": STRING}),
+            closed({"type": {"const": attacked}, "by": words(ATTACKS)}, at),
         ]
     }
 
