@@ -13,6 +13,8 @@
  * and nothing is guessed: a query that fits several items is refused. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "obs_items.h"
+#include "item_query.h"
 
 /* The label after its article or count ("a ", "an ", "the ", "12 "). */
 static const char *without_article(const char *label)

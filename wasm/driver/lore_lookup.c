@@ -9,6 +9,7 @@
  * and any standing decision are exactly as before. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "lore_lookup.h"
 #include "nnh_knowledge.h"
 
 #define LORE_MAX_LINES 200

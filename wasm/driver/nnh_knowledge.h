@@ -1,7 +1,7 @@
-/* nnh_knowledge.h - what the player knows beyond the map, and the verbs
- * that use it: spells and skills, the dungeon overview, conduct and
- * achievements (obs_knowledge.c), the encyclopedia (lore_lookup.c), and
- * the manual interactions, containers, spells and skills (manual_verbs.c).
+/* nnh_knowledge.h - what the player knows beyond the map: spells and
+ * skills, the dungeon overview, conduct and achievements (obs_knowledge.c),
+ * and the patched NetHack functions it and the encyclopedia
+ * (lore_lookup.h) read.
  *
  * The functions marked "patched" are added to NetHack's own files by
  * wasm/patches/nnh-knowledge.patch, so the values are exactly the ones
@@ -12,8 +12,6 @@
 #define NNH_KNOWLEDGE_H
 
 #include "json_write.h"
-#include "proto_request.h"
-#include "proto_translate.h"
 
 struct mapseen;
 
@@ -33,19 +31,5 @@ void nnh_knowledge_write(nnh_buf *b);
 /* The index in the hero's spell list of a known spell named `name`
  * (case-insensitive, as the menu prints it), or -1. */
 int nnh_spell_index(const char *name);
-
-/* Append session.lookup's members for `name` (`,"kind":"lore","name":..,
- * "found":..,"lines":[..]`) to an open response object. Changes no game state, sends no input, prints no
- * message and draws no random number. */
-void nnh_lore_write(nnh_buf *b, const char *name);
-
-/* Queue the keys of a manual interaction, container, spell or skill
- * command (chat, pay, offer, dip, rub, invoke, engrave, loot, force, cast,
- * enhance). `obj` is the resolved item argument or NULL, `key` the
- * direction key or 0. Returns 1 when queued, 0 when `m` is none of
- * these, -1 with *why set (nothing queued) when refused. */
-struct obj;
-int nnh_translate_manual(const nnh_request *req, const char *m, struct obj *obj, int key,
-                         nnh_rejection *why);
 
 #endif

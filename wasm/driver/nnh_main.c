@@ -8,6 +8,8 @@
 #include "hack.h"
 #include "dlb.h"
 #include "nnh_state.h"
+#include "proto_boundary.h"
+#include "port_window.h"
 #include "obs_events.h"
 #include "pickup_config.h"
 #include "proto_request.h"

@@ -1,12 +1,12 @@
-/* nnh_state.h - the semantic driver's shared state and module interfaces.
+/* nnh_state.h - the semantic driver's shared state.
  *
  * The driver is single-threaded and owns one game per process (native) or
  * per WebAssembly instance. NetHack calls into the window port (port_*.c);
  * when the game needs input and none is queued, the port asks the boundary
  * (proto_boundary.c) for the next request. The boundary answers the
  * in-flight request with a response built by obs_*.c, then reads requests
- * until one supplies input. Everything else here is data those modules
- * share. */
+ * until one supplies input. This header holds only the data those modules
+ * share; each module declares its functions in its own header. */
 #ifndef NNH_STATE_H
 #define NNH_STATE_H
 
@@ -21,12 +21,6 @@
 #define NNH_RECENT_MESSAGES 10
 
 /* enum nnh_boundary, what the engine is waiting for: nnh_vocabulary.h */
-
-/* Queued input. A key tagged for a prompt kind is consumed only by that
- * kind of prompt ("initial item/direction arguments answer only their first
- * matching selection"); untagged keys go to whatever reads next. */
-enum nnh_key_for { NNH_FOR_ANY = 0, NNH_FOR_ITEM, NNH_FOR_DIRECTION,
-                   NNH_FOR_HAND /* the ring-finger question: "Right or Left?" */ };
 
 typedef struct {
     int id;                        /* integer choice ID published */
@@ -99,6 +93,8 @@ typedef struct {
     int op_requested_turns;
     int op_count_stopped;          /* nnh_hook_interrupted(0) during the operation */
     int op_occupation_stopped;     /* nnh_hook_interrupted(1) during the operation */
+    int op_method;                 /* its nnh_method_id (proto_request.h) */
+    int op_movement;               /* a step or wait: "blocked" when it achieved nothing */
     /* output */
     nnh_buf out;
     nnh_buf events;
@@ -111,54 +107,5 @@ typedef struct {
 /* The one driver state, defined and initialised by the lifecycle
  * (nnh_main.c). */
 extern nnh_driver nnh;
-
-/* port_keys.c: the typed key queue. */
-void nnh_keys_clear(void);
-void nnh_keys_push(int key, enum nnh_key_for kind);
-int nnh_keys_pop(enum nnh_key_for kind, int *key);
-int nnh_keys_pending(void);
-int nnh_keys_counting(void);
-
-/* port_map.c: what the map window was shown, plus terrain memory. */
-void nnh_map_reset_window(void);
-void nnh_map_print_glyph(int x, int y, int glyph);
-void nnh_map_note_level(int ledger);
-void nnh_map_encode(nnh_buf *b, int full);
-void nnh_map_mark_sent(void);
-void nnh_map_entities(nnh_buf *b);
-
-/* port_doors.c: witnessed door locks, per level. */
-void nnh_doors_write(nnh_buf *b);
-
-/* port_window.c */
-extern struct window_procs nnh_procs;
-
-/* proto_boundary.c: the input boundary. nnh_await_input() publishes the
- * boundary, answers the in-flight request and returns once a request
- * supplied input; nnh_serve_forever() answers requests after the game
- * ended; nnh_wait_for_create() answers requests until a session.create
- * starts a game. The last two never return. */
-void nnh_await_input(enum nnh_boundary kind);
-void nnh_serve_forever(void);
-void nnh_wait_for_create(void);
-
-/* obs_build.c */
-void nnh_obs_write(nnh_buf *b, int full_world);
-void nnh_decision_write(nnh_buf *b);
-void nnh_end_write(nnh_buf *b);
-
-/* obs_items.c */
-struct obj;
-void nnh_item_write(nnh_buf *b, struct obj *o, int carried);
-/* The inventory array; its text is reused while its inputs are unchanged
- * (obs_reuse.h). */
-void nnh_inventory_write(nnh_buf *b);
-int nnh_letters_hands(const char *spec);
-int nnh_letters_offer(const char *spec, char letter);
-
-/* item_query.c: how many carried items a perceived-name query names; with
- * exactly one, *found is it. */
-int nnh_item_named(const char *query, struct obj **found);
-
 
 #endif

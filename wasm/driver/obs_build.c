@@ -7,32 +7,31 @@
  * Items are written by obs_items.c. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "port_doors.h"
+#include "port_map.h"
+#include "obs_items.h"
+#include "obs_build.h"
 #include "item_ids.h"
 #include "nnh_knowledge.h"
 #include "pickup_config.h"
 #include "nnh_nethack.h"
-#include "map_memory.h"
 #include "obs_endings.h"
+
+/* The vocabulary's hunger, burden and end lists are indexed by NetHack's
+ * own values (nnh_vocabulary.h); these hold that indexing to hack.h. */
+_Static_assert(SATIATED == 0 && STARVED == NNH_HUNGER_STATES - 1, "nnh_hunger_names follows u.uhs");
+_Static_assert(UNENCUMBERED == 0 && OVERLOADED == NNH_BURDEN_STATES - 1, "nnh_burden_names follows near_capacity()");
+_Static_assert(DIED == 0 && ASCENDED == NNH_END_REASONS - 1, "nnh_end_reason_names follows done()'s how");
 
 static const char *hunger_state(void)
 {
-    switch (u.uhs) {
-    case SATIATED: return "satiated";
-    case NOT_HUNGRY: return "not_hungry";
-    case HUNGRY: return "hungry";
-    case WEAK: return "weak";
-    case FAINTING: return "fainting";
-    case FAINTED: return "fainted";
-    case STARVED: return "starved";
-    }
-    return "unknown";
+    return u.uhs >= 0 && u.uhs < NNH_HUNGER_STATES ? nnh_hunger_names[u.uhs]
+                                                   : nnh_hunger_names[NNH_HUNGER_STATES];
 }
 
 static const char *burden_state(int cap)
 {
-    static const char *const names[] = { "unencumbered", "burdened", "stressed",
-                                         "strained", "overtaxed", "overloaded" };
-    return cap >= 0 && cap < (int) SIZE(names) ? names[cap] : "unknown";
+    return cap >= 0 && cap < NNH_BURDEN_STATES ? nnh_burden_names[cap] : nnh_burden_names[NNH_BURDEN_STATES];
 }
 
 /* Copy in without leading/trailing blanks (status words are padded). The
@@ -227,7 +226,8 @@ void nnh_decision_write(nnh_buf *b)
         }
         break;
     case NNH_AT_CHOICE:
-        nnh_buf_member_str(b, "select", !d->is_menu || d->menu_how == PICK_ONE ? "one" : "any");
+        nnh_buf_member_str(b, "select", nnh_select_names[!d->is_menu || d->menu_how == PICK_ONE ? NNH_SELECT_ONE
+                                                                                                  : NNH_SELECT_ANY]);
         nnh_buf_cstr(b, ",\"options\":[");
         for (i = 0; i < d->n_options; i++) {
             if (i) nnh_buf_char(b, ',');
@@ -275,11 +275,8 @@ void nnh_decision_write(nnh_buf *b)
 
 void nnh_end_write(nnh_buf *b)
 {
-    static const char *const hows[] = { "died", "choked", "poisoned", "starved", "drowned",
-        "burned", "dissolved", "crushed", "stoned", "slimed", "genocided", "panicked",
-        "trickery", "quit", "escaped", "ascended" };
-    const char *how = nnh.end_how >= 0 && nnh.end_how < (int) SIZE(hows) ? hows[nnh.end_how]
-                                                                          : "unknown";
+    const char *how = nnh_end_reason_names[nnh.end_how >= 0 && nnh.end_how < NNH_END_REASONS
+                                               ? nnh.end_how : NNH_END_REASONS];
     nnh_buf_cstr(b, "{\"how\":");
     nnh_buf_jstr(b, how);
     if (nnh.end_how >= 0) {

@@ -9,33 +9,40 @@
  * IDs come from item_ids.c. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "obs_items.h"
 #include "item_verbs.h"
 #include "item_ids.h"
 #include "obs_reuse.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static const char *category(const struct obj *o)
+static enum nnh_category category_of(const struct obj *o)
 {
     switch (o->oclass) {
-    case WEAPON_CLASS: return "weapon";
-    case ARMOR_CLASS: return "armor";
-    case RING_CLASS: return "ring";
-    case AMULET_CLASS: return "amulet";
-    case TOOL_CLASS: return "tool";
-    case FOOD_CLASS: return "food";
-    case POTION_CLASS: return "potion";
-    case SCROLL_CLASS: return "scroll";
-    case SPBOOK_CLASS: return "spellbook";
-    case WAND_CLASS: return "wand";
-    case COIN_CLASS: return "gold";
-    case GEM_CLASS: return "gem";
-    case ROCK_CLASS: return "rock";
-    case BALL_CLASS: return "ball";
-    case CHAIN_CLASS: return "chain";
-    case VENOM_CLASS: return "venom";
+    case WEAPON_CLASS: return NNH_CAT_WEAPON;
+    case ARMOR_CLASS: return NNH_CAT_ARMOR;
+    case RING_CLASS: return NNH_CAT_RING;
+    case AMULET_CLASS: return NNH_CAT_AMULET;
+    case TOOL_CLASS: return NNH_CAT_TOOL;
+    case FOOD_CLASS: return NNH_CAT_FOOD;
+    case POTION_CLASS: return NNH_CAT_POTION;
+    case SCROLL_CLASS: return NNH_CAT_SCROLL;
+    case SPBOOK_CLASS: return NNH_CAT_SPELLBOOK;
+    case WAND_CLASS: return NNH_CAT_WAND;
+    case COIN_CLASS: return NNH_CAT_GOLD;
+    case GEM_CLASS: return NNH_CAT_GEM;
+    case ROCK_CLASS: return NNH_CAT_ROCK;
+    case BALL_CLASS: return NNH_CAT_BALL;
+    case CHAIN_CLASS: return NNH_CAT_CHAIN;
+    case VENOM_CLASS: return NNH_CAT_VENOM;
     }
-    return "other";
+    return NNH_CAT_OTHER;
+}
+
+/* The item's category word (nnh_category_names). */
+static const char *category(const struct obj *o)
+{
+    return nnh_category_names[category_of(o)];
 }
 
 /* The worn masks in slot order, with each slot's name and its usage word. */

@@ -8,6 +8,7 @@
  * the same square replaces it. Nothing is read from the door's own state. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "port_doors.h"
 #include "obs_events.h"
 
 #define NNH_MAX_DOORS 512

@@ -7,6 +7,7 @@
  * eat it?") becomes a real decision instead of swallowing the argument. */
 #include "hack.h"
 #include "nnh_state.h"
+#include "port_keys.h"
 
 #define NNH_KEY_QUEUE 64
 

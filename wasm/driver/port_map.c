@@ -10,7 +10,7 @@
  * only rows changed since the last response (see docs/PROTOCOL.md). */
 #include "hack.h"
 #include "nnh_state.h"
-#include "map_memory.h"
+#include "port_map.h"
 
 #define UNSEEN (-1)
 
@@ -363,7 +363,7 @@ void nnh_map_entities(nnh_buf *b)
                 && (mtmp = m_at(x, y)) != NULL && canspotmon(mtmp)
                 && mtmp->m_ap_type == M_AP_NOTHING && !mtmp->mundetected) {
                 nnh_buf_cstr(b, ",\"attitude\":");
-                nnh_buf_jstr(b, mtmp->mtame ? "tame" : mtmp->mpeaceful ? "peaceful" : "hostile");
+                nnh_buf_jstr(b, nnh_attitude_names[mtmp->mtame ? NNH_TAME : mtmp->mpeaceful ? NNH_PEACEFUL : NNH_HOSTILE]);
             }
             nnh_buf_char(b, '}');
         }

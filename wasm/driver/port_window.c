@@ -11,6 +11,10 @@
 #include "func_tab.h"
 #include "dlb.h"
 #include "nnh_state.h"
+#include "proto_boundary.h"
+#include "port_window.h"
+#include "port_map.h"
+#include "port_keys.h"
 #include "obs_events.h"
 #include "obs_endings.h"
 

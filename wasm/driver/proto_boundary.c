@@ -18,8 +18,11 @@
 #include "nnh_main.h"
 #include "nnh_io.h"
 #include "proto_translate.h"
-#include "nnh_knowledge.h"
-#include "map_memory.h"
+#include "proto_boundary.h"
+#include "lore_lookup.h"
+#include "obs_build.h"
+#include "port_keys.h"
+#include "port_map.h"
 
 static nnh_json_doc request_doc;
 static char line[NNH_JSON_MAX_INPUT + 2];
@@ -62,16 +65,18 @@ static void error_response(const char *request_id, const char *code, const char 
 
 static void session_metadata(nnh_buf *b);
 
-/* "blocked" describes a step or wait that achieved nothing; a zero-time
- * answer or a free action (a wish, a declined quit) simply completed. */
-static int is_movement(const char *action)
+/* The in-flight operation's outcome.status. "blocked" describes a step or
+ * wait that achieved nothing (nnh.op_movement); a zero-time answer or a
+ * free action (a wish, a declined quit) simply completed. */
+static enum nnh_status operation_status(long turns, int moved)
 {
-    static const char *const movement[] = { "move", "run", "moveWithoutAttack", "attack",
-                                            "climb", "wait", "search", "rest", NULL };
-    int i;
-    for (i = 0; movement[i]; i++)
-        if (!strcmp(action, movement[i])) return 1;
-    return 0;
+    if (nnh.ended) return NNH_STATUS_ENDED;
+    if (nnh.decision.active) return NNH_STATUS_DECISION;
+    if (nnh.op_method == NNH_M_CREATE) return NNH_STATUS_COMPLETED;
+    if (nnh.op_requested_turns > 1 ? nnh.op_count_stopped : nnh.op_occupation_stopped)
+        return NNH_STATUS_INTERRUPTED;
+    if (turns == 0 && !moved && nnh.op_movement) return NNH_STATUS_BLOCKED;
+    return NNH_STATUS_COMPLETED;
 }
 
 /* The full response shared by operations and observe. */
@@ -94,18 +99,12 @@ static void state_response(const char *request_id, int is_observe)
         nnh_buf_cstr(b, ",\"outcome\":{\"action\":");
         nnh_buf_jstr(b, nnh.action);
         nnh_buf_cstr(b, ",\"status\":");
-        if (nnh.ended) nnh_buf_jstr(b, "ended");
-        else if (nnh.decision.active) nnh_buf_jstr(b, "decision");
-        else if (!strcmp(nnh.action, "create")) nnh_buf_jstr(b, "completed");
-        else if (nnh.op_requested_turns > 1 ? nnh.op_count_stopped : nnh.op_occupation_stopped)
-            nnh_buf_jstr(b, "interrupted");
-        else if (turns == 0 && !moved && is_movement(nnh.action)) nnh_buf_jstr(b, "blocked");
-        else nnh_buf_jstr(b, "completed");
+        nnh_buf_jstr(b, nnh_status_names[operation_status(turns, moved)]);
         nnh_buf_cstr(b, ",\"turnsElapsed\":");
         nnh_buf_int(b, turns);
         nnh_buf_cstr(b, moved ? ",\"positionChanged\":true}" : ",\"positionChanged\":false}");
     }
-    if (is_observe || !strcmp(nnh.action, "create")) {
+    if (is_observe || nnh.op_method == NNH_M_CREATE) {
         nnh_buf_cstr(b, ",\"session\":");
         session_metadata(b);
     }
@@ -114,7 +113,7 @@ static void state_response(const char *request_id, int is_observe)
      * map keeps its changed rows for the next full response. */
     if (!(nnh.quiet && !is_observe)) {
         nnh_buf_cstr(b, ",\"observation\":");
-        nnh_obs_write(b, is_observe || !strcmp(nnh.action, "create"));
+        nnh_obs_write(b, is_observe || nnh.op_method == NNH_M_CREATE);
         nnh_buf_cstr(b, ",\"events\":[");
         if (!is_observe) nnh_events_write(b);
         nnh_buf_char(b, ']');
@@ -209,23 +208,20 @@ static void mint_session_id(char *out)
 /* Handle a lifecycle request while parked. Returns 1 if it was one. */
 static int handle_lifecycle(const nnh_request *req)
 {
-    const char *name = req->method->name;
-    if (!strcmp(name, "protocol.describe")) {
+    switch (req->method->id) {
+    case NNH_M_DESCRIBE:
         nnh_describe_write(&nnh.out);
         write_out();
         return 1;
-    }
-    if (!strcmp(name, "session.create")) {
+    case NNH_M_CREATE:
         error_response(NULL, nnh.started ? "sessionExists" : "invalidState", NULL,
                        "this engine already hosts a game; start a new engine", 0);
         return 1;
-    }
-    if (!strcmp(name, "session.observe")) {
+    case NNH_M_OBSERVE:
         if (check_session(req)) return 1;
         state_response(NULL, 1);
         return 1;
-    }
-    if (!strcmp(name, "session.lookup")) {
+    case NNH_M_LOOKUP:
         if (check_session(req)) return 1;
         nnh_buf_cstr(&nnh.out, "{\"version\":1,\"sessionId\":");
         nnh_buf_jstr(&nnh.out, nnh.session_id);
@@ -233,8 +229,7 @@ static int handle_lifecycle(const nnh_request *req)
         nnh_buf_char(&nnh.out, '}');
         write_out();
         return 1;
-    }
-    if (!strcmp(name, "session.close")) {
+    case NNH_M_CLOSE:
         if (check_session(req)) return 1;
         nnh_buf_cstr(&nnh.out, "{\"version\":1,\"sessionId\":");
         nnh_buf_jstr(&nnh.out, nnh.session_id);
@@ -242,8 +237,9 @@ static int handle_lifecycle(const nnh_request *req)
         write_out();
         nnh_io_write_response(NULL, 0); /* flush */
         exit(EXIT_SUCCESS);
+    default:
+        return 0;
     }
-    return 0;
 }
 
 static int reject(const nnh_request *req, const char *code, const char *field, const char *msg)
@@ -277,7 +273,7 @@ static int accept_input(const nnh_request *req)
     }
     nnh_keys_clear();
     if (!continuation) refused = nnh_translate_command(req, &why);
-    else if (!strcmp(req->method->name, "decision.answer")) refused = nnh_translate_answer(req, &why);
+    else if (req->method->id == NNH_M_ANSWER) refused = nnh_translate_answer(req, &why);
     else nnh_translate_cancel();
     if (refused) {
         nnh_keys_clear();
@@ -291,6 +287,8 @@ static int accept_input(const nnh_request *req)
     Strcpy(nnh.action, strchr(req->method->name, '.') + 1); /* "move", "answer", "wizard" */
     nnh.in_flight = 1;
     nnh.quiet = nnh_param_bool(req, "quiet", 0);
+    nnh.op_method = req->method->id;
+    nnh.op_movement = !continuation && nnh_method_moves(req->method);
     nnh.decision.active = 0;
     nnh.op_count_stopped = nnh.op_occupation_stopped = 0;
     nnh.op_start_moves = moves;
@@ -370,11 +368,11 @@ void nnh_wait_for_create(void)
             error_response(NULL, req.code, req.field, req.message, 0);
             continue;
         }
-        if (!strcmp(req.method->name, "protocol.describe")) {
+        if (req.method->id == NNH_M_DESCRIBE) {
             handle_lifecycle(&req);
             continue;
         }
-        if (strcmp(req.method->name, "session.create")) {
+        if (req.method->id != NNH_M_CREATE) {
             error_response(nnh_param_str(&req, "requestId"), "noSession", "sessionId",
                            "no game has been created", 0);
             continue;
@@ -384,6 +382,8 @@ void nnh_wait_for_create(void)
         Strcpy(harness_name, nnh_param_str(&req, "harness_name") ? nnh_param_str(&req, "harness_name") : "");
         Strcpy(model_name, nnh_param_str(&req, "model_name") ? nnh_param_str(&req, "model_name") : "");
         Strcpy(nnh.action, "create");
+        nnh.op_method = NNH_M_CREATE;
+        nnh.op_movement = 0;
         nnh.in_flight = 1;
         (void) nnh_start_game(&req); /* returns only when nothing started */
         nnh.in_flight = 0;

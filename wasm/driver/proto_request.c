@@ -8,8 +8,6 @@
 #include "json_write.h"
 #include "proto_request.h"
 #include "nnh_vocabulary.h"
-#include "item_verbs.h"
-#include "pickup_config.h"
 
 /* F_ENUM_LIST: an array of distinct enum values (at most max of them);
  * F_STR_LIST: an array of at most 16 nonblank strings of min..max bytes
@@ -33,15 +31,6 @@ struct nnh_field {
 #define COMPASS nnh_direction_names, NULL, NNH_COMPASS_DIRECTIONS
 #define VERTICAL nnh_direction_names + NNH_DIRECTION_UP, NULL, 2
 #define AIMS nnh_direction_names, NULL, NNH_DIRECTIONS
-static const char *const run_modes[] = { "normal", "untilInteresting", "pastBranches", NULL };
-static const char *const roles[] = { "archeologist", "barbarian", "caveman", "healer",
-    "knight", "monk", "priest", "rogue", "ranger", "samurai", "tourist", "valkyrie",
-    "wizard", NULL };
-static const char *const races[] = { "human", "elf", "dwarf", "gnome", "orc", NULL };
-static const char *const genders[] = { "male", "female", NULL };
-static const char *const alignments[] = { "lawful", "neutral", "chaotic", NULL };
-static const char *const wizard_commands[] = { "wish", "teleport", "map", "identify",
-    "levelTeleport", "createMonster", NULL };
 
 #define SAFE 9007199254740991LL
 #define SESSION { "sessionId", F_TOKEN, 1, 1, 64, NULL }
@@ -62,10 +51,10 @@ static const struct nnh_field f_pickup_settings[] = { PICKUP_SETTINGS, END };
 static const struct nnh_field f_create[] = {
     { "seed", F_INT, 0, 0, 4294967295LL, NULL },
     { "name", F_STR, 0, 1, 31, NULL },
-    { "role", F_ENUM, 0, 0, 0, roles },
-    { "race", F_ENUM, 0, 0, 0, races },
-    { "gender", F_ENUM, 0, 0, 0, genders },
-    { "alignment", F_ENUM, 0, 0, 0, alignments },
+    { "role", F_ENUM, 0, 0, 0, nnh_role_names },
+    { "race", F_ENUM, 0, 0, 0, nnh_race_names },
+    { "gender", F_ENUM, 0, 0, 0, nnh_gender_names },
+    { "alignment", F_ENUM, 0, 0, 0, nnh_alignment_names },
     { "harness_name", F_STR, 0, 0, 120, NULL },
     { "model_name", F_STR, 0, 0, 120, NULL },
     { "createdAt", F_INT, 0, 0, 4102444800LL, NULL },
@@ -78,7 +67,7 @@ static const struct nnh_field f_input[] = { INPUT, END };
 static const struct nnh_field f_direction[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, COMPASS }, END };
 static const struct nnh_field f_optional_direction[] = { INPUT, { "direction", F_ENUM, 0, 0, 0, COMPASS }, END };
 static const struct nnh_field f_run[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, COMPASS },
-    { "mode", F_ENUM, 0, 0, 0, run_modes }, { "noPickup", F_BOOL, 0, 0, 0, NULL }, END };
+    { "mode", F_ENUM, 0, 0, 0, nnh_run_mode_names }, { "noPickup", F_BOOL, 0, 0, 0, NULL }, END };
 static const struct nnh_field f_counted[] = { INPUT, { "turns", F_INT, 0, 1, 1000, NULL }, END };
 static const struct nnh_field f_climb[] = { INPUT, { "direction", F_ENUM, 1, 0, 0, VERTICAL }, END };
 /* an item argument: an opaque ID or a perceived-name query (item_query.c) */
@@ -99,64 +88,63 @@ static const struct nnh_field f_engrave[] = { INPUT, ITEM, { "hands", F_BOOL, 0,
 static const struct nnh_field f_cast[] = { INPUT, { "spell", F_STR, 0, 1, 64, NULL },
     { "direction", F_ENUM, 0, 0, 0, AIMS }, END };
 static const struct nnh_field f_pickup[] = { INPUT, PICKUP_SETTINGS, END };
-static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, wizard_commands }, END };
+static const struct nnh_field f_wizard[] = { INPUT, { "command", F_ENUM, 1, 0, 0, nnh_wizard_command_names }, END };
 
-/* name, class, params, summary, then how the method reaches NetHack:
- * its command key (0: none or a direction key only), the key for an
- * accessory where armour and accessories differ (equip W/P, remove T/R),
- * and the extended command it is typed as after '#'. */
+/* One row per method, in nnh_method_id order: id, name, class, params,
+ * summary. */
 static const nnh_method methods[] = {
-    { "protocol.describe", NNH_LIFECYCLE, f_none, "List methods and capabilities.", 0, 0, NULL },
-    { "session.create", NNH_LIFECYCLE, f_create, "Start a game; omitted choices come from the seed.", 0, 0, NULL },
-    { "session.observe", NNH_LIFECYCLE, f_session, "Current observation with the full world; no input, no turn.", 0, 0, NULL },
-    { "session.lookup", NNH_LIFECYCLE, f_lookup, "Encyclopedia entry for a typed name (data.base); no input.", 0, 0, NULL },
-    { "session.close", NNH_LIFECYCLE, f_session, "Retire the engine; does not quit the game.", 0, 0, NULL },
-    { "game.move", NNH_GAMEPLAY, f_direction, "One ordinary step.", 0, 0, NULL },
-    { "game.run", NNH_GAMEPLAY, f_run, "Run: normal, untilInteresting (g) or pastBranches (G).", 0, 0, NULL },
-    { "game.moveWithoutAttack", NNH_GAMEPLAY, f_direction, "Step without picking up or fighting (m).", 'm', 0, NULL },
-    { "game.attack", NNH_GAMEPLAY, f_direction, "Force one attack (F).", 'F', 0, NULL },
-    { "game.wait", NNH_GAMEPLAY, f_input, "Wait one turn.", '.', 0, NULL },
-    { "game.search", NNH_GAMEPLAY, f_counted, "Search, optionally counted (1-1000).", 's', 0, NULL },
-    { "game.rest", NNH_GAMEPLAY, f_counted, "Rest, optionally counted (1-1000).", '.', 0, NULL },
-    { "game.climb", NNH_GAMEPLAY, f_climb, "Climb stairs or a ladder up or down.", 0, 0, NULL },
-    { "game.pickup", NNH_GAMEPLAY, f_input, "Pick up from the floor; choices are decisions.", ',', 0, NULL },
-    { "game.drop", NNH_GAMEPLAY, f_drop, "Drop an item (optionally a partial count).", 'd', 0, NULL },
-    { "game.eat", NNH_GAMEPLAY, f_item, "Eat; omit itemId for the engine's selection.", 'e', 0, NULL },
-    { "game.apply", NNH_GAMEPLAY, f_item, "Apply an item.", 'a', 0, NULL },
-    { "game.read", NNH_GAMEPLAY, f_item, "Read an item.", 'r', 0, NULL },
-    { "game.drink", NNH_GAMEPLAY, f_item, "Drink (quaff) a potion; omit itemId for the engine's selection.", 'q', 0, NULL },
-    { "game.wield", NNH_GAMEPLAY, f_hands, "Wield an item, or hands:true for bare hands (w).", 'w', 0, NULL },
-    { "game.equip", NNH_GAMEPLAY, f_equip, "Wear armour or put on an accessory; optional slot (W/P).", 'W', 'P', NULL },
-    { "game.remove", NNH_GAMEPLAY, f_equip, "Take off armour or remove an accessory; optional slot (T/R).", 'T', 'R', NULL },
-    { "game.zap", NNH_GAMEPLAY, f_aimed_item, "Zap a wand; direction may be self, up or down (z).", 'z', 0, NULL },
-    { "game.throw", NNH_GAMEPLAY, f_aimed_item, "Throw an item; one engine command incl. multishot (t).", 't', 0, NULL },
-    { "game.fire", NNH_GAMEPLAY, f_aim, "Fire the quivered item; one engine command incl. multishot (f).", 'f', 0, NULL },
-    { "game.quiver", NNH_GAMEPLAY, f_hands, "Ready an item in the quiver, or hands:true to empty it (Q).", 'Q', 0, NULL },
-    { "game.swap", NNH_GAMEPLAY, f_input, "Swap primary and alternate weapons (x).", 'x', 0, NULL },
-    { "game.twoWeapon", NNH_GAMEPLAY, f_input, "Toggle two-weapon combat (#twoweapon).", 0, 0, "twoweapon" },
-    { "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked.", 'o', 0, NULL },
-    { "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked.", 'c', 0, NULL },
-    { "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked.", NNH_CTRL('d'), 0, NULL },
-    { "game.engrave", NNH_GAMEPLAY, f_engrave, "Engrave with an item or hands:true (fingers); text, or asked.", 'E', 0, NULL },
-    { "game.chat", NNH_GAMEPLAY, f_optional_direction, "Talk (#chat); omit direction to be asked.", 0, 0, "chat" },
-    { "game.pay", NNH_GAMEPLAY, f_input, "Pay a shopkeeper (p).", 'p', 0, NULL },
-    { "game.offer", NNH_GAMEPLAY, f_item, "Sacrifice at an altar (#offer); floor corpses are asked first.", 0, 0, "offer" },
-    { "game.dip", NNH_GAMEPLAY, f_item, "Dip an item (#dip); what into is asked.", 0, 0, "dip" },
-    { "game.rub", NNH_GAMEPLAY, f_item, "Rub a lamp or stone (#rub).", 0, 0, "rub" },
-    { "game.invoke", NNH_GAMEPLAY, f_item, "Invoke an artifact's power (#invoke).", 0, 0, "invoke" },
-    { "game.loot", NNH_GAMEPLAY, f_input, "Open a container here (#loot); what to do is a menu.", 0, 0, "loot" },
-    { "game.force", NNH_GAMEPLAY, f_input, "Force a box's lock here with the wielded weapon (#force).", 0, 0, "force" },
-    { "game.cast", NNH_GAMEPLAY, f_cast, "Cast a known spell by name, or choose from the menu (Z).", 'Z', 0, NULL },
-    { "game.enhance", NNH_GAMEPLAY, f_input, "Advance a skill from #enhance's menu.", 0, 0, "enhance" },
-    { "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation).", 0, 0, "pray" },
-    { "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation.", 0, 0, "quit" },
-    { "game.configurePickup", NNH_GAMEPLAY, f_pickup, "Replace the automatic pickup settings; no turn.", 0, 0, NULL },
-    { "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID.", 0, 0, NULL },
-    { "decision.cancel", NNH_CONTINUATION, f_cancel, "Cancel the standing decision by its exact ID.", 0, 0, NULL },
-    { "debug.wizard", NNH_GAMEPLAY, f_wizard, "Wizard-mode fixture command (wizard sessions only).", 0, 0, NULL },
+    { NNH_M_DESCRIBE, "protocol.describe", NNH_LIFECYCLE, f_none, "List methods and capabilities." },
+    { NNH_M_CREATE, "session.create", NNH_LIFECYCLE, f_create, "Start a game; omitted choices come from the seed." },
+    { NNH_M_OBSERVE, "session.observe", NNH_LIFECYCLE, f_session, "Current observation with the full world; no input, no turn." },
+    { NNH_M_LOOKUP, "session.lookup", NNH_LIFECYCLE, f_lookup, "Encyclopedia entry for a typed name (data.base); no input." },
+    { NNH_M_CLOSE, "session.close", NNH_LIFECYCLE, f_session, "Retire the engine; does not quit the game." },
+    { NNH_M_MOVE, "game.move", NNH_GAMEPLAY, f_direction, "One ordinary step." },
+    { NNH_M_RUN, "game.run", NNH_GAMEPLAY, f_run, "Run: normal, untilInteresting (g) or pastBranches (G)." },
+    { NNH_M_MOVE_WITHOUT_ATTACK, "game.moveWithoutAttack", NNH_GAMEPLAY, f_direction, "Step without picking up or fighting (m)." },
+    { NNH_M_ATTACK, "game.attack", NNH_GAMEPLAY, f_direction, "Force one attack (F)." },
+    { NNH_M_WAIT, "game.wait", NNH_GAMEPLAY, f_input, "Wait one turn." },
+    { NNH_M_SEARCH, "game.search", NNH_GAMEPLAY, f_counted, "Search, optionally counted (1-1000)." },
+    { NNH_M_REST, "game.rest", NNH_GAMEPLAY, f_counted, "Rest, optionally counted (1-1000)." },
+    { NNH_M_CLIMB, "game.climb", NNH_GAMEPLAY, f_climb, "Climb stairs or a ladder up or down." },
+    { NNH_M_PICKUP, "game.pickup", NNH_GAMEPLAY, f_input, "Pick up from the floor; choices are decisions." },
+    { NNH_M_DROP, "game.drop", NNH_GAMEPLAY, f_drop, "Drop an item (optionally a partial count)." },
+    { NNH_M_EAT, "game.eat", NNH_GAMEPLAY, f_item, "Eat; omit itemId for the engine's selection." },
+    { NNH_M_APPLY, "game.apply", NNH_GAMEPLAY, f_item, "Apply an item." },
+    { NNH_M_READ, "game.read", NNH_GAMEPLAY, f_item, "Read an item." },
+    { NNH_M_DRINK, "game.drink", NNH_GAMEPLAY, f_item, "Drink (quaff) a potion; omit itemId for the engine's selection." },
+    { NNH_M_WIELD, "game.wield", NNH_GAMEPLAY, f_hands, "Wield an item, or hands:true for bare hands (w)." },
+    { NNH_M_EQUIP, "game.equip", NNH_GAMEPLAY, f_equip, "Wear armour or put on an accessory; optional slot (W/P)." },
+    { NNH_M_REMOVE, "game.remove", NNH_GAMEPLAY, f_equip, "Take off armour or remove an accessory; optional slot (T/R)." },
+    { NNH_M_ZAP, "game.zap", NNH_GAMEPLAY, f_aimed_item, "Zap a wand; direction may be self, up or down (z)." },
+    { NNH_M_THROW, "game.throw", NNH_GAMEPLAY, f_aimed_item, "Throw an item; one engine command incl. multishot (t)." },
+    { NNH_M_FIRE, "game.fire", NNH_GAMEPLAY, f_aim, "Fire the quivered item; one engine command incl. multishot (f)." },
+    { NNH_M_QUIVER, "game.quiver", NNH_GAMEPLAY, f_hands, "Ready an item in the quiver, or hands:true to empty it (Q)." },
+    { NNH_M_SWAP, "game.swap", NNH_GAMEPLAY, f_input, "Swap primary and alternate weapons (x)." },
+    { NNH_M_TWO_WEAPON, "game.twoWeapon", NNH_GAMEPLAY, f_input, "Toggle two-weapon combat (#twoweapon)." },
+    { NNH_M_OPEN, "game.open", NNH_GAMEPLAY, f_optional_direction, "Open a door; omit direction to be asked." },
+    { NNH_M_CLOSE_DOOR, "game.close", NNH_GAMEPLAY, f_optional_direction, "Close a door; omit direction to be asked." },
+    { NNH_M_KICK, "game.kick", NNH_GAMEPLAY, f_optional_direction, "Kick; omit direction to be asked." },
+    { NNH_M_ENGRAVE, "game.engrave", NNH_GAMEPLAY, f_engrave, "Engrave with an item or hands:true (fingers); text, or asked." },
+    { NNH_M_CHAT, "game.chat", NNH_GAMEPLAY, f_optional_direction, "Talk (#chat); omit direction to be asked." },
+    { NNH_M_PAY, "game.pay", NNH_GAMEPLAY, f_input, "Pay a shopkeeper (p)." },
+    { NNH_M_OFFER, "game.offer", NNH_GAMEPLAY, f_item, "Sacrifice at an altar (#offer); floor corpses are asked first." },
+    { NNH_M_DIP, "game.dip", NNH_GAMEPLAY, f_item, "Dip an item (#dip); what into is asked." },
+    { NNH_M_RUB, "game.rub", NNH_GAMEPLAY, f_item, "Rub a lamp or stone (#rub)." },
+    { NNH_M_INVOKE, "game.invoke", NNH_GAMEPLAY, f_item, "Invoke an artifact's power (#invoke)." },
+    { NNH_M_LOOT, "game.loot", NNH_GAMEPLAY, f_input, "Open a container here (#loot); what to do is a menu." },
+    { NNH_M_FORCE, "game.force", NNH_GAMEPLAY, f_input, "Force a box's lock here with the wielded weapon (#force)." },
+    { NNH_M_CAST, "game.cast", NNH_GAMEPLAY, f_cast, "Cast a known spell by name, or choose from the menu (Z)." },
+    { NNH_M_ENHANCE, "game.enhance", NNH_GAMEPLAY, f_input, "Advance a skill from #enhance's menu." },
+    { NNH_M_PRAY, "game.pray", NNH_GAMEPLAY, f_input, "Pray (the engine asks for confirmation)." },
+    { NNH_M_QUIT, "game.quit", NNH_GAMEPLAY, f_input, "Ask NetHack to quit; it asks for confirmation." },
+    { NNH_M_CONFIGURE_PICKUP, "game.configurePickup", NNH_GAMEPLAY, f_pickup, "Replace the automatic pickup settings; no turn." },
+    { NNH_M_ANSWER, "decision.answer", NNH_CONTINUATION, f_answer, "Answer the standing decision by its exact ID." },
+    { NNH_M_CANCEL, "decision.cancel", NNH_CONTINUATION, f_cancel, "Cancel the standing decision by its exact ID." },
+    { NNH_M_WIZARD, "debug.wizard", NNH_GAMEPLAY, f_wizard, "Wizard-mode fixture command (wizard sessions only)." },
 };
 
 #define N_METHODS ((int) (sizeof methods / sizeof methods[0]))
+_Static_assert(N_METHODS == NNH_METHOD_COUNT, "one validation row per nnh_method_id");
 
 const nnh_method *nnh_methods(int *count)
 {
@@ -210,13 +198,6 @@ static int has_control(const char *s)
     return 0;
 }
 
-static int in_list(const char *s, const char *const *values)
-{
-    for (; *values; values++)
-        if (!strcmp(s, *values)) return 1;
-    return 0;
-}
-
 /* How many words a field allows. Can't fail. */
 static int value_count(const struct nnh_field *f)
 {
@@ -240,7 +221,7 @@ static int check_object_keys(nnh_request *req, int obj, const char *const *allow
     const nnh_json_doc *doc = req->doc;
     int c;
     for (c = node(doc, obj)->first_child; c >= 0; c = node(doc, c)->next_sibling) {
-        if (!in_list(node(doc, c)->key, allowed)) {
+        if (nnh_word_index(allowed, node(doc, c)->key) < 0) {
             char msg[160], name[61];
             copy_whole_chars(name, sizeof name, node(doc, c)->key);
             snprintf(msg, sizeof msg, "unknown field '%s' in %s", name, where);
@@ -342,7 +323,7 @@ static int check_answer(nnh_request *req, int a)
         if (v < 0) return fail(req, "missingField", "position", "position answers need position");
         if (node(doc, v)->kind == NNH_JSON_STRING) {
             const char *word = node(doc, v)->str;
-            if (strcmp(word, "help") && strcmp(word, "finish")
+            if (nnh_word_index(nnh_position_word_names, word) < 0
                 && !(nnh_direction_index(word) >= 0 && nnh_direction_index(word) < NNH_COMPASS_DIRECTIONS))
                 return fail(req, "outOfRange", "position", "position is {x,y}, help, finish or a compass word");
         } else if (node(doc, v)->kind == NNH_JSON_OBJECT) {
@@ -531,7 +512,7 @@ int nnh_request_parse(nnh_request *req, nnh_json_doc *doc, const char *line, int
         return fail(req, "unsupportedVersion", "version", "only version 1 is supported");
     if (method < 0) return fail(req, "missingField", "method", "method is required");
     if (node(doc, method)->kind != NNH_JSON_STRING) return fail(req, "wrongType", "method", "method must be a string");
-    for (i = 0; i < N_METHODS; i++)
+    for (i = 0; i < N_METHODS && !req->method; i++)
         if (!strcmp(methods[i].name, node(doc, method)->str)) req->method = &methods[i];
     if (!req->method) return fail(req, "unknownMethod", "method", "no such method; see protocol.describe");
     if (params >= 0 && node(doc, params)->kind != NNH_JSON_OBJECT)
@@ -617,7 +598,20 @@ static void write_params(nnh_buf *b, const struct nnh_field *fields)
     nnh_buf_char(b, ']');
 }
 
-/* protocol.describe: the method catalog, generated from the same table. */
+/* A capability list: the words of a vocabulary list. */
+static void write_list(nnh_buf *b, const char *const *words)
+{
+    int i;
+    nnh_buf_char(b, '[');
+    for (i = 0; words[i]; i++) {
+        if (i) nnh_buf_char(b, ',');
+        nnh_buf_jstr(b, words[i]);
+    }
+    nnh_buf_char(b, ']');
+}
+
+/* protocol.describe: the method catalog, generated from the same table,
+ * and every word list of the protocol (nnh_vocabulary.h). */
 void nnh_describe_write(nnh_buf *b)
 {
     int i;
@@ -629,9 +623,13 @@ void nnh_describe_write(nnh_buf *b)
                     "\"knowledge\":[\"spells\",\"skills\",\"levels\",\"conduct\",\"achievements\"],"
                     "\"automaticPickup\":[\"itemTypes\",\"arrows\",\"leaveCorpses\",\"leaveKnownCursed\","
                     "\"lootPatterns\",\"ignorePatterns\"],"
-                    "\"events\":[\"heard\",\"passage\",\"creatureDied\",\"lifeSaved\"],"
-                    "\"statuses\":[\"completed\",\"decision\",\"blocked\",\"interrupted\",\"ended\"]},"
-                    "\"methods\":[");
+                    "\"events\":");
+    write_list(b, nnh_event_type_names);
+    nnh_buf_cstr(b, ",\"statuses\":");
+    write_list(b, nnh_status_names);
+    nnh_buf_cstr(b, "},\"vocabulary\":");
+    nnh_vocabulary_write(b);
+    nnh_buf_cstr(b, ",\"methods\":[");
     for (i = 0; i < N_METHODS; i++) {
         if (i) nnh_buf_char(b, ',');
         nnh_buf_cstr(b, "{\"name\":");
