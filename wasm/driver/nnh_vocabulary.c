@@ -58,6 +58,8 @@ const char *const nnh_status_names[NNH_STATUSES + 1] = { "completed", "decision"
 const char *const nnh_event_type_names[NNH_EVENT_TYPES + 1] = { "heard", "passage",
     "creatureDied", "lifeSaved", "attacked", NULL };
 
+const char *const nnh_attack_kind_names[NNH_ATTACK_KINDS + 1] = { "melee", "missile", "launched", NULL };
+
 const char *const nnh_attitude_names[NNH_ATTITUDES + 1] = { "hostile", "peaceful", "tame", NULL };
 
 const char *const nnh_select_names[NNH_SELECTS + 1] = { "one", "any", NULL };
@@ -147,6 +149,8 @@ void nnh_vocabulary_write(nnh_buf *b)
     write_words(b, "statuses", nnh_status_names);
     nnh_buf_char(b, ',');
     write_words(b, "events", nnh_event_type_names);
+    nnh_buf_char(b, ',');
+    write_words(b, "attackKinds", nnh_attack_kind_names);
     nnh_buf_char(b, ',');
     write_words(b, "attitudes", nnh_attitude_names);
     nnh_buf_char(b, ',');

@@ -107,6 +107,11 @@ extern const char *const nnh_status_names[NNH_STATUSES + 1];
 #define NNH_EVENT_TYPES 5
 extern const char *const nnh_event_type_names[NNH_EVENT_TYPES + 1];
 
+/* What an attacked event says attacked the hero, indexed by obs_hazards.h's
+ * enum nnh_attack_kind, NULL-terminated. */
+#define NNH_ATTACK_KINDS 3
+extern const char *const nnh_attack_kind_names[NNH_ATTACK_KINDS + 1];
+
 /* A seen creature's attitude, NULL-terminated. */
 enum nnh_attitude { NNH_HOSTILE = 0, NNH_PEACEFUL, NNH_TAME, NNH_ATTITUDES };
 extern const char *const nnh_attitude_names[NNH_ATTITUDES + 1];

@@ -9,6 +9,8 @@
  * keeps the messages, which say the same. */
 #define NNH_ATTACK_EVENTS_MAX 64
 
+_Static_assert(NNH_ATTACK_LAUNCHED + 1 == NNH_ATTACK_KINDS, "nnh_attack_kind_names follows enum nnh_attack_kind");
+
 static int attack_events; /* this operation's, reset with its event stream */
 
 void nnh_hazards_reset(void)
@@ -18,13 +20,10 @@ void nnh_hazards_reset(void)
 
 void nnh_hook_attacked(int kind)
 {
-    static const char *const events[] = {
-        "{\"type\":\"attacked\",\"by\":\"melee\"}",
-        "{\"type\":\"attacked\",\"by\":\"missile\"}",
-        "{\"type\":\"attacked\",\"by\":\"launched\"}",
-    };
-    if (!nnh.in_flight || kind < 0 || kind >= (int) SIZE(events)) return;
+    char event[64];
+    if (!nnh.in_flight || kind < 0 || kind >= NNH_ATTACK_KINDS) return;
     if (attack_events >= NNH_ATTACK_EVENTS_MAX) return;
     attack_events++;
-    nnh_event_raw(events[kind]);
+    Sprintf(event, "{\"type\":\"attacked\",\"by\":\"%s\"}", nnh_attack_kind_names[kind]);
+    nnh_event_raw(event);
 }
