@@ -27,6 +27,7 @@ from nethack_webmcp.store import (
     SessionInfo,
     Store,
     StoreConflict,
+    StoreError,
     ToolReceipt,
 )
 
@@ -206,6 +207,48 @@ async def check_import_is_atomic(store: Store) -> None:
     assert await store.get_session("g2") is None, "a refused import writes nothing"
 
 
+async def check_latest_receipt_is_the_last_recorded(store: Store) -> None:
+    await store.create_session(info())
+    await store.create_session(info("g2"))
+    assert await store.latest_receipt("g1") is None
+    for request_id, created in (("b", 2.0), ("c", 3.0), ("a", 1.0)):
+        frame = {"version": 2, "id": request_id}
+        await store.put_receipt(
+            ToolReceipt(sessionId="g1", requestId=request_id, payloadHash=None, frame=frame, createdAt=created)
+        )
+    await store.put_receipt(ToolReceipt(sessionId="g2", requestId="z", payloadHash=None, frame={}, createdAt=9.0))
+    latest = await store.latest_receipt("g1")
+    assert latest is not None and (latest["requestId"], latest["frame"]) == ("c", {"version": 2, "id": "c"})
+    assert [r["requestId"] for r in await store.receipts("g1")] == ["a", "b", "c"], "oldest first"
+    assert await store.latest_receipt("nope") is None
+
+
+async def check_refused_writes_write_nothing(store: Store) -> None:
+    """The rules a call's arguments break, and the ones its transaction finds broken."""
+    await store.create_session(info())
+    with raises(StoreConflict):
+        await store.reserve({**entry(1), "receipt": {"revision": 1}})  # a reservation has no receipt
+    with raises(StoreConflict):
+        await store.reserve({**entry(1), "state": "completed"})
+    await store.reserve(entry(1))
+    with raises(StoreConflict):
+        await store.complete("g1", 1, state="reserved", receipt=done(1), completed_at=1.0)  # not a final state
+    with raises(StoreError):
+        await store.update_session("g1", {"viewNonce": "other"})  # not an updatable field
+    with raises(StoreError):
+        await store.complete("g1", 1, state="completed", receipt=done(1), completed_at=1.0, session_fields={"seed": 1})
+    with raises(StoreConflict):
+        await store.update_session("nope", {"updatedAt": 1.0})
+    with raises(StoreConflict):
+        await store.complete("g1", 2, state="completed", receipt=done(2), completed_at=1.0)  # never reserved
+    with raises(StoreConflict):
+        await store.import_game(info("g3"), [entry(1, "g1")], [], None)  # another game's entry
+    assert [(e["seq"], e["state"]) for e in await store.journal("g1")] == [(1, "reserved")]
+    got = await store.get_session("g1")
+    assert got is not None and got["viewNonce"] == info()["viewNonce"]
+    assert await store.get_session("g3") is None
+
+
 CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_sessions,
     check_journal_is_dense_and_completed_once,
@@ -213,6 +256,8 @@ CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_recent_records_order,
     check_receipts,
     check_import_is_atomic,
+    check_latest_receipt_is_the_last_recorded,
+    check_refused_writes_write_nothing,
 ]
 
 

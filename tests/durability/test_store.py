@@ -1,4 +1,5 @@
-"""test_store.py - the store interface's contract, on SQLite and on the in-memory reference.
+"""test_store.py - the store interface's contract, on SQLite and on the in-memory reference;
+SQLite's schema migrations from every older version.
 
 The contract itself is store_contract.py (plain async checks, no pytest),
 so that the browser's IndexedDB implementation runs the very same checks
@@ -19,15 +20,12 @@ from nethack_webmcp.store import (
     MemoryOwnership,
     MemoryStore,
     Store,
+    StoreConflict,
     StoreError,
 )
-from nethack_webmcp.store.sqlite import (
-    MIGRATIONS,
-    NATIVE_SCHEMA_VERSION,
-    FileOwnership,
-    SqliteStore,
-)
-from store_contract import info, record
+from nethack_webmcp.store.schema import SQL_SCHEMA_VERSION, statements
+from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
+from store_contract import done, entry, info, record
 
 pytestmark = pytest.mark.asyncio
 
@@ -80,15 +78,15 @@ async def test_run_all_runs_every_check_with_peers(tmp_path: Path) -> None:
 async def test_sqlite_schema_version_and_migrations(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     first = SqliteStore(path)
-    assert first.schema_version == NATIVE_SCHEMA_VERSION
+    assert await first.schema_version() == SQL_SCHEMA_VERSION
     await first.create_session(info())
     await first.close()
     again = SqliteStore(path)  # reopening migrates nothing and keeps the data
-    assert again.schema_version == NATIVE_SCHEMA_VERSION and await again.get_session("g1") is not None
+    assert await again.schema_version() == SQL_SCHEMA_VERSION and await again.get_session("g1") is not None
     await again.close()
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    raw.execute(f"PRAGMA user_version={NATIVE_SCHEMA_VERSION + 1}")
+    raw.execute(f"PRAGMA user_version={SQL_SCHEMA_VERSION + 1}")
     raw.close()
     with pytest.raises(StoreError, match="newer"):
         SqliteStore(path)
@@ -129,13 +127,13 @@ async def test_a_schema_1_database_migrates_and_its_games_count_as_chosen(tmp_pa
     path = tmp_path / "games.sqlite3"
     raw = sqlite3.connect(path)
     raw.execute("PRAGMA journal_mode=WAL")
-    for statement in MIGRATIONS[0]:
+    for statement in statements(0, "sqlite"):
         raw.execute(statement)
     raw.execute("PRAGMA user_version=1")
     raw.commit()
     raw.close()
     store = SqliteStore(path)  # schema 1 -> the current one
-    assert store.schema_version == NATIVE_SCHEMA_VERSION
+    assert await store.schema_version() == SQL_SCHEMA_VERSION
     await store.create_session(info())  # written without a seed choice, as before schema 2
     assert "seedChoice" not in (await store.get_session("g1") or {})
     await store.put_record(record())  # a record written the old way: no seed fields
@@ -155,7 +153,7 @@ async def test_a_schema_2_database_keeps_its_records_through_the_rebuild(tmp_pat
     path = tmp_path / "games.sqlite3"
     raw = sqlite3.connect(path)
     raw.execute("PRAGMA journal_mode=WAL")
-    for statement in MIGRATIONS[0] + MIGRATIONS[1]:
+    for statement in statements(0, "sqlite") + statements(1, "sqlite"):
         raw.execute(statement)
     old = {**record("a"), "seed": 3, "seedChoice": "chosen"}
     raw.execute(
@@ -170,8 +168,78 @@ async def test_a_schema_2_database_keeps_its_records_through_the_rebuild(tmp_pat
     raw.commit()
     raw.close()
     store = SqliteStore(path)  # schema 2 -> 3
-    assert store.schema_version == NATIVE_SCHEMA_VERSION
+    assert await store.schema_version() == SQL_SCHEMA_VERSION
     assert await store.get_record("a") == old
     assert await store.put_record({**record("b"), "endReason": "idle_timeout"}) is True
     assert [r["sessionId"] for r in await store.recent_records()] == ["b", "a"]  # same end time: by ID
     await store.close()
+
+
+def schema_at(path: Path, version: int) -> sqlite3.Connection:
+    """A database as a program of schema `version` left it (WAL, user_version)."""
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA journal_mode=WAL")
+    raw.execute("PRAGMA foreign_keys=ON")
+    for number in range(version):
+        for statement in statements(number, "sqlite"):
+            raw.execute(statement)
+    raw.execute(f"PRAGMA user_version={version}")
+    raw.commit()
+    return raw
+
+
+async def test_a_schema_4_database_migrates_and_its_games_go_on(tmp_path: Path) -> None:
+    """Schema 5 adds the latest-receipt index: a game written under schema 4 keeps its
+    journal, receipts and owner epoch, and goes on (fenced) under the new one."""
+    path = tmp_path / "games.sqlite3"
+    old = SqliteStore(tmp_path / "scratch.sqlite3")  # the rows of a game, as the old program wrote them
+    await old.create_session(info())
+    await old.reserve(entry(1))
+    await old.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+    await old.close()
+    raw = schema_at(path, 4)
+    raw.execute("ATTACH DATABASE ? AS scratch", (str(tmp_path / "scratch.sqlite3"),))
+    for table in ("sessions", "journal"):
+        raw.execute(f"INSERT INTO {table} SELECT * FROM scratch.{table}")
+    for request_id, created in (("walk-1", 5.0), ("walk-2", 7.0), ("walk-0", 6.0)):
+        raw.execute(
+            "INSERT INTO receipts VALUES ('g1', ?, NULL, ?, ?)", (request_id, f'{{"id":"{request_id}"}}', created)
+        )
+    raw.execute("INSERT INTO owners VALUES ('g1', 3, '{}', 1.0)")
+    raw.commit()
+    indexes = {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "receipts_latest_idx" not in indexes
+    raw.close()
+    store = SqliteStore(path)  # schema 4 -> 5
+    assert await store.schema_version() == SQL_SCHEMA_VERSION == 5
+    assert [e["state"] for e in await store.journal("g1")] == ["completed"]
+    latest = await store.latest_receipt("g1")
+    assert latest is not None and latest["frame"] == {"id": "walk-2"}
+    assert [r["requestId"] for r in await store.receipts("g1")] == ["walk-1", "walk-0", "walk-2"]
+    fence = await store.claim("g1")
+    assert fence is not None and fence.epoch == 4, "the owner epoch goes on from the stored one"
+    await store.reserve(entry(2, operation="op-2"))
+    await store.close()
+    with sqlite3.connect(path) as raw:
+        plan = " ".join(
+            str(row[-1])
+            for row in raw.execute(
+                "EXPLAIN QUERY PLAN SELECT * FROM receipts WHERE session_id = 'g1' "
+                "ORDER BY created_at_s DESC, request_id DESC LIMIT 1"
+            )
+        )
+    assert "receipts_latest_idx" in plan and "TEMP B-TREE" not in plan, plan
+
+
+async def test_a_failed_write_writes_nothing_on_the_memory_store_too() -> None:
+    """The memory store's writes are transactions like the others: a refused
+    complete (its session fields name no game any more) leaves the entry reserved."""
+    store = MemoryStore()
+    await store.create_session(info())
+    await store.reserve(entry(1))
+    del store._sessions["g1"]  # the game's row is gone (what a foreign key would catch)
+    with pytest.raises(StoreConflict):
+        await store.complete(
+            "g1", 1, state="completed", receipt=done(1), completed_at=2.0, session_fields={"updatedAt": 2.0}
+        )
+    assert [(e["state"], e["receipt"]) for e in await store.journal("g1")] == [("reserved", None)]

@@ -1,7 +1,8 @@
 """test_postgres_store.py - the PostgreSQL store passes the very contract SQLite passes
 (tests/durability/store_contract.py, fencing included), on a real server, plus its own
-schema and advisory-lock ownership checks, and the fence against a cut ownership
-connection (pg_terminate_backend)."""
+schema (migrated once, from schema 4 too) and advisory-lock ownership checks, the fence
+against a cut ownership connection, and pooled connections the server ended
+(pg_terminate_backend) replaced."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ import psycopg
 import pytest
 import pytest_asyncio
 from nethack_webmcp.store import OwnershipLost, Store, StoreError
-from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresStore, open_postgres
-from nethack_webmcp.store.sqlite import NATIVE_SCHEMA_VERSION
+from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresDialect, PostgresStore, open_postgres, pyformat
+from nethack_webmcp.store.rows import record_values, session_values
+from nethack_webmcp.store.schema import SQL_SCHEMA_VERSION, statements
+from nethack_webmcp.store.sql import INSERT_RECORD, INSERT_SESSION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "durability"))
 import store_contract
-from store_contract import done, entry, info
+from store_contract import done, entry, info, record
 
 pytestmark = pytest.mark.asyncio
 
@@ -57,11 +60,11 @@ async def test_schema_is_migrated_once_and_a_newer_one_refused(database: str) ->
     first = await PostgresStore.connect(database)
     await first.create_session(info())
     second = await PostgresStore.connect(database)  # a second instance migrates nothing, keeps the data
-    assert await second.schema_version() == NATIVE_SCHEMA_VERSION
+    assert await second.schema_version() == SQL_SCHEMA_VERSION
     assert await second.get_session("g1") is not None
     await second.close()
     async with await psycopg.AsyncConnection.connect(database, autocommit=True) as raw:
-        await raw.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (NATIVE_SCHEMA_VERSION + 1,))
+        await raw.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (SQL_SCHEMA_VERSION + 1,))
     with pytest.raises(StoreError, match="newer"):
         await PostgresStore.connect(database)
     await first.close()
@@ -172,3 +175,62 @@ async def test_after_a_cut_connection_another_instance_takes_the_game_and_the_ol
     finally:
         for closing in (owners_a, owners_b, store_a, store_b):
             await closing.close()
+
+
+def pooled_pids(store: PostgresStore) -> list[int]:
+    dialect = store.dialect
+    assert isinstance(dialect, PostgresDialect)
+    return sorted(connection.info.backend_pid for connection in dialect.open)
+
+
+async def test_pooled_connections_the_server_ended_are_replaced(database: str) -> None:
+    """A database restart or failover ends every pooled connection; the store's next
+    calls (reads and writes) run on new ones, and the dead ones are not used again."""
+    store = await PostgresStore.connect(database, pool_size=2)
+    try:
+        await store.create_session(info())
+        before = pooled_pids(store)
+        for pid in before:
+            await terminate(database, pid)
+        assert await store.get_session("g1") is not None  # the very next call works
+        await store.reserve(entry(1))  # and the next write
+        await store.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+        for _ in range(4):  # every connection in the pool is used again
+            assert [e["state"] for e in await store.journal("g1")] == ["completed"]
+        after = pooled_pids(store)
+        assert len(after) == 2 and not set(after) & set(before), (before, after)
+        await terminate(database, after[0])  # one of them ends: writes go on whichever is borrowed
+        for seq in (2, 3, 4):
+            await store.reserve(entry(seq, operation=f"op-{seq}"))
+        assert [e["seq"] for e in await store.journal("g1")] == [1, 2, 3, 4]
+    finally:
+        await store.close()
+
+
+async def test_a_schema_4_database_migrates_and_keeps_its_games(database: str) -> None:
+    """A database as an instance of schema 4 left it, with a game in it: schema 5 adds
+    the latest-receipt index, and the game reads back whole."""
+    async with await psycopg.AsyncConnection.connect(database, autocommit=True) as raw:
+        await raw.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
+        for number in range(4):
+            for statement in statements(number, "postgresql"):
+                await raw.execute(statement)
+            await raw.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (number + 1,))
+        await raw.execute(pyformat(INSERT_SESSION), session_values(info()))
+        await raw.execute(pyformat(INSERT_RECORD), record_values(record()))
+        for request_id, created in (("walk-1", 5.0), ("walk-2", 4.0)):
+            frame = f'{{"id": "{request_id}"}}'
+            await raw.execute("INSERT INTO receipts VALUES ('g1', %s, NULL, %s, %s)", (request_id, frame, created))
+    store = await PostgresStore.connect(database)  # schema 4 -> 5
+    try:
+        assert await store.schema_version() == SQL_SCHEMA_VERSION == 5
+        assert await store.get_session("g1") == info() and await store.get_record("g1") == record()
+        latest = await store.latest_receipt("g1")
+        assert latest is not None and latest["frame"] == {"id": "walk-1"}
+        async with await psycopg.AsyncConnection.connect(database, autocommit=True) as raw:
+            row = await (
+                await raw.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'receipts_latest_idx'")
+            ).fetchone()
+        assert row is not None and row[0] == 1
+    finally:
+        await store.close()

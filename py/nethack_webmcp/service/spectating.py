@@ -70,8 +70,7 @@ class StoredAnswers:
             return copy.deepcopy(kept)  # the caller may decorate its copy
         ended = info["status"] == "ended"
         record = await self.store.get_record(session_id) if ended else None
-        receipts = await self.store.receipts(session_id)
-        last = max(receipts, key=lambda receipt: receipt["createdAt"])["frame"] if receipts else None
+        last = receipt["frame"] if (receipt := await self.store.latest_receipt(session_id)) else None
         frame = _historical(last) if last is not None else frames.build(None)
         result: dict[str, Any] = {
             "kind": "observe",

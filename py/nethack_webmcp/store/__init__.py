@@ -1,12 +1,20 @@
 """store - durable games: one interface (base), implementations per host.
 
-    base      Store / Ownership interfaces, the JSON objects, errors
-    memory    in-process (no durability): tests, hosts without persistence
-    sqlite    native: SQLite (WAL, synchronous=FULL) + flock ownership
-    indexeddb browser: IndexedDB (strict durability) + Web Locks through a JS helper
+    objects     the JSON objects a store keeps (SessionInfo, JournalEntry, ...)
+    base        Store / Ownership interfaces, errors, the fence; the journal's
+                argument rules as Store's template methods
+    transaction the rules checked inside a write's transaction, over StoreTx
+                (every Python-side store: memory, SQL)
+    memory      in-process (no durability): tests, hosts without persistence
+    sql         the one SQL store over a dialect; schema (its migrations), rows
+                (row <-> object)
+    sqlite      native: the SQL store on SQLite (WAL, synchronous=FULL) + flock ownership
+    postgres    the HTTP service: the SQL store on PostgreSQL + advisory-lock ownership
+    indexeddb   browser: IndexedDB (strict durability) + Web Locks through a JS helper
 
-Only `base` and `memory` are imported here; `sqlite` uses native-only
-modules and `indexeddb` browser-only ones: hosts import them explicitly.
+Only `base` and `memory` are imported here; `sqlite` and `postgres` use
+native-only modules and `indexeddb` browser-only ones: hosts import them
+explicitly.
 """
 
 from .base import (

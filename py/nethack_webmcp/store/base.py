@@ -1,20 +1,33 @@
 """base.py - the one store interface: sessions, journal, receipts, records, ownership.
 
 Everything a game needs to survive its host lives behind `Store` (durable
-data) and `Ownership` (who may advance a game). Natively the implementation
-is SQLite plus `fcntl.flock` (`store.sqlite`); in the browser it is
-IndexedDB plus Web Locks through the core worker's JS (`store.indexeddb`,
-web/src/worker/idb-store.js and game-locks.js);
+data) and `Ownership` (who may advance a game). Natively the store is SQLite
+(`store.sqlite`), in the HTTP service PostgreSQL (`store.postgres`), both one
+`SqlStore` (`store.sql`) over a dialect; in the browser it is IndexedDB
+through the core worker's JS (`store.indexeddb`, web/src/worker/idb-store.js);
 `store.memory` keeps everything in the process (tests, hosts without
-persistence). All methods are async so the browser implementation can
-await JS promises; the values crossing the interface are plain JSON-shaped
-dicts (camelCase keys) so they map one to one onto IndexedDB objects.
+persistence). All methods are async so the browser implementation can await
+JS promises; the values crossing the interface are the JSON objects of
+`store.objects`.
+
+The journal's rules are written once. The ones a call's arguments alone
+decide are the template methods here (`reserve`, `complete`,
+`update_session`, `import_game`): a reservation is "reserved" with no
+receipt, `complete` needs a final state, only UPDATABLE_SESSION_FIELDS are
+updated, an import is dense; with the fence's bookkeeping (a claim known
+lost is refused before any I/O, a refusal marks it lost). The ones that
+must be checked inside the write's transaction ("seq is last + 1", "the
+entry is still reserved", "the owner epoch is still this claim's") are
+`store.transaction.TransactionalStore`'s, for every Python-side store
+(memory, SQLite, PostgreSQL); IndexedDB's transactions cannot span a Python
+await, so idb-store.js checks those inside its own transaction.
 
 Write semantics every implementation must keep:
 
 - every write is atomic and durable when it returns (SQLite: one
-  transaction, WAL, synchronous=FULL; IndexedDB: one readwrite transaction
-  with `durability: "strict"`, resolved on `complete`);
+  transaction, WAL, synchronous=FULL; PostgreSQL: one transaction,
+  synchronous_commit on; IndexedDB: one readwrite transaction with
+  `durability: "strict"`, resolved on `complete`);
 - a failed write raises `StoreError` and may or may not have happened;
   callers treat it as unknown and verify by reading back;
 - the journal is dense per session: `reserve` accepts only `seq = last + 1`;
@@ -24,37 +37,56 @@ Write semantics every implementation must keep:
   is still this fence's (and, where the store can see it, that the lock the
   fence rests on is still held); otherwise they write nothing and raise
   `OwnershipLost`. A game nobody claimed through this store is not fenced.
-
-Objects (TypedDicts below, all JSON):
-
-    SessionInfo   one game: concrete creation parameters, engine identity,
-                  view nonce, wall-clock times, status, depth tracking
-    JournalEntry  one low request sent (or about to be sent) to the engine:
-                  reserved first, then completed / rejected / notApplied
-    ToolReceipt   one tool operation's frame by requestId (or operationId),
-                  with the canonical payload hash, for exact retries/history
-    GameRecord    seed 002's record of a finished game, written once
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any
 
-SCHEMA_VERSION = 2  # the browser store's (IndexedDB); the native stores' is sqlite.NATIVE_SCHEMA_VERSION
+from .objects import (
+    SCHEMA_VERSION,
+    UPDATABLE_SESSION_FIELDS,
+    EndReason,
+    EntryState,
+    GameRecord,
+    JournalEntry,
+    SeedChoice,
+    SessionInfo,
+    SessionStatus,
+    Summary,
+    ToolReceipt,
+    canonical,
+    latest,
+    payload_hash,
+)
 
-EntryState = Literal["reserved", "completed", "rejected", "notApplied"]
-SessionStatus = Literal["active", "ended"]
-#: the service's limits end games too: "idle_timeout" (no authorized agent call for
-#: the configured idle time), "time_limit" (the configured lifetime passed)
-EndReason = Literal["ascended", "escaped", "died", "quit", "failed", "idle_timeout", "time_limit"]
-#: "chosen": the creator passed the seed; "sealed": the engine picked it and no
-#: agent-facing frame discloses it (nor a state hash) until the game has ended.
-SeedChoice = Literal["chosen", "sealed"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "UPDATABLE_SESSION_FIELDS",
+    "EndReason",
+    "EntryState",
+    "Fence",
+    "GameRecord",
+    "JournalEntry",
+    "Lease",
+    "Outcome",
+    "Ownership",
+    "OwnershipLost",
+    "SeedChoice",
+    "SessionInfo",
+    "SessionStatus",
+    "Store",
+    "StoreConflict",
+    "StoreError",
+    "Summary",
+    "ToolReceipt",
+    "canonical",
+    "payload_hash",
+]
 
 
 class StoreError(Exception):
@@ -121,86 +153,30 @@ class Fence:
             raise self.lose("the ownership lock this process held is gone (its connection ended)")
 
 
-class Summary(TypedDict):
-    """The boundary a request reached: what a replay must reach again."""
+@dataclass(frozen=True)
+class Outcome:
+    """How one reserved journal entry ends (`Store.complete`'s arguments)."""
 
-    revision: int
-    decision: dict[str, Any] | None  # {id, kind, prompt}
-    ended: bool
-    end: dict[str, Any] | None
-
-
-class SessionInfo(TypedDict):
-    sessionId: str
-    create: dict[str, Any]  # the exact low session.create params a resume sends
-    metadata: dict[str, Any]  # the engine's reported `session` object, verified on resume
-    createdSummary: Summary
-    profile: int
-    engineIdentity: str | None
-    viewNonce: str
-    startedAt: float  # wall clock (Unix seconds UTC) when creation was accepted
-    updatedAt: float
-    endedAt: float | None
-    status: SessionStatus
-    lastDepth: int | None
-    deepestDepth: int | None
-    seedChoice: NotRequired[SeedChoice]  # absent in games stored before schema 2: chosen
-
-
-class JournalEntry(TypedDict):
-    sessionId: str
-    seq: int  # 1, 2, 3, ... dense per session
-    operationId: str  # the tool operation this input belongs to (its requestId when given)
-    requestId: str  # the low requestId sent to the engine
-    method: str
-    request: dict[str, Any]  # the exact low request, without `quiet`
-    reservedAt: float
+    session_id: str
+    seq: int
     state: EntryState
-    receipt: dict[str, Any] | None  # completed: Summary; rejected: {error}; notApplied: {reason}
-    completedAt: float | None
+    receipt: dict[str, Any]
+    completed_at: float
+    session_fields: dict[str, Any]  # set with it, atomically (may be empty)
+    record: GameRecord | None  # inserted with it, unless one exists already
 
 
-class ToolReceipt(TypedDict):
-    sessionId: str
-    requestId: str  # the caller's requestId, or the generated operationId
-    payloadHash: str | None  # sha256 of the canonical payload; None when the caller gave no requestId
-    frame: dict[str, Any]
-    createdAt: float
-
-
-class GameRecord(TypedDict):
-    sessionId: str
-    characterName: str
-    harnessName: str
-    modelName: str
-    startedAt: float
-    endedAt: float
-    endTimeKind: Literal["observed", "recovery"]
-    endReason: EndReason
-    how: str | None  # NetHack's own `how`
-    death: str | None
-    score: int | None
-    turns: int | None
-    lastDepth: int | None
-    deepestDepth: int | None
-    seed: NotRequired[int | None]  # shown once the game has ended, sealed or not
-    seedChoice: NotRequired[SeedChoice | None]
-
-
-def canonical(payload: Any) -> str:
-    """Canonical JSON: key order and spacing do not matter."""
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def payload_hash(payload: Any) -> str:
-    return hashlib.sha256(canonical(payload).encode("utf-8")).hexdigest()
+def check_session_fields(fields: dict[str, Any]) -> None:
+    unknown = set(fields) - set(UPDATABLE_SESSION_FIELDS)
+    if unknown:
+        raise StoreError(f"cannot update session fields {sorted(unknown)}")
 
 
 class Store(ABC):
     """Durable game data. One instance per process (per database)."""
 
     #: what `protocol.describe`-style capabilities report: "sqlite-wal-fsync",
-    #: "indexeddb-strict", "memory" (no durability)
+    #: "postgresql-commit", "indexeddb-strict", "memory" (no durability)
     durability: str = "memory"
 
     # ---- sessions ------------------------------------------------------------------
@@ -216,18 +192,22 @@ class Store(ABC):
     async def list_sessions(self) -> list[SessionInfo]:
         """Every stored game, newest first."""
 
-    @abstractmethod
     async def update_session(self, session_id: str, fields: dict[str, Any]) -> None:
-        """Set some SessionInfo fields (updatedAt, status, depths, endedAt)."""
+        """Set some SessionInfo fields (UPDATABLE_SESSION_FIELDS); StoreError
+        for any other, StoreConflict when there is no such game."""
+        check_session_fields(fields)
+        await self._update(session_id, fields)
 
     # ---- journal ---------------------------------------------------------------------
 
-    @abstractmethod
     async def reserve(self, entry: JournalEntry) -> None:
         """Record a request *before* the engine sees it (state "reserved").
         StoreConflict unless entry.seq is the session's last seq + 1."""
+        if entry["state"] != "reserved" or entry["receipt"] is not None:
+            raise StoreConflict("a reservation has state 'reserved' and no receipt")
+        async with self._fenced(entry["sessionId"]) as fence:
+            await self._append(entry, fence)
 
-    @abstractmethod
     async def complete(
         self,
         session_id: str,
@@ -243,6 +223,12 @@ class Store(ABC):
         and an optional game record (inserted only if none exists yet).
         Returns True when `record` was written by this call.
         StoreConflict when the entry is not "reserved"."""
+        if state == "reserved":
+            raise StoreConflict("complete needs a final state")
+        check_session_fields(session_fields or {})
+        outcome = Outcome(session_id, seq, state, receipt, completed_at, dict(session_fields or {}), record)
+        async with self._fenced(session_id) as fence:
+            return await self._settle(outcome, fence)
 
     @abstractmethod
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:
@@ -262,6 +248,15 @@ class Store(ABC):
         """Record an operation's frame. Writing the identical receipt again is a
         no-op; a different payload hash under the same requestId is StoreConflict."""
 
+    @abstractmethod
+    async def receipts(self, session_id: str) -> list[ToolReceipt]:
+        """Every tool receipt of a game (export), oldest first."""
+
+    async def latest_receipt(self, session_id: str) -> ToolReceipt | None:
+        """The game's latest receipt (greatest createdAt, then requestId), or
+        None: what a read that loads no game shows. Stores that can, read only it."""
+        return latest(await self.receipts(session_id))
+
     # ---- records ----------------------------------------------------------------------
 
     @abstractmethod
@@ -277,16 +272,15 @@ class Store(ABC):
 
     # ---- exchange -------------------------------------------------------------------
 
-    @abstractmethod
     async def import_game(
         self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
     ) -> None:
         """Insert a whole exported game in one transaction. StoreConflict when
-        the sessionId exists."""
-
-    async def receipts(self, session_id: str) -> list[ToolReceipt]:
-        """Every tool receipt of a game (export). Optional: default none."""
-        return []
+        the sessionId exists or the journal is not 1, 2, 3, ... of this game."""
+        for expected, entry in enumerate(entries, start=1):
+            if entry["seq"] != expected or entry["sessionId"] != info["sessionId"]:
+                raise StoreConflict(f"journal entry {entry['seq']} is out of order")
+        await self._import(info, entries, [{**r, "sessionId": info["sessionId"]} for r in receipts], record)
 
     # ---- control tokens (the HTTP service) ------------------------------------------
 
@@ -303,7 +297,45 @@ class Store(ABC):
     async def close(self) -> None:  # noqa: B027  (optional: a store may hold nothing to release)
         """Release the store's resources. Idempotent."""
 
+    # ---- the writes behind the templates: one atomic write each -------------------------
+    # Not abstract: a store that wraps another (the tests' fault injection)
+    # overrides the public methods instead and never reaches these.
+
+    async def _update(self, session_id: str, fields: dict[str, Any]) -> None:
+        """Set checked fields of an existing game (StoreConflict: no such game)."""
+        raise NotImplementedError
+
+    async def _append(self, entry: JournalEntry, fence: Fence | None) -> None:
+        """Insert a checked reservation: inside the write, `fence` (if any) still
+        holds and entry.seq is the last + 1 (else OwnershipLost / StoreConflict)."""
+        raise NotImplementedError
+
+    async def _settle(self, outcome: Outcome, fence: Fence | None) -> bool:
+        """Close a reserved entry: inside the write, `fence` still holds (its
+        epoch) and the entry is still reserved; True when the record was written."""
+        raise NotImplementedError
+
+    async def _import(
+        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
+    ) -> None:
+        """Insert a checked export (dense journal, receipts of this game)."""
+        raise NotImplementedError
+
     # ---- fencing: who may append to a game's journal --------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _fenced(self, session_id: str) -> AsyncIterator[Fence | None]:
+        """Around a journal write: its fence (if this store claimed the game),
+        refused at once when known lost; a refusal inside the write marks it lost."""
+        fence = self.fence_of(session_id)
+        if fence is not None:
+            fence.precheck()
+        try:
+            yield fence
+        except OwnershipLost as exc:
+            if fence is not None:
+                fence.lose(str(exc))
+            raise
 
     async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int | None:
         """Raise the game's owner epoch by one in one durable write (creating

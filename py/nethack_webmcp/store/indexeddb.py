@@ -38,10 +38,11 @@ import json
 from typing import Any
 
 from .base import (
-    EntryState,
+    Fence,
     GameRecord,
     JournalEntry,
     Lease,
+    Outcome,
     Ownership,
     OwnershipLost,
     SessionInfo,
@@ -52,7 +53,6 @@ from .base import (
 )
 
 HOST_GLOBAL = "nethackStorage"
-SESSION_FIELDS = frozenset({"updatedAt", "endedAt", "status", "lastDepth", "deepestDepth"})
 
 
 class IndexedDBError(StoreError):
@@ -126,66 +126,44 @@ class IndexedDBStore(Store):
             raise IndexedDBOwnershipLost(code, message)
         raise IndexedDBError(code, message)
 
-    async def _fenced(self, session_id: str, op: str, *args: Any) -> Any:
-        """A journal write: refused at once when this store's claim is known
-        lost; a refusal by the JS fence marks the claim lost."""
-        fence = self.fence_of(session_id)
-        if fence is not None:
-            fence.precheck()
-        try:
-            return await self._call(op, *args)
-        except OwnershipLost as exc:
-            if fence is not None:
-                fence.lose(str(exc))
-            raise
-
     async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int:
         return int(await self._call("claimGame", session_id, holder))
 
-    # ---- sessions -------------------------------------------------------------------
+    # ---- writes: the rules a call's arguments decide are Store's (base.py); the ones
+    # checked inside the transaction (fence, seq, still reserved) are the JS helper's
 
     async def create_session(self, info: SessionInfo) -> None:
         await self._call("createSession", info)
+
+    async def _update(self, session_id: str, fields: dict[str, Any]) -> None:
+        await self._call("updateSession", session_id, fields)
+
+    async def _append(self, entry: JournalEntry, fence: Fence | None) -> None:
+        await self._call("reserve", entry)
+
+    async def _settle(self, outcome: Outcome, fence: Fence | None) -> bool:
+        o = outcome
+        args = (o.session_id, o.seq, o.state, o.receipt, o.completed_at, o.session_fields or None, o.record)
+        return bool(await self._call("complete", *args))
+
+    async def put_receipt(self, receipt: ToolReceipt) -> None:
+        await self._call("putReceipt", receipt)
+
+    async def put_record(self, record: GameRecord) -> bool:
+        return bool(await self._call("putRecord", record))
+
+    async def _import(
+        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
+    ) -> None:
+        await self._call("importGame", info, entries, receipts, record)
+
+    # ---- reads --------------------------------------------------------------------------
 
     async def get_session(self, session_id: str) -> SessionInfo | None:
         return await self._call("getSession", session_id)
 
     async def list_sessions(self) -> list[SessionInfo]:
         return await self._call("listSessions")
-
-    async def update_session(self, session_id: str, fields: dict[str, Any]) -> None:
-        unknown = set(fields) - SESSION_FIELDS
-        if unknown:
-            raise StoreError(f"cannot update session fields {sorted(unknown)}")
-        await self._call("updateSession", session_id, fields)
-
-    # ---- journal ----------------------------------------------------------------------
-
-    async def reserve(self, entry: JournalEntry) -> None:
-        if entry["state"] != "reserved" or entry["receipt"] is not None:
-            raise StoreConflict("a reservation has state 'reserved' and no receipt")
-        await self._fenced(entry["sessionId"], "reserve", entry)
-
-    async def complete(
-        self,
-        session_id: str,
-        seq: int,
-        *,
-        state: EntryState,
-        receipt: dict[str, Any],
-        completed_at: float,
-        session_fields: dict[str, Any] | None = None,
-        record: GameRecord | None = None,
-    ) -> bool:
-        if state == "reserved":
-            raise StoreConflict("complete needs a final state")
-        if session_fields and set(session_fields) - SESSION_FIELDS:
-            raise StoreError(f"cannot update session fields {sorted(set(session_fields) - SESSION_FIELDS)}")
-        return bool(
-            await self._fenced(
-                session_id, "complete", session_id, seq, state, receipt, completed_at, session_fields or None, record
-            )
-        )
 
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:
         return await self._call("journal", session_id, after_seq)
@@ -198,29 +176,16 @@ class IndexedDBStore(Store):
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
         return await self._call("getReceipt", session_id, request_id)
 
-    async def put_receipt(self, receipt: ToolReceipt) -> None:
-        await self._call("putReceipt", receipt)
-
     async def receipts(self, session_id: str) -> list[ToolReceipt]:
         return await self._call("receipts", session_id)
 
     # ---- records -------------------------------------------------------------------------
-
-    async def put_record(self, record: GameRecord) -> bool:
-        return bool(await self._call("putRecord", record))
 
     async def get_record(self, session_id: str) -> GameRecord | None:
         return await self._call("getRecord", session_id)
 
     async def recent_records(self, limit: int = 10) -> list[GameRecord]:
         return await self._call("recentRecords", limit)
-
-    # ---- exchange ------------------------------------------------------------------------
-
-    async def import_game(
-        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
-    ) -> None:
-        await self._call("importGame", info, entries, receipts, record)
 
     # ---- the database itself ---------------------------------------------------------------
 

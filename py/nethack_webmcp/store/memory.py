@@ -2,33 +2,28 @@
 
 Used by hosts that persist nothing (a test registry, a page before its
 IndexedDB store is wired) and by the tests as the reference behaviour of
-the interface. Values are deep-copied in and out, like a real store.
-`peer()` is another process's view of the same data (its own claims):
-what the fencing contract checks need.
+the interface. Values are deep-copied in and out, like a real store; a
+write is a transaction like the others (TransactionalStore) whose changes
+are undone when it fails. `peer()` is another process's view of the same
+data (its own claims): what the fencing contract checks need.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from .base import (
-    EntryState,
-    GameRecord,
-    JournalEntry,
-    Lease,
-    Ownership,
-    SessionInfo,
-    Store,
-    StoreConflict,
-    ToolReceipt,
-)
+from .base import Lease, Outcome, Ownership, StoreConflict
+from .objects import GameRecord, JournalEntry, SessionInfo, ToolReceipt, latest
+from .transaction import TransactionalStore
 
 RECEIPT_LIMIT = 1000  # tool receipts kept per game; the oldest are forgotten first
 
 
-class MemoryStore(Store):
+class MemoryStore(TransactionalStore):
     durability = "memory"
 
     def __init__(self, receipt_limit: int = RECEIPT_LIMIT) -> None:
@@ -48,21 +43,21 @@ class MemoryStore(Store):
         )
         return other
 
-    async def _bump_epoch(self, session_id: str, holder: dict[str, Any]) -> int:
-        self._owners[session_id] = self._owners.get(session_id, 0) + 1
-        return self._owners[session_id]
+    @contextlib.asynccontextmanager
+    async def _transaction(self, what: str) -> AsyncIterator[_MemoryTx]:
+        # nothing in a memory transaction awaits anything: no other write interleaves
+        tx = _MemoryTx(self)
+        try:
+            yield tx
+        except BaseException:
+            for undo in reversed(tx.undo):
+                undo()
+            raise
+        for book in self._receipts.values():
+            while len(book) > self._receipt_limit:
+                book.popitem(last=False)
 
-    def _fenced(self, session_id: str) -> None:
-        fence = self.fence_of(session_id)
-        if fence is not None:
-            fence.precheck()
-            fence.verify(self._owners.get(session_id))
-
-    async def create_session(self, info: SessionInfo) -> None:
-        if info["sessionId"] in self._sessions:
-            raise StoreConflict(f"session {info['sessionId']!r} exists")
-        self._sessions[info["sessionId"]] = copy.deepcopy(info)
-        self._journal[info["sessionId"]] = []
+    # ---- reads -------------------------------------------------------------------------
 
     async def get_session(self, session_id: str) -> SessionInfo | None:
         return copy.deepcopy(self._sessions.get(session_id))
@@ -74,45 +69,6 @@ class MemoryStore(Store):
             reverse=True,
         )
 
-    async def update_session(self, session_id: str, fields: dict[str, Any]) -> None:
-        info = self._sessions.get(session_id)
-        if info is None:
-            raise StoreConflict(f"no session {session_id!r}")
-        info.update(copy.deepcopy(fields))  # type: ignore[typeddict-item]
-
-    async def reserve(self, entry: JournalEntry) -> None:
-        self._fenced(entry["sessionId"])
-        entries = self._journal.get(entry["sessionId"])
-        if entries is None:
-            raise StoreConflict(f"no session {entry['sessionId']!r}")
-        last = entries[-1]["seq"] if entries else 0
-        if entry["seq"] != last + 1:
-            raise StoreConflict(f"journal seq {entry['seq']} is not {last + 1}")
-        entries.append(copy.deepcopy(entry))
-
-    async def complete(
-        self,
-        session_id: str,
-        seq: int,
-        *,
-        state: EntryState,
-        receipt: dict[str, Any],
-        completed_at: float,
-        session_fields: dict[str, Any] | None = None,
-        record: GameRecord | None = None,
-    ) -> bool:
-        self._fenced(session_id)
-        entries = self._journal.get(session_id) or []
-        if not 1 <= seq <= len(entries) or entries[seq - 1]["state"] != "reserved":
-            raise StoreConflict(f"journal entry {seq} of {session_id!r} is not reserved")
-        entry = entries[seq - 1]
-        entry["state"], entry["receipt"], entry["completedAt"] = state, copy.deepcopy(receipt), completed_at
-        if session_fields:
-            await self.update_session(session_id, session_fields)
-        if record is not None:
-            return await self.put_record(record)
-        return False
-
     async def journal(self, session_id: str, after_seq: int = 0) -> list[JournalEntry]:
         return [copy.deepcopy(e) for e in self._journal.get(session_id, ()) if e["seq"] > after_seq]
 
@@ -120,28 +76,15 @@ class MemoryStore(Store):
         return [copy.deepcopy(e) for e in self._journal.get(session_id, ()) if e["operationId"] == operation_id]
 
     async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
-        receipts: dict[str, ToolReceipt] = self._receipts.get(session_id, {})
-        return copy.deepcopy(receipts.get(request_id))
-
-    async def put_receipt(self, receipt: ToolReceipt) -> None:
-        book = self._receipts.setdefault(receipt["sessionId"], OrderedDict())
-        existing = book.get(receipt["requestId"])
-        if existing is not None:
-            if existing["payloadHash"] != receipt["payloadHash"]:
-                raise StoreConflict(f"requestId {receipt['requestId']!r} is recorded with another payload")
-            return
-        book[receipt["requestId"]] = copy.deepcopy(receipt)
-        while len(book) > self._receipt_limit:
-            book.popitem(last=False)
+        book = self._receipts.get(session_id)
+        return copy.deepcopy(book.get(request_id)) if book else None
 
     async def receipts(self, session_id: str) -> list[ToolReceipt]:
-        return [copy.deepcopy(r) for r in self._receipts.get(session_id, {}).values()]
+        kept = sorted(self._receipts.get(session_id, {}).values(), key=lambda r: (r["createdAt"], r["requestId"]))
+        return [copy.deepcopy(r) for r in kept]
 
-    async def put_record(self, record: GameRecord) -> bool:
-        if record["sessionId"] in self._records:
-            return False
-        self._records[record["sessionId"]] = copy.deepcopy(record)
-        return True
+    async def latest_receipt(self, session_id: str) -> ToolReceipt | None:
+        return copy.deepcopy(latest(list(self._receipts.get(session_id, {}).values())))
 
     async def get_record(self, session_id: str) -> GameRecord | None:
         return copy.deepcopy(self._records.get(session_id))
@@ -150,31 +93,97 @@ class MemoryStore(Store):
         ordered = sorted(self._records.values(), key=lambda r: (r["endedAt"], r["sessionId"]), reverse=True)
         return [copy.deepcopy(r) for r in ordered[:limit]]
 
-    async def put_control_hash(self, session_id: str, token_hash: str) -> None:
-        if session_id not in self._sessions:
-            raise StoreConflict(f"no session {session_id!r}")
-        if session_id in self._control:
-            raise StoreConflict(f"session {session_id!r} has a control token already")
-        self._control[session_id] = token_hash
-
     async def get_control_hash(self, session_id: str) -> str | None:
         return self._control.get(session_id)
 
-    async def import_game(
-        self, info: SessionInfo, entries: list[JournalEntry], receipts: list[ToolReceipt], record: GameRecord | None
-    ) -> None:
-        if info["sessionId"] in self._sessions:
-            raise StoreConflict(f"session {info['sessionId']!r} exists")
-        for expected, entry in enumerate(entries, start=1):
-            if entry["seq"] != expected or entry["sessionId"] != info["sessionId"]:
-                raise StoreConflict(f"journal entry {entry['seq']} is out of order")
-        self._sessions[info["sessionId"]] = copy.deepcopy(info)
-        self._journal[info["sessionId"]] = [copy.deepcopy(e) for e in entries]
-        book = self._receipts.setdefault(info["sessionId"], OrderedDict())
-        for receipt in receipts:
-            book[receipt["requestId"]] = copy.deepcopy(receipt)
-        if record is not None:
-            self._records.setdefault(info["sessionId"], copy.deepcopy(record))
+
+class _MemoryTx:
+    """One write's changes to a MemoryStore, each with its undo."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.undo: list[Callable[[], None]] = []
+
+    def _put(self, table: dict[Any, Any], key: Any, value: Any) -> None:
+        missing = object()
+        before = table.get(key, missing)
+        table[key] = value
+        self.undo.append(lambda: table.pop(key) if before is missing else table.__setitem__(key, before))
+
+    def _game(self, session_id: str) -> None:
+        # what a foreign key does in the SQL stores
+        if session_id not in self.store._sessions:
+            raise StoreConflict(f"no session {session_id!r}")
+
+    async def lock_session(self, session_id: str) -> bool:
+        return session_id in self.store._sessions
+
+    async def insert_session(self, info: SessionInfo) -> None:
+        self._put(self.store._sessions, info["sessionId"], copy.deepcopy(info))
+        self._put(self.store._journal, info["sessionId"], [])
+
+    async def set_session_fields(self, session_id: str, fields: dict[str, Any]) -> bool:
+        info = self.store._sessions.get(session_id)
+        if info is None:
+            return False
+        self._put(self.store._sessions, session_id, {**info, **copy.deepcopy(fields)})
+        return True
+
+    async def owner_epoch(self, session_id: str, lock_pid: int | None) -> tuple[int | None, bool]:
+        return self.store._owners.get(session_id), True
+
+    async def bump_epoch(self, session_id: str, holder: dict[str, Any], claimed_at: float) -> int:
+        epoch = self.store._owners.get(session_id, 0) + 1
+        self._put(self.store._owners, session_id, epoch)
+        return epoch
+
+    async def last_seq(self, session_id: str) -> int:
+        entries = self.store._journal.get(session_id) or []
+        return entries[-1]["seq"] if entries else 0
+
+    async def insert_entry(self, entry: JournalEntry) -> None:
+        self._game(entry["sessionId"])
+        entries = self.store._journal[entry["sessionId"]]
+        entries.append(copy.deepcopy(entry))
+        self.undo.append(lambda: entries.remove(entries[-1]))
+
+    async def settle_entry(self, outcome: Outcome) -> bool:
+        entries = self.store._journal.get(outcome.session_id) or []
+        if not 1 <= outcome.seq <= len(entries) or entries[outcome.seq - 1]["state"] != "reserved":
+            return False
+        before = entries[outcome.seq - 1]
+        entries[outcome.seq - 1] = {
+            **before,
+            "state": outcome.state,
+            "receipt": copy.deepcopy(outcome.receipt),
+            "completedAt": outcome.completed_at,
+        }
+        self.undo.append(lambda: entries.__setitem__(outcome.seq - 1, before))
+        return True
+
+    async def get_receipt(self, session_id: str, request_id: str) -> ToolReceipt | None:
+        book = self.store._receipts.get(session_id)
+        return copy.deepcopy(book.get(request_id)) if book else None
+
+    async def insert_receipt(self, receipt: ToolReceipt) -> bool:
+        self._game(receipt["sessionId"])
+        book = self.store._receipts.setdefault(receipt["sessionId"], OrderedDict())
+        if receipt["requestId"] in book:
+            return False
+        self._put(book, receipt["requestId"], copy.deepcopy(receipt))
+        return True
+
+    async def insert_record(self, record: GameRecord) -> bool:
+        if record["sessionId"] in self.store._records:
+            return False
+        self._put(self.store._records, record["sessionId"], copy.deepcopy(record))
+        return True
+
+    async def insert_control_hash(self, session_id: str, token_hash: str) -> bool:
+        if session_id in self.store._control:
+            return False
+        self._put(self.store._control, session_id, token_hash)
+        return True
 
 
 class _MemoryLease(Lease):

@@ -1,8 +1,9 @@
-"""rows.py - one mapping between the SQL stores' rows and the Store's typed dicts.
+"""rows.py - one mapping between the SQL store's rows and the Store's JSON objects.
 
-SQLite and PostgreSQL keep the same tables with the same column names, so a
-row becomes a SessionInfo, JournalEntry, ToolReceipt or GameRecord the same
-way in both; JSON columns are text written compactly.
+SQLite and PostgreSQL keep the same tables with the same column names
+(schema.py), so a row becomes a SessionInfo, JournalEntry, ToolReceipt or
+GameRecord, and back, the same way in both; JSON columns are text written
+compactly (not jsonb: the exact text, key order included, is what is kept).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from .base import GameRecord, JournalEntry, SessionInfo, ToolReceipt
+from .objects import GameRecord, JournalEntry, SessionInfo, ToolReceipt
 
 RECORD_COLUMNS = {
     "sessionId": "game_id",
@@ -39,6 +40,19 @@ SESSION_COLUMNS = (
     "metadata_json", "created_summary_json", "started_at_s", "updated_at_s", "ended_at_s", "status",
     "last_depth", "deepest_depth", "seed_choice",
 )  # fmt: skip
+ENTRY_COLUMNS = (
+    "session_id", "seq", "operation_id", "request_id", "method", "request_json",
+    "reserved_at_s", "state", "receipt_json", "completed_at_s",
+)  # fmt: skip
+RECEIPT_COLUMNS = ("session_id", "request_id", "payload_hash", "frame_json", "created_at_s")
+#: the updatable SessionInfo fields' columns
+SESSION_FIELD_COLUMNS = {
+    "updatedAt": "updated_at_s",
+    "endedAt": "ended_at_s",
+    "status": "status",
+    "lastDepth": "last_depth",
+    "deepestDepth": "deepest_depth",
+}
 
 
 class Row(Protocol):
@@ -91,6 +105,38 @@ def session_values(info: SessionInfo) -> tuple[Any, ...]:
         info["deepestDepth"],
         info.get("seedChoice"),
     )
+
+
+def entry_values(entry: JournalEntry) -> tuple[Any, ...]:
+    """A journal entry's row, in ENTRY_COLUMNS order."""
+    return (
+        entry["sessionId"],
+        entry["seq"],
+        entry["operationId"],
+        entry["requestId"],
+        entry["method"],
+        dumps(entry["request"]),
+        entry["reservedAt"],
+        entry["state"],
+        None if entry["receipt"] is None else dumps(entry["receipt"]),
+        entry["completedAt"],
+    )
+
+
+def receipt_values(receipt: ToolReceipt) -> tuple[Any, ...]:
+    """A receipt's row, in RECEIPT_COLUMNS order."""
+    return (
+        receipt["sessionId"],
+        receipt["requestId"],
+        receipt["payloadHash"],
+        dumps(receipt["frame"]),
+        receipt["createdAt"],
+    )
+
+
+def record_values(record: GameRecord) -> tuple[Any, ...]:
+    """A record's row, in RECORD_COLUMNS order (absent seed fields are NULL)."""
+    return tuple(record.get(key) for key in RECORD_COLUMNS)
 
 
 def session_from_row(row: Row) -> SessionInfo:

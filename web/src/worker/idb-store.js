@@ -14,6 +14,17 @@
 //   await nethackStorage.locks.acquire(id, steal) → lease handle | null
 //   await nethackStorage.locks.holder(id)   → JSON text of the owner row | "null"
 //
+// What is here is only what must run inside one IndexedDB transaction (a
+// transaction commits by itself once no request is pending, so it cannot
+// wait for Python): the ownership fence, "seq is last + 1", "the entry is
+// still reserved", "a receipt is kept once (same payload: a no-op)", "a
+// record is written once". The rules a call's arguments alone decide (a
+// reservation has no receipt, `complete` needs a final state, which session
+// fields may change, an import's journal is dense) are checked once for
+// every store by Python's Store (py/nethack_webmcp/store/base.py) before
+// the call gets here; the other stores' in-transaction checks are
+// store/transaction.py.
+//
 // Every write is one readwrite transaction opened with {durability:'strict'}
 // and reported done only on its `complete` event. Errors never cross as
 // exceptions: each call resolves with an envelope whose `code` says what
@@ -431,15 +442,11 @@ const STORE_METHODS = {
     const names = ['sessions', 'journal', 'receipts', 'records'];
     return this.run(names, 'readwrite', 'importGame', async (tx) => {
       await promised(tx.objectStore('sessions').add(info));
+      // Python (Store.import_game) has checked the journal is 1, 2, 3, ... of this game
       const journal = tx.objectStore('journal');
-      for (const [index, entry] of entries.entries()) {
-        if (entry.seq !== index + 1 || entry.sessionId !== info.sessionId) {
-          throw fail('conflict', `journal entry ${entry.seq} is out of order`);
-        }
-        await promised(journal.add(entry));
-      }
+      for (const entry of entries) await promised(journal.add(entry));
       const store = tx.objectStore('receipts');
-      for (const receipt of receipts) await promised(store.add({ ...receipt, sessionId: info.sessionId }));
+      for (const receipt of receipts) await promised(store.add(receipt));
       if (record) await insertRecord(tx, record);
     });
   },

@@ -1,0 +1,114 @@
+"""objects.py - the JSON objects every store keeps, and how a payload is hashed.
+
+    SessionInfo   one game: concrete creation parameters, engine identity,
+                  view nonce, wall-clock times, status, depth tracking
+    JournalEntry  one low request sent (or about to be sent) to the engine:
+                  reserved first, then completed / rejected / notApplied
+    ToolReceipt   one tool operation's frame by requestId (or operationId),
+                  with the canonical payload hash, for exact retries/history
+    GameRecord    seed 002's record of a finished game, written once
+
+All are plain JSON-shaped dicts (camelCase keys), so they map one to one
+onto IndexedDB objects and onto the SQL stores' rows (rows.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal, NotRequired, TypedDict
+
+SCHEMA_VERSION = 2  # the browser store's (IndexedDB); the SQL stores' is schema.SQL_SCHEMA_VERSION
+
+EntryState = Literal["reserved", "completed", "rejected", "notApplied"]
+SessionStatus = Literal["active", "ended"]
+#: the service's limits end games too: "idle_timeout" (no authorized agent call for
+#: the configured idle time), "time_limit" (the configured lifetime passed)
+EndReason = Literal["ascended", "escaped", "died", "quit", "failed", "idle_timeout", "time_limit"]
+#: "chosen": the creator passed the seed; "sealed": the engine picked it and no
+#: agent-facing frame discloses it (nor a state hash) until the game has ended.
+SeedChoice = Literal["chosen", "sealed"]
+
+#: the SessionInfo fields `update_session` (and `complete`'s session_fields) may set
+UPDATABLE_SESSION_FIELDS = ("updatedAt", "endedAt", "status", "lastDepth", "deepestDepth")
+
+
+class Summary(TypedDict):
+    """The boundary a request reached: what a replay must reach again."""
+
+    revision: int
+    decision: dict[str, Any] | None  # {id, kind, prompt}
+    ended: bool
+    end: dict[str, Any] | None
+
+
+class SessionInfo(TypedDict):
+    sessionId: str
+    create: dict[str, Any]  # the exact low session.create params a resume sends
+    metadata: dict[str, Any]  # the engine's reported `session` object, verified on resume
+    createdSummary: Summary
+    profile: int
+    engineIdentity: str | None
+    viewNonce: str
+    startedAt: float  # wall clock (Unix seconds UTC) when creation was accepted
+    updatedAt: float
+    endedAt: float | None
+    status: SessionStatus
+    lastDepth: int | None
+    deepestDepth: int | None
+    seedChoice: NotRequired[SeedChoice]  # absent in games stored before schema 2: chosen
+
+
+class JournalEntry(TypedDict):
+    sessionId: str
+    seq: int  # 1, 2, 3, ... dense per session
+    operationId: str  # the tool operation this input belongs to (its requestId when given)
+    requestId: str  # the low requestId sent to the engine
+    method: str
+    request: dict[str, Any]  # the exact low request, without `quiet`
+    reservedAt: float
+    state: EntryState
+    receipt: dict[str, Any] | None  # completed: Summary; rejected: {error}; notApplied: {reason}
+    completedAt: float | None
+
+
+class ToolReceipt(TypedDict):
+    sessionId: str
+    requestId: str  # the caller's requestId, or the generated operationId
+    payloadHash: str | None  # sha256 of the canonical payload; None when the caller gave no requestId
+    frame: dict[str, Any]
+    createdAt: float
+
+
+class GameRecord(TypedDict):
+    sessionId: str
+    characterName: str
+    harnessName: str
+    modelName: str
+    startedAt: float
+    endedAt: float
+    endTimeKind: Literal["observed", "recovery"]
+    endReason: EndReason
+    how: str | None  # NetHack's own `how`
+    death: str | None
+    score: int | None
+    turns: int | None
+    lastDepth: int | None
+    deepestDepth: int | None
+    seed: NotRequired[int | None]  # shown once the game has ended, sealed or not
+    seedChoice: NotRequired[SeedChoice | None]
+
+
+def canonical(payload: Any) -> str:
+    """Canonical JSON: key order and spacing do not matter."""
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def payload_hash(payload: Any) -> str:
+    return hashlib.sha256(canonical(payload).encode("utf-8")).hexdigest()
+
+
+def latest(receipts: list[ToolReceipt]) -> ToolReceipt | None:
+    """The latest of some receipts: the greatest createdAt, then requestId
+    (the order every store's `latest_receipt` answers in)."""
+    return max(receipts, key=lambda receipt: (receipt["createdAt"], receipt["requestId"]), default=None)
