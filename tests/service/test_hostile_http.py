@@ -262,6 +262,9 @@ def test_too_many_connections_get_503_with_retry_after(tmp_path: Path) -> None:
             sock.close()
         time.sleep(0.2)
         assert httpx.get(f"{running.url}/health", timeout=30).status_code == 200
+        # the listener's own refusal is counted in the service's /metrics
+        page = httpx.get(f"{running.url}/metrics", timeout=30).text.splitlines()
+        assert 'nethack_webmcp_http_refusals_total{reason="tooManyConnections"} 1' in page, page
 
 
 @pytest.mark.asyncio

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..session import GameRegistry
-from ..watch.connections import open_connections
+from ..watch.connections import count_refusals_with, open_connections
 from .config import ServiceConfig
 from .edge import client_address
 from .metrics import CONTENT_TYPE, METRICS, engine_processes
@@ -37,10 +37,12 @@ def _allowed(address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv
 
 
 def metrics_route(games: GameRegistry, config: ServiceConfig) -> Route:
-    """The /metrics route; registers the gauges read from `games` and the listener at scrape time."""
+    """The /metrics route; registers the gauges read from `games` and the listener at scrape time,
+    and the counter of the listener's own refusals (header timeouts, the connection cap)."""
     METRICS.set_gauge("live_games", "games loaded in this instance now", lambda: len(games.sessions()))
     METRICS.set_gauge("engine_processes", "native engine (nhdriver) processes alive now", engine_processes)
     METRICS.set_gauge("open_connections", "HTTP connections open now", open_connections)
+    count_refusals_with(METRICS.count_refusal)
     networks = tuple(ipaddress.ip_network(n, strict=False) for n in config.metrics_clients)
 
     async def metrics(request: Request) -> Response:

@@ -14,7 +14,9 @@ every connection. `guarded_protocol` returns an H11Protocol subclass that:
   refusal costs one head, bounded by the same deadline.
 
 `open_connections()` is the number of connections open now (a gauge).
-Refusals are counted in service.metrics by reason.
+Refusals go by reason to the counter `count_refusals_with` names: the HTTP
+service's metrics register theirs, as they register the gauge, so this
+lower layer never imports the service.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from starlette.types import Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 _open = 0
+_refusal_counter: Callable[[str], None] | None = None  # the service's metrics, once they registered
 
 
 def _timeout_response() -> bytes:
@@ -48,10 +51,15 @@ def open_connections() -> int:
     return _open
 
 
-def _count(reason: str) -> None:
-    from ..service.metrics import count_refusal  # the counters live with the service's other numbers
+def count_refusals_with(counter: Callable[[str], None]) -> None:
+    """Count every refusal of this process's guarded listeners with `counter` (by reason)."""
+    global _refusal_counter
+    _refusal_counter = counter
 
-    count_refusal(reason)
+
+def _count(reason: str) -> None:
+    if _refusal_counter is not None:
+        _refusal_counter(reason)
 
 
 def over_capacity_app(retry_after_s: int) -> Callable[[Scope, Receive, Send], Any]:
