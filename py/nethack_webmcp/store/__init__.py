@@ -17,24 +17,18 @@ native-only modules and `indexeddb` browser-only ones: hosts import them
 explicitly.
 """
 
-from .base import (
+from .base import Fence, Lease, Ownership, OwnershipLost, Store, StoreConflict, StoreError
+from .memory import MemoryOwnership, MemoryStore
+from .objects import (
     SCHEMA_VERSION,
-    Fence,
     GameRecord,
     JournalEntry,
-    Lease,
-    Ownership,
-    OwnershipLost,
     SessionInfo,
-    Store,
-    StoreConflict,
-    StoreError,
     Summary,
     ToolReceipt,
     canonical,
     payload_hash,
 )
-from .memory import MemoryOwnership, MemoryStore
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -47,46 +47,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .objects import (
-    SCHEMA_VERSION,
-    UPDATABLE_SESSION_FIELDS,
-    EndReason,
-    EntryState,
-    GameRecord,
-    JournalEntry,
-    SeedChoice,
-    SessionInfo,
-    SessionStatus,
-    Summary,
-    ToolReceipt,
-    canonical,
-    latest,
-    payload_hash,
-)
-
-__all__ = [
-    "SCHEMA_VERSION",
-    "UPDATABLE_SESSION_FIELDS",
-    "EndReason",
-    "EntryState",
-    "Fence",
-    "GameRecord",
-    "JournalEntry",
-    "Lease",
-    "Outcome",
-    "Ownership",
-    "OwnershipLost",
-    "SeedChoice",
-    "SessionInfo",
-    "SessionStatus",
-    "Store",
-    "StoreConflict",
-    "StoreError",
-    "Summary",
-    "ToolReceipt",
-    "canonical",
-    "payload_hash",
-]
+from .objects import UPDATABLE_SESSION_FIELDS, EntryState, GameRecord, JournalEntry, SessionInfo, ToolReceipt, latest
+from .objects import EndReason as EndReason  # re-exported: the older import path of the objects
 
 
 class StoreError(Exception):
@@ -377,11 +339,19 @@ class Lease(ABC):
     session_id: str
     fence: Fence | None = None  # the store claim taken with the lock (when the ownership is bound to a store)
 
+    def lock_gone(self) -> str | None:
+        """Why the lock this lease rests on no longer guards the game, where
+        the process can see it (a deleted lock file, an ended ownership
+        connection); None while it holds, once released, or where it cannot tell."""
+        return None
+
     @property
     def lost(self) -> bool:
         """True when the game is no longer this process's: another owner took
         it over (browser Web Lock steal), a fenced write found another owner's
         epoch, or the lock is known gone."""
+        if self.lock_gone() is not None:
+            return True
         fence = self.fence
         if fence is None:
             return False

@@ -209,11 +209,6 @@ class _AdvisoryLease(Lease):
             return "its ownership connection to PostgreSQL ended, and the advisory lock with it"
         return None
 
-    @property
-    def lost(self) -> bool:
-        # the locks live and die with the ownership connection
-        return super().lost or self.lock_gone() is not None
-
     async def release(self) -> None:
         owner, self._owner = self._owner, None
         if owner is not None:

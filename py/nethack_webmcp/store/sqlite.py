@@ -141,10 +141,6 @@ class _FileLease(Lease):
             return f"its lock file {self._path} was replaced"
         return None
 
-    @property
-    def lost(self) -> bool:
-        return super().lost or self.lock_gone() is not None
-
     async def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is not None:
