@@ -114,16 +114,16 @@ class Tool:
         if problems:
             session = _session_if_any(ctx, arguments)
             exc = SessionError("invalidArguments", f"{self.name}: " + "; ".join(problems[:6]))
-            return _diagnosed(session, frames.error_frame(session, exc, mutation=mutation, include_scene=False))
+            return frames.diagnosed(session, frames.error_frame(session, exc, mutation=mutation, include_scene=False))
         token = _historical.set(False)
         try:
             frame = await self.handler(ctx, arguments)
             if _historical.get():
                 return frame
-            return _diagnosed(_session_if_any(ctx, arguments), frame)
+            return frames.diagnosed(_session_if_any(ctx, arguments), frame)
         except SessionError as exc:
             session = _session_if_any(ctx, arguments)
-            return _diagnosed(session, frames.error_frame(session, exc, mutation=mutation))
+            return frames.diagnosed(session, frames.error_frame(session, exc, mutation=mutation))
         except Exception:
             # A bug must not take the server down or leave the caller guessing;
             # an input may have been sent, so the outcome is not "rejected".
@@ -132,7 +132,7 @@ class Tool:
                 "internalError", f"{self.name} failed inside the adapter; observe the game before acting again"
             )
             session = _session_if_any(ctx, arguments)
-            return _diagnosed(session, frames.error_frame(session, failure, mutation=False, include_scene=False))
+            return frames.diagnosed(session, frames.error_frame(session, failure, mutation=False, include_scene=False))
         finally:
             _historical.reset(token)
 
@@ -161,24 +161,6 @@ def _position_problems(arguments: dict[str, Any]) -> list[str]:
         for axis, (low, high) in POSITION_BOUNDS.items()
         if not low <= square[axis] <= high
     ]
-
-
-def _diagnosed(session: Session | None, frame: Frame) -> Frame:
-    """Add the session's current diagnostics to a new frame. A store write that
-    failed after the frame was built (its receipt) still closes the gate the
-    caller sees: storage diagnostics override the frame's gate, and a
-    question is not offered while its storage state is unknown."""
-    if session is None or frame.get("basis") is None:
-        return frame
-    found = session.diagnostics()
-    if not found:
-        return frame
-    frame = {**frame, "diagnostics": {**found, **(frame.get("diagnostics") or {})}}
-    if frame.get("control") is not None and frame["control"].get("gate") != session.gate:
-        frame["control"] = {**frame["control"], "gate": session.gate}
-        if session.gate != "decision":
-            frame["decision"] = None
-    return frame
 
 
 def _session_if_any(ctx: ToolContext, arguments: dict[str, Any]) -> Session | None:

@@ -101,16 +101,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if args["action"] == "resume":
         session = await ctx.games.resume(args["sessionId"])
         ctx.closed.discard(args["sessionId"])  # explicitly loaded again: calls may name it
-        return frames.build(
-            session,
-            result={
-                "kind": "session",
-                "action": "resumed",
-                "session": session.agent_metadata(),
-                "owner": not session.lost_ownership,
-                "durability": ctx.games.store.durability,
-            },
-        )
+        return frames.resumed(session, ctx.games.store.durability)
     loaded = next((game for game in ctx.games.sessions() if game.session_id == args["sessionId"]), None)
     if loaded is not None and loaded.running is not None and not loaded.running.done:
         raise session_errors.busy(loaded.running.operation_id)
