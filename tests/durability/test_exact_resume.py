@@ -53,5 +53,6 @@ async def test_restarting_every_ten_calls_changes_no_frame(tmp_path: Path, state
     assert sum(1 for f in shown if f["scene"] and any(x["kind"] == "trap" for x in f["scene"]["features"])) >= 50
     assert sum(1 for f in shown if f.get("decision")) >= 3
     assert sum(1 for f in shown if (f.get("result") or {}).get("kind") == "observe") >= 80
-    assert sum(1 for f in shown if (f.get("outcome") or {}).get("actionsTaken", 0) > 1) >= 50, "legs"
+    # (legs stop at any attack on the hero since issue 23, so this game has fewer long ones)
+    assert sum(1 for f in shown if (f.get("outcome") or {}).get("actionsTaken", 0) > 1) >= 40, "legs"
     assert seconds < 240, f"two 500-call games took {seconds:.0f} s"
