@@ -230,6 +230,8 @@ async def check_refused_writes_write_nothing(store: Store) -> None:
         await store.reserve({**entry(1), "receipt": {"revision": 1}})  # a reservation has no receipt
     with raises(StoreConflict):
         await store.reserve({**entry(1), "state": "completed"})
+    with raises(StoreConflict):
+        await store.reserve(entry(1, "nope"))  # no such game
     await store.reserve(entry(1))
     with raises(StoreConflict):
         await store.complete("g1", 1, state="reserved", receipt=done(1), completed_at=1.0)  # not a final state
@@ -247,6 +249,7 @@ async def check_refused_writes_write_nothing(store: Store) -> None:
     got = await store.get_session("g1")
     assert got is not None and got["viewNonce"] == info()["viewNonce"]
     assert await store.get_session("g3") is None
+    assert await store.journal("nope") == []
 
 
 CHECKS: list[Callable[[Store], Awaitable[None]]] = [

@@ -16,7 +16,8 @@
 //
 // What is here is only what must run inside one IndexedDB transaction (a
 // transaction commits by itself once no request is pending, so it cannot
-// wait for Python): the ownership fence, "seq is last + 1", "the entry is
+// wait for Python): the ownership fence, "the game exists and seq is last
+// + 1", "the entry is
 // still reserved", "a receipt is kept once (same payload: a no-op)", "a
 // record is written once". The rules a call's arguments alone decide (a
 // reservation has no receipt, `complete` needs a final state, which session
@@ -350,8 +351,11 @@ const STORE_METHODS = {
   },
 
   async reserve(entry) {
-    return this.run(['journal', 'owners'], 'readwrite', 'reserve', async (tx) => {
+    return this.run(['journal', 'sessions', 'owners'], 'readwrite', 'reserve', async (tx) => {
       await this.fence(tx, entry.sessionId);
+      if (await promised(tx.objectStore('sessions').getKey(entry.sessionId)) === undefined) {
+        throw fail('conflict', `no session ${entry.sessionId}`);
+      }
       const last = await lastSeq(tx, entry.sessionId);
       if (entry.seq !== last + 1) {
         throw fail('conflict', `journal seq ${entry.seq} of ${entry.sessionId} is not ${last + 1}`);
