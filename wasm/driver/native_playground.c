@@ -88,4 +88,49 @@ int nnh_playground_enter(void)
     return chdir(playground);
 }
 
+/* Copy one directory entry: symlinks as links, files byte for byte. */
+static int copy_entry(const char *from, const char *to)
+{
+    struct stat st;
+    char target[512], block[8192];
+    ssize_t n;
+    int in, out, ok = 0;
+    if (lstat(from, &st)) return -1;
+    if (S_ISLNK(st.st_mode)) {
+        n = readlink(from, target, sizeof target - 1);
+        if (n < 0) return -1;
+        target[n] = 0;
+        return symlink(target, to);
+    }
+    if ((in = open(from, O_RDONLY)) < 0) return -1;
+    if ((out = open(to, O_CREAT | O_WRONLY | O_TRUNC, st.st_mode & 0777)) < 0) { close(in); return -1; }
+    while ((n = read(in, block, sizeof block)) > 0)
+        if (write(out, block, (size_t) n) != n) { ok = -1; break; }
+    if (n < 0) ok = -1;
+    close(in);
+    close(out);
+    return ok;
+}
+
+int nnh_playground_fork(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char fresh[256], from[512], to[512];
+    DIR *dir;
+    struct dirent *entry;
+    snprintf(fresh, sizeof fresh, "%s/nnh-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(fresh)) return -1;
+    if ((dir = opendir(playground)) == NULL) return -1;
+    while ((entry = readdir(dir)) != NULL) {
+        if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..")) continue;
+        snprintf(from, sizeof from, "%s/%s", playground, entry->d_name);
+        snprintf(to, sizeof to, "%s/%s", fresh, entry->d_name);
+        if (copy_entry(from, to)) { closedir(dir); return -1; }
+    }
+    closedir(dir);
+    /* From here the child's exit removes its own copy, never the parent's. */
+    snprintf(playground, sizeof playground, "%s", fresh);
+    return chdir(playground);
+}
+
 #endif

@@ -28,6 +28,13 @@ long long nnh_io_wall_clock(void);
  * NetHack's data in reach. Returns 0, or -1 when it cannot be prepared. */
 int nnh_playground_enter(void);
 
+#ifndef __EMSCRIPTEN__
+/* Native replay checkpoints only (io_native.c's "#fork"): in a forked child,
+ * copy the game directory to a fresh one and make that the working
+ * directory (removed at the child's exit). Returns 0, or -1. */
+int nnh_playground_fork(void);
+#endif
+
 #ifdef __EMSCRIPTEN__
 /* The WebAssembly host's import (io_wasm.js), called only by io_wasm.c:
  * copies the host's next request (without the line feed) into buf and
