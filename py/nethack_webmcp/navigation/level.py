@@ -29,12 +29,15 @@ creation response and every gameplay/decision response, in order, and
 nothing else. A `session.observe` response's full world is *shown* (the
 observe frame's own picture, `LevelView.observed`) but not merged, because
 observes are free and unjournaled: a resume, which rebuilds the memory by
-folding the replayed responses, cannot know when they happened. It matters
-because the driver resends a row only when something drawn in it changed,
-so a row's `visible` layer is as of the last response that carried it (a
-wall that left the hero's sight without being redrawn still reads
-visible); merging an observe's fresh layer would make the memory depend on
-when the agent looked. See docs/DURABILITY.md, "Exact resume".
+folding the replayed responses, cannot know when they happened. Nothing is
+lost: the driver resends a row when something drawn in it changed or its
+visibility changed, so the merged `visible` layer is exact after every
+acting response. See docs/DURABILITY.md, "Exact resume".
+
+Two more facts come from the observations in order: the diagonal steps the
+hero took (consecutive positions on one level, `walked`: connected whatever
+the corners look like) and the remembered traps with their displayed type
+(`observation.traps`, the latest list).
 """
 
 from __future__ import annotations
