@@ -55,11 +55,12 @@ from mcp.shared.exceptions import MCPError
 from . import __version__
 from .hosting import open_registry, tool_context
 from .projection.render import text
-from .service.control import TOKEN_FIELD, TOKEN_SCHEMA, Control
+from .service.control import Control
 from .service.edge import client_address
+from .service.listing import http_fields
 from .service.metrics import observe_call
 from .service.options import add_service_options
-from .tools import BY_NAME, TOOLS, ToolContext
+from .tools import BY_NAME, ToolContext, mcp_declarations
 from .tools.base import DEFAULT_OPERATION_DEADLINE
 from .watch.board import Board
 
@@ -78,14 +79,15 @@ TOOLS_LIST_CACHE = CacheHint(ttl_ms=3_600_000, scope="public")
 
 
 def declared_tools(http: bool = False) -> list[dict[str, Any]]:
-    """The declarations, verbatim; over HTTP each game tool's schema also
-    declares the transport's `controlToken` (taken off before the tool runs)."""
+    """The MCP declarations (Tool.mcp_declaration: the page's, with the
+    untrusted-content marking in words); over HTTP each game tool's schema
+    also declares the transport's `controlToken` (session: `controlTokens`
+    too), taken off before the tool runs."""
     listed = []
-    for tool in TOOLS:
-        declared = tool.declaration()
+    for declared in mcp_declarations():
         schema = declared["inputSchema"]
-        if http and tool.name != "help":
-            schema = {**schema, "properties": {**schema["properties"], TOKEN_FIELD: TOKEN_SCHEMA}}
+        if http and declared["name"] != "help":
+            schema = {**schema, "properties": {**schema["properties"], **http_fields(declared["name"])}}
         listed.append({**declared, "inputSchema": schema})
     return listed
 
@@ -176,7 +178,7 @@ def build_server(
             control is not None
             and tool.name == "session"
             and "error" not in frame
-            and frame["result"].get("action") == "created"
+            and (frame.get("result") or {}).get("action") == "created"  # (session quit has no result)
         ):
             # the token goes to the creator only: into a copy, after the board saw the frame
             frame = await control.issue(frame, client)

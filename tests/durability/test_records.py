@@ -20,7 +20,7 @@ def records(state_dir: Path) -> list[tuple]:
 
 
 async def quit_game(client: Client, frame: dict[str, Any]) -> dict[str, Any]:
-    frame = await client.ok("interact", **bound(frame), action="quit")
+    frame = await client.ok("session", **bound(frame), action="quit")
     while frame["decision"] is not None:
         decision = frame["decision"]
         if decision["kind"] == "confirmation":
@@ -113,7 +113,7 @@ async def test_depths_and_a_failed_final_receipt(state_dir: Path) -> None:
         stored = await store.get_session(sid)
         assert stored is not None and (stored["lastDepth"], stored["deepestDepth"]) == (2, 5)
         frame = await client.ok("observe", sessionId=sid)
-        frame = await client.ok("interact", **bound(frame), action="quit")
+        frame = await client.ok("session", **bound(frame), action="quit")
         assert frame["decision"]["prompt"] == "Really quit?"
         store.fail_ending = True
         frame = await client.call("respond", **frame["decision"]["reply"]["arguments"], value=True)

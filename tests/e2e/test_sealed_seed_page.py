@@ -65,7 +65,7 @@ def test_the_page_shows_no_live_seed_and_the_record_shows_it(plain_browser: Brow
         assert game.encode() in received and len(bodies) >= 3
         assert str(seed).encode() not in received, "the page received a live game's seed"
 
-        frame = agent.call("interact", **bound(frame), action="quit")
+        frame = agent.call("session", **bound(frame), action="quit")
         while frame["decision"] is not None:
             decision = frame["decision"]
             if decision["kind"] == "confirmation":

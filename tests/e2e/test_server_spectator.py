@@ -119,7 +119,7 @@ def test_a_person_watches_a_desktop_agent(plain_browser: Browser, agent: Threade
         second.close()
 
         # the game ends: its record on its page, then on the root
-        frame = agent.call("interact", **bound(frame), action="quit")
+        frame = agent.call("session", **bound(frame), action="quit")
         while frame["decision"] is not None:
             decision = frame["decision"]
             if decision["kind"] == "confirmation":

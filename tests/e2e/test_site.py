@@ -149,7 +149,7 @@ def test_a_completed_game_is_listed_in_the_records(site: Site) -> None:
         "session", {"action": "create", "seed": 2024, "harness_name": "e2e records", "model_name": "scripted"}
     )
     game = created["basis"]["sessionId"]
-    asked = site.call("interact", {"sessionId": game, "viewId": created["basis"]["viewId"], "action": "quit"})
+    asked = site.call("session", {"sessionId": game, "viewId": created["basis"]["viewId"], "action": "quit"})
     assert asked["decision"]["kind"] == "confirmation" and "quit" in asked["decision"]["prompt"].lower()
     frame = site.call("respond", {**asked["decision"]["reply"]["arguments"], "value": True})
     frame = answer_until_ended(site, frame)

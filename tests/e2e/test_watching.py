@@ -190,7 +190,7 @@ def answer_to_the_end(agent: Agent, frame: dict[str, Any], yes: str) -> dict[str
 
 def quit_game(agent: Agent, game: str) -> dict[str, Any]:
     frame = agent.ok("observe", {"sessionId": game})
-    frame = agent.ok("interact", {"sessionId": game, "viewId": frame["basis"]["viewId"], "action": "quit"})
+    frame = agent.ok("session", {"sessionId": game, "viewId": frame["basis"]["viewId"], "action": "quit"})
     return answer_to_the_end(agent, frame, "Really quit?")
 
 

@@ -129,7 +129,7 @@ async def decisions(corpus: Corpus, frame: Frame) -> Frame:
 
 async def quit_game(corpus: Corpus, frame: Frame) -> Frame:
     """Quit through NetHack's own questions, to the ended game and its refusals."""
-    frame = await corpus.call("interact", **bound(frame), action="quit")
+    frame = await corpus.call("session", **bound(frame), action="quit")
     while frame.get("decision") is not None:
         decision = frame["decision"]
         if decision["kind"] == "confirmation":
@@ -144,6 +144,7 @@ async def ended(corpus: Corpus, frame: Frame) -> Frame:
     session_id = frame["basis"]["sessionId"]
     await corpus.call("interact", **bound(frame), action="search")  # gameEnded
     await corpus.call("observe", sessionId=session_id)
+    await corpus.call("session", action="list")  # the ended game among the listed ones
     await corpus.call("session", action="close", sessionId=session_id)
     await corpus.call("observe", sessionId=session_id)  # sessionClosed
     return await corpus.call("session", action="resume", sessionId=session_id)

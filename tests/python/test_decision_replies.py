@@ -42,7 +42,7 @@ def heard(frame: dict[str, Any]) -> list[str]:
 
 async def test_confirmation_quit_declined(agent: Client) -> None:
     created = await agent.create(seed=42)
-    frame = await agent.call("interact", **bound(created), action="quit")
+    frame = await agent.call("session", **bound(created), action="quit")
     assert frame["decision"]["kind"] == "confirmation" and frame["decision"]["prompt"] == "Really quit?"
     answered = await reply(agent, frame, False)
     assert answered["control"]["gate"] == "ready" and answered["outcome"]["turnsElapsed"] == 0

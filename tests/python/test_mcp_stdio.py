@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from nethack_webmcp.tools import declarations
+from nethack_webmcp.tools import declarations, mcp_declarations
 from support.client import ROOT, bound, require_driver, stdio_command
 from support.processes import drivers
 from support.tool_compat import BUDGET_BYTES, compact_size, problems
@@ -51,7 +51,8 @@ async def test_stdio_server_plays_a_game(tmp_path: Path, mode: str, era: str) ->
         assert client.protocol_version == era
         listed = await client.list_tools()
         # served verbatim: every field of every declaration, nothing added, nothing lost
-        assert [tool.model_dump(by_alias=True, exclude_none=True) for tool in listed.tools] == declarations()
+        # the page's declarations, with MCP's untrusted-content marking in words (tools.mcp_declarations)
+        assert [tool.model_dump(by_alias=True, exclude_none=True) for tool in listed.tools] == mcp_declarations()
         # what the official client loaded is what every model API accepts, within budget
         loaded = [tool.model_dump(by_alias=True, exclude_none=True) for tool in listed.tools]
         assert problems(loaded) == []
@@ -94,7 +95,7 @@ async def test_stdio_server_plays_a_game(tmp_path: Path, mode: str, era: str) ->
         with pytest.raises(MCPError):
             await client.call_tool("teleport", {})
 
-        ended = await player.frame("interact", **bound(leg), action="quit")
+        ended = await player.frame("session", **bound(leg), action="quit")
         while ended["decision"] is not None:
             confirm = ended["decision"]["prompt"] == "Really quit?"
             if ended["decision"]["kind"] == "confirmation":

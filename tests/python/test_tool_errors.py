@@ -104,7 +104,7 @@ async def test_ambiguous_symbol(agent: Client) -> None:
 
 async def test_wrong_decision_id(agent: Client) -> None:
     created = await agent.create(seed=42)
-    quit_frame = await agent.call("interact", **bound(created), action="quit")
+    quit_frame = await agent.call("session", **bound(created), action="quit")
     standing = quit_frame["decision"]["id"]
     wrong = {**quit_frame["decision"]["reply"]["arguments"], "decisionId": "decision-99"}
     frame = await refused(agent, created, "decisionMismatch", "respond", **wrong, value=True)
@@ -169,7 +169,7 @@ async def test_rejections_before_input_are_not_receipts(agent: Client) -> None:
 
 async def test_ended_game_refuses_input(agent: Client) -> None:
     created = await agent.create(seed=42)
-    frame = await agent.call("interact", **bound(created), action="quit")
+    frame = await agent.call("session", **bound(created), action="quit")
     while frame["decision"] is not None:
         value = frame["decision"]["prompt"] == "Really quit?"
         if frame["decision"]["kind"] != "confirmation":

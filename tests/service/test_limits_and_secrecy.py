@@ -136,7 +136,7 @@ async def test_tokens_appear_nowhere_but_in_the_creators_result(database: str, t
                 )
                 assert token not in str(frame)
             quit_ = await agent.call(
-                "interact",
+                "session",
                 {"sessionId": game, "viewId": frame["basis"]["viewId"], "action": "quit", "controlToken": token},
             )
             for _ in range(16):  # "Really quit?" -> yes (and whatever follows), so the game has a record

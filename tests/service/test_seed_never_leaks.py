@@ -119,7 +119,7 @@ async def play(agent: Any, frame: dict[str, Any], auth: dict[str, str]) -> dict[
 
 async def quit_game(agent: Any, frame: dict[str, Any], auth: dict[str, str]) -> dict[str, Any]:
     arguments = {"sessionId": frame["basis"]["sessionId"], "viewId": frame["basis"]["viewId"], **auth}
-    frame = await agent.call("interact", {**arguments, "action": "quit"})
+    frame = await agent.call("session", {**arguments, "action": "quit"})
     for _ in range(16):  # "Really quit?" -> yes; the end-of-game disclosure menus dismissed
         decision = frame.get("decision")
         if not decision:

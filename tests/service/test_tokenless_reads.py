@@ -32,7 +32,7 @@ async def play_to_the_end(agent: Agent, seed: int) -> tuple[str, str]:
     assert not created["isError"], created
     game, token = created["basis"]["sessionId"], created["result"]["controlToken"]
     frame = await agent.call(
-        "interact", {"sessionId": game, "viewId": created["basis"]["viewId"], "action": "quit", "controlToken": token}
+        "session", {"sessionId": game, "viewId": created["basis"]["viewId"], "action": "quit", "controlToken": token}
     )
     for _ in range(16):
         if not frame.get("decision"):

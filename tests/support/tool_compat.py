@@ -21,9 +21,27 @@ ROOT_FORBIDDEN = {"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref"
 #: Where a composition keyword may stand inside a property: the one field
 #: whose shape depends on the question being answered.
 COMPOSED_PROPERTIES = {("respond", "value")}
-#: Property names that explain themselves without a description.
-SELF_EVIDENT = {"x", "y"}
-BUDGET_BYTES = 12 * 1024
+#: Property names that explain themselves without a description: map
+#: coordinates; the binding fields, named after the frame's basis (session's
+#: description says once what they bind, help's overview says more); the
+#: labels a game record keeps; and the HTTP control tokens, which session
+#: create's result tells the agent to pass as controlToken.
+SELF_EVIDENT = {
+    "x",
+    "y",
+    "sessionId",
+    "viewId",
+    "requestId",
+    "expectedRevision",
+    "operationId",
+    "harness_name",
+    "model_name",
+    "controlToken",
+    "controlTokens",
+}
+#: tools/list as compact JSON, over every transport (the WebMCP declarations,
+#: MCP over stdio, MCP over HTTP with its control-token fields): 10 KB.
+BUDGET_BYTES = 10 * 1024
 
 
 def compact_size(tools: Iterable[Mapping[str, Any]]) -> int:

@@ -34,7 +34,7 @@ def journal_rows(state: Path, session_id: str) -> list[tuple[Any, ...]]:
 
 
 async def quit_game(session: Any, frame: dict[str, Any]) -> dict[str, Any]:
-    ended = (await call(session, "interact", **bound(frame), action="quit"))["frame"]
+    ended = (await call(session, "session", **bound(frame), action="quit"))["frame"]
     while ended["decision"] is not None:
         decision = ended["decision"]
         if decision["kind"] == "confirmation":

@@ -12,6 +12,8 @@ the tool runs. `admit` either lets the tool run or answers the call itself
   A refusal carries `retryAfterSeconds`: when the first game here reaches a
   deadline if nobody uses it, plus one sweep. Its result gets the game's
   control token, once (`issue`), never seen by the spectator board.
+- `session list` shows the games loaded here (read-only) plus those whose
+  tokens the call carries (`listing.py`); it loads nothing.
 - Every other call naming a game must carry that game's `controlToken`
   (compared in constant time against the stored hash), except read-only
   tools. Those, without a token, read what is already known and take no
@@ -50,13 +52,13 @@ from ..session import GameRegistry, Session, SessionError
 from ..session.registry import CREATOR, SPECTATING
 from ..store import SessionInfo, StoreError
 from ..tools.base import Tool
-from . import tokens
+from . import listing, tokens
 from .config import ServiceConfig
 from .spectating import StoredAnswers, live_frame
 
-TOKEN_FIELD = "controlToken"
-#: declared on the game tools' schemas over HTTP only (stdio and WebMCP need no token)
-TOKEN_SCHEMA = {"type": "string", "description": "HTTP: session create's controlToken (acting calls)"}
+#: declared on the game tools' schemas over HTTP only (stdio and WebMCP need no
+#: token): listing.http_fields
+TOKEN_FIELD = listing.TOKEN_FIELD
 
 
 def refusal(tool: Tool, code: str, message: str, **details: Any) -> dict[str, Any]:
@@ -91,6 +93,11 @@ class Control:
         token = arguments.pop(TOKEN_FIELD, None)
         if tool.name == "help":
             return None, arguments
+        if tool.name == "session" and (arguments.get("action") == "list" or listing.TOKENS_FIELD in arguments):
+            many = arguments.pop(listing.TOKENS_FIELD, None)
+            if arguments.get("action") != "list":
+                return listing.misplaced_tokens(), arguments
+            return listing.admit_list(self.games, token, many), arguments  # public games and the caller's own
         if tool.name == "session" and arguments.get("action") == "create":
             CREATOR.set(client)  # the registry counts this client's games, atomically with the create
             return None, arguments

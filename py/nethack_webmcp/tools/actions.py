@@ -100,16 +100,19 @@ class ActionTable:
         return list(seen)
 
     def lines(self) -> list[str]:
-        """One line per action; consecutive actions with the same fields and
-        summary share one line (`open|close|kick(target?): ...`)."""
+        """One line per action; consecutive actions with the same fields,
+        binding and summary share one line (`open|close|kick(target?): ...`)."""
         lines: list[str] = []
         previous: Action | None = None
         for action in self.actions:
+            if action.name is None and not action.optional and not action.summary:
+                continue  # the free form without fields: the tool's purpose says it
             line = action.line(self.selector)
             if (
                 previous is not None
                 and previous.name
                 and action.name
+                and action.binding == previous.binding
                 and line[len(action.name) :] == lines[-1][lines[-1].index("(") :]
             ):
                 lines[-1] = lines[-1].replace("(", f"|{action.name}(", 1)

@@ -48,6 +48,8 @@ from .actions import ActionTable
 
 Frame = dict[str, Any]
 log = logging.getLogger(__name__)
+#: WebMCP's annotation for results that carry third-party text
+UNTRUSTED_HINT = "untrustedContentHint"
 # set by `mutate` when it returns a recorded receipt: that frame is history
 # and gets no current diagnostics
 _historical: contextvars.ContextVar[bool] = contextvars.ContextVar("historical", default=False)
@@ -79,25 +81,59 @@ Handler = Callable[[ToolContext, dict[str, Any]], Awaitable[Frame]]
 
 @dataclass(frozen=True)
 class Tool:
+    """One tool. Its annotations describe the whole tool (every action):
+    `read_only` (no action sends input or changes a game), `destructive`
+    (some action can end a game by choice: only session's quit), and
+    `untrusted` (results can carry game text: character, monster and object
+    names people chose, messages, engravings). Nothing reaches outside this
+    host, so openWorldHint is false everywhere; the free tools are idempotent."""
+
     name: str
-    title: str
     description: str
     input_schema: dict[str, Any]
     read_only: bool
     handler: Handler = field(repr=False)
     actions: ActionTable | None = None
+    destructive: bool = False
+    untrusted: bool = True
+
+    def annotations(self) -> dict[str, bool]:
+        """MCP's hints plus WebMCP's untrustedContentHint (MCP has no such
+        field yet: its SDK drops it, and each description says it instead).
+        A hint is listed where it differs from its default (MCP's and WebMCP's
+        readOnlyHint false, MCP's destructiveHint true, idempotentHint false,
+        openWorldHint true; WebMCP's untrustedContentHint false): every tool
+        lists all five, explicitly or by default. destructiveHint means
+        nothing on a read-only tool (MCP), so it is said on acting tools only."""
+        hints: dict[str, bool] = {}
+        if self.read_only:
+            hints.update(readOnlyHint=True, idempotentHint=True)
+        elif not self.destructive:
+            hints["destructiveHint"] = False
+        hints["openWorldHint"] = False
+        if self.untrusted:
+            hints[UNTRUSTED_HINT] = True
+        return hints
 
     def declaration(self) -> dict[str, Any]:
-        """The MCP/WebMCP tool declaration (what tools.json holds). Only
-        readOnlyHint is annotated: acting tools can quit a game, so MCP's
-        default (may be destructive) is the honest one for them."""
+        """The WebMCP tool declaration (what tools.json holds). No title:
+        clients show the name, and tools/list is budgeted (docs/DECISIONS.md)."""
         return {
             "name": self.name,
-            "title": self.title,
             "description": self.description,
             "inputSchema": self.input_schema,
-            "annotations": {"readOnlyHint": self.read_only},
+            "annotations": self.annotations(),
         }
+
+    def mcp_declaration(self, note: str | None = None) -> dict[str, Any]:
+        """The MCP declaration: the same without untrustedContentHint (MCP has
+        no such annotation yet; its SDK drops the member); `note` ends the
+        description (registry.mcp_declarations: the marking in words)."""
+        declared = self.declaration()
+        hints = {key: value for key, value in declared["annotations"].items() if key != UNTRUSTED_HINT}
+        if note is not None:
+            declared["description"] = f"{self.description}\n{note}"
+        return {**declared, "annotations": hints}
 
     async def call(self, ctx: ToolContext, arguments: dict[str, Any] | None) -> Frame:
         """Validate and run. Always returns a frame; errors are frames too.
@@ -107,7 +143,7 @@ class Tool:
         arguments = arguments if arguments is not None else {}
         problems = checker.errors(self.input_schema, arguments)
         if not problems:
-            problems = _token_problems(arguments) + _position_problems(arguments)
+            problems = _token_problems(arguments) + _position_problems(arguments) + _text_problems(arguments)
         if not problems and self.actions is not None:
             problems = self.actions.check(arguments)
         mutation = not self.read_only
@@ -146,21 +182,34 @@ def _token_problems(arguments: dict[str, Any]) -> list[str]:
     ]
 
 
+def _nested(arguments: dict[str, Any], where: str) -> Any:
+    """arguments["a"]["b"] for "a.b", or None."""
+    value: Any = arguments
+    for name in where.split("."):
+        value = value.get(name) if isinstance(value, dict) else None
+    return value
+
+
 def _position_problems(arguments: dict[str, Any]) -> list[str]:
-    """Positions (`to`, `position`, `target.position`) lie on the map."""
-    target = arguments.get("target")
-    found = {
-        "to": arguments.get("to"),
-        "position": arguments.get("position"),
-        "target.position": target.get("position") if isinstance(target, dict) else None,
-    }
+    """Positions (`to`, `position`, `target.position`) give x and y, on the map."""
+    found = {where: _nested(arguments, where) for where in ("to", "position", "target.position")}
     return [
-        f"{where}.{axis} must be {low} to {high}"
+        f"{where} needs {axis!r}" if axis not in square else f"{where}.{axis} must be {low} to {high}"
         for where, square in found.items()
         if isinstance(square, dict)
         for axis, (low, high) in POSITION_BOUNDS.items()
-        if not low <= square[axis] <= high
+        if axis not in square or not low <= square[axis] <= high
     ]
+
+
+def _text_problems(arguments: dict[str, Any]) -> list[str]:
+    """A mark (`symbol`, `target.symbol`) is exactly one character; names and texts are not empty."""
+    marks = [
+        f"{where} must be one character"
+        for where in MARK_FIELDS
+        if isinstance(_nested(arguments, where), str) and len(_nested(arguments, where)) != 1
+    ]
+    return marks + [f"{name} is too short" for name in NONEMPTY_FIELDS if arguments.get(name) == ""]
 
 
 def _session_if_any(ctx: ToolContext, arguments: dict[str, Any]) -> Session | None:
@@ -181,19 +230,31 @@ def _session_if_any(ctx: ToolContext, arguments: dict[str, Any]) -> Session | No
 TOKEN = {"type": "string"}
 ID_FIELDS = frozenset({"sessionId", "viewId", "requestId", "decisionId", "itemId", "operationId"})
 ID_RULE = re.compile(r"[A-Za-z0-9._:-]{1,96}")
-SESSION_ID = {**TOKEN, "description": "basis.sessionId"}
-VIEW_ID = {**TOKEN, "description": "basis.viewId"}
-REQUEST_ID = {**TOKEN, "description": "idempotency key"}
-EXPECTED_REVISION = {"type": "integer", "minimum": 0, "description": "basis.revision"}
+#: The binding fields carry no description of their own: the names are the
+#: frame's (basis.sessionId, basis.viewId, basis.revision), and session's
+#: description says once what they bind and that a retried requestId acts
+#: once (tools/list is budgeted: six tools used to repeat the same words).
+SESSION_ID = TOKEN
+VIEW_ID = TOKEN
+REQUEST_ID = TOKEN
+#: (a negative revision is refused as any other stale one: staleRevision)
+EXPECTED_REVISION = {"type": "integer"}
 #: A map square. Its bounds (geometry.POSITION_BOUNDS) are the map's rulers; like
-#: the ID rule they are checked once in `Tool.call` (`_position_problems`)
-#: rather than repeated in every position of tools/list.
+#: the ID rule they, and that both x and y are given, are checked once in
+#: `Tool.call` (`_position_problems`) rather than repeated in every position
+#: of tools/list.
 POSITION = {
     "type": "object",
     "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
-    "required": ["x", "y"],
     "additionalProperties": False,
 }
+#: One displayed mark; that it is one character is checked in `Tool.call`
+#: (`_text_problems`), like the ID rule.
+MARK = {"type": "string", "description": "one shown mark"}
+MARK_FIELDS = ("symbol", "target.symbol")
+#: Texts that are never empty (a character name, an engraving or spell, an
+#: encyclopedia entry): checked in `Tool.call` too, not in every schema.
+NONEMPTY_FIELDS = ("name", "text")
 #: the binding fields of actions.BINDINGS, declared once for every tool
 BINDING_FIELDS: dict[str, dict[str, Any]] = {
     "sessionId": SESSION_ID,
@@ -204,12 +265,18 @@ BINDING_FIELDS: dict[str, dict[str, Any]] = {
 
 
 def table_tool(
-    name: str, title: str, purpose: str, table: ActionTable, read_only: bool, handler: Handler, *notes: str
+    name: str,
+    purpose: str,
+    table: ActionTable,
+    read_only: bool,
+    handler: Handler,
+    *notes: str,
+    destructive: bool = False,
 ) -> Tool:
     """A tool whose schema and description come from its action table:
     the purpose, one line per action, then notes (each a short line)."""
     description = "\n".join([purpose, *table.lines(), *notes])
-    return Tool(name, title, description, table.schema(), read_only, handler, table)
+    return Tool(name, description, table.schema(), read_only, handler, table, destructive)
 
 
 def plain_schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -65,19 +65,19 @@ ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
 TABLE = ActionTable(
     "action",
     (
-        Action(None, "free: slot by slot", binding="session"),
-        Action("wear", "armour (W)", optional=("itemId", "slot")),
-        Action("puton", "ring/amulet/eyewear (P); no itemId needs slot", optional=("itemId", "slot")),
-        Action("takeoff", "armour (T)", optional=("itemId", "slot")),
-        Action("remove", "accessory (R); no itemId needs slot", optional=("itemId", "slot")),
-        Action("wield", "hands:true = bare", optional=("itemId", "hands")),
-        Action("quiver", "hands:true = empty", optional=("itemId", "hands")),
-        Action("swap", "primary/alternate (x)"),
-        Action("twoWeapon", "toggle"),
+        Action(None, "", binding="session"),
+        Action("wear", "", optional=("itemId", "slot")),
+        Action("puton", "", optional=("itemId", "slot")),
+        Action("takeoff", "", optional=("itemId", "slot")),
+        Action("remove", "", optional=("itemId", "slot")),
+        Action("wield", "", optional=("itemId", "hands")),
+        Action("quiver", "", optional=("itemId", "hands")),
+        Action("swap", ""),
+        Action("twoWeapon", ""),
     ),
     {
         **BINDING_FIELDS,
-        "itemId": {**TOKEN, "description": "itemId from scene.inventory"},
+        "itemId": {**TOKEN, "description": "scene.inventory id"},
         "slot": {"type": "string", "enum": [*ARMOR_SLOTS, *ACCESSORY_SLOTS]},
         "hands": {"type": "boolean"},
     },
@@ -126,10 +126,9 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "equipment",
-    "Equipment",
-    "Worn and wielded items: list them free, or change one (one command).",
+    "Worn and wielded: without action list it (free), else change it.",
     TABLE,
     False,
     handle,
-    "slot: an item's equipmentTargets slot, or what to take off.",
+    "hands: bare/empty; slot: equipmentTargets or what to remove.",
 )

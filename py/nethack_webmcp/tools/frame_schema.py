@@ -34,6 +34,7 @@ from ..projection import frame as frames
 from ..projection.vocabulary import POINT_FEATURES
 from ..session.gate import Gate
 from ..session.session import Submission
+from . import listing
 from .equipment import SLOT_ORDER
 from .interact import PICKUP_MARKS
 
@@ -67,6 +68,7 @@ RESULT_KINDS: Final = (
     "lore",
     "lookup",
     "leg",
+    "sessions",
 )
 #: `diagnostics` reports (session.diagnostics, durability, recovery, resume).
 DIAGNOSTICS: Final = ("storage", "ownership", "recovery", "resume")
@@ -423,13 +425,38 @@ def event() -> dict[str, Any]:
     }
 
 
+def listed_game() -> dict[str, Any]:
+    """One `session list` entry (tools/listing.py): closed, so no seed can ride along."""
+    return closed(
+        {
+            "sessionId": ref("token"),
+            "state": words([*get_args(Gate), *listing.STATES]),
+            "access": words(listing.ACCESS),
+            "dlvl": nullable(INTEGER),
+            "turn": nullable(COUNT),
+            "name": STRING,
+            "role": nullable(STRING),
+        }
+    )
+
+
 def result() -> dict[str, Any]:
-    """Query data, one shape per tool (see each tool's docs); typed here by kind."""
+    """Query data, one shape per tool (see each tool's docs); typed here by kind
+    (a leg's stopReason, a session list's entries)."""
     leg = {
         "if": {"properties": {"kind": {"const": "leg"}}},
         "then": {"properties": {"stopReason": words(STOP_REASONS)}},
     }
-    return {"type": "object", "required": ["kind"], "properties": {"kind": words(RESULT_KINDS)}, **leg}
+    sessions = {
+        "if": {"properties": {"kind": {"const": "sessions"}}},
+        "then": {"required": ["games", "more"], "properties": {"games": array(listed_game()), "more": COUNT}},
+    }
+    return {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": words(RESULT_KINDS)},
+        "allOf": [leg, sessions],
+    }
 
 
 def error() -> dict[str, Any]:

@@ -76,7 +76,7 @@ GENERATED_TOPICS = (TOOLS_TOPIC, FRAME_TOPIC)
 SCHEMA = plain_schema({"topic": {"type": "string", "enum": [*TOPICS, *GENERATED_TOPICS]}})
 
 # The topics' names are in the enum; the description names the generated one (tools/list is budgeted).
-DESCRIPTION = f"How to play, with examples (free). {TOOLS_TOPIC}: every tool's actions."
+DESCRIPTION = f"How to play, with examples (free); {TOOLS_TOPIC}: every action."
 
 
 def every_action() -> str:
@@ -105,4 +105,5 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return frames.build(None, result={"kind": "help", "topic": topic, "text": text, "topics": topics})
 
 
-TOOL = Tool("help", "Help", DESCRIPTION, SCHEMA, True, handle)
+# help answers with this package's own text only: not untrusted
+TOOL = Tool("help", DESCRIPTION, SCHEMA, True, handle, untrusted=False)

@@ -1,5 +1,8 @@
 """interact.py - the `interact` tool: act on a square, or discover what you could do.
 
+No command here ends the game by choice (quit is `session quit`), so the
+tool is not marked destructive.
+
 With `action` it sends exactly that one command. Without `action` it is a
 free query (no input, no turn) returning the perceived facts of a square
 and `attempts`: calls you could make there, bound to the current viewId.
@@ -26,7 +29,7 @@ from .base import (
 DIRECTED = {"attack": "game.attack", "moveWithoutAttack": "game.moveWithoutAttack"}
 DOOR_LIKE = {"open": "game.open", "close": "game.close", "kick": "game.kick", "chat": "game.chat"}
 COUNTED = {"search": "game.search", "rest": "game.rest"}
-PLAIN = {name: f"game.{name}" for name in ("wait", "pray", "pickup", "quit", "pay", "loot", "force", "enhance")}
+PLAIN = {name: f"game.{name}" for name in ("wait", "pray", "pickup", "pay", "loot", "force", "enhance")}
 METHODS = {**DIRECTED, **DOOR_LIKE, **COUNTED, **PLAIN}
 TURNS = {"type": "integer", "minimum": 1, "maximum": 1000, "description": "default 1"}
 #: pickup_types marks -> the low protocol's item type names
@@ -52,13 +55,13 @@ TYPES = {"type": "string", "maxLength": 15, "description": "marks, e.g. $?!"}
 TABLE = ActionTable(
     "action",
     (
-        Action(None, "free: a square's facts and offered calls", optional=("target",), binding="session"),
-        Action("attack", "fight (F)", required=("target",)),
-        Action("moveWithoutAttack", "step, no fight or pickup (m)", required=("target",)),
-        *(Action(name, "no target: asked", optional=("target",)) for name in DOOR_LIKE),
+        Action(None, "free: facts, offered calls", optional=("target",), binding="session"),
+        Action("attack", "", required=("target",)),
+        Action("moveWithoutAttack", "", required=("target",)),
+        *(Action(name, "", optional=("target",)) for name in DOOR_LIKE),
         *(Action(name, "", optional=("turns",)) for name in COUNTED),
         *(Action(name, "") for name in PLAIN),
-        Action("autopickup", "types on; none off", optional=("types",)),
+        Action("autopickup", "none: off", optional=("types",)),
     ),
     {**BINDING_FIELDS, "target": targets.SCHEMA, "turns": TURNS, "types": TYPES},
 )
@@ -116,10 +119,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "interact",
-    "Interact",
-    "One NetHack command on an adjacent square or yourself.",
+    "One command on an adjacent square or yourself.",
     TABLE,
     False,
     handle,
-    "target: {direction}|{position:{x,y}}|{symbol,scope} (one matching mark).",
 )

@@ -14,10 +14,7 @@ from .base import SESSION_ID, Tool, ToolContext, plain_schema, query
 
 SCHEMA = plain_schema({"sessionId": SESSION_ID}, ("sessionId",))
 
-DESCRIPTION = (
-    "Carried items (free): itemId, label, quantity, category, usage, equipmentSlots, "
-    "known (only what you learned), actions, equipmentTargets."
-)
+DESCRIPTION = "Carried items (free): itemId, label, what you know, actions."
 
 
 def result(session: Session) -> dict[str, Any]:
@@ -31,4 +28,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await query(ctx, args, lambda session: frames.build(session, result=result(session), include_scene=False))
 
 
-TOOL = Tool("inventory", "Inventory", DESCRIPTION, SCHEMA, True, handle)
+TOOL = Tool("inventory", DESCRIPTION, SCHEMA, True, handle)

@@ -19,22 +19,19 @@ from ..projection import frame as frames
 from ..projection.mapview import cell_meaning
 from ..projection.vocabulary import KIND_NAMES, OBJECT_CLASS_MARKS
 from ..session import Session, SessionError
-from .base import POSITION, SESSION_ID, Tool, ToolContext, plain_schema, query
+from .base import MARK, POSITION, SESSION_ID, Tool, ToolContext, plain_schema, query
 
 POSITIONS_SHOWN = 40
 SCHEMA = plain_schema(
     {
         "sessionId": SESSION_ID,
-        "symbol": {"type": "string", "minLength": 1, "maxLength": 1, "description": "its meanings and positions"},
-        "position": {**POSITION, "description": "mark, class, terrain, creature"},
-        "name": {"type": "string", "minLength": 1, "maxLength": 120, "description": "encyclopedia entry"},
+        "symbol": MARK,
+        "position": POSITION,
+        "name": {"type": "string", "maxLength": 120, "description": "encyclopedia entry"},
     },
     ("sessionId",),
 )
-DESCRIPTION = (
-    "What the map shows, or NetHack's encyclopedia (free); give symbol, position or name. "
-    "An object mark names a class, not the object."
-)
+DESCRIPTION = "What a mark or square is, or an encyclopedia entry (free): symbol, position or name."
 
 
 def by_symbol(session: Session, symbol: str) -> dict[str, Any]:
@@ -100,4 +97,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await query(ctx, args, build)
 
 
-TOOL = Tool("lookup", "Look up", DESCRIPTION, SCHEMA, True, handle)
+TOOL = Tool("lookup", DESCRIPTION, SCHEMA, True, handle)

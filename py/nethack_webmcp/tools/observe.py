@@ -29,15 +29,13 @@ from ..session.operations import RunningOperation
 from .base import SESSION_ID, TOKEN, Tool, ToolContext, plain_schema, query
 
 SCHEMA = plain_schema(
-    {"sessionId": SESSION_ID, "operationId": {**TOKEN, "description": "an earlier outcome.operationId: its evidence"}},
+    {"sessionId": SESSION_ID, "operationId": TOKEN},  # outcome.operationId
     ("sessionId",),
 )
 
 DESCRIPTION = (
-    "Look without acting (free): scene, scene.world (every map row), recent messages, "
-    "result.knowledge (spells, skills, levels, conduct, achievements). Resyncs "
-    "after an uncertain outcome or storage diagnostic (never resends input). operationId: what "
-    "that earlier action recorded."
+    "Look (free): scene with every map row, messages, knowledge. Resync here after an uncertain "
+    "outcome; operationId: that action's record."
 )
 
 
@@ -109,4 +107,4 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return await query(ctx, args, build, while_busy=while_busy)
 
 
-TOOL = Tool("observe", "Observe the game", DESCRIPTION, SCHEMA, True, handle)
+TOOL = Tool("observe", DESCRIPTION, SCHEMA, True, handle)

@@ -18,9 +18,9 @@ from .base import POSITION, SESSION_ID, Tool, ToolContext, query, table_tool
 TABLE = ActionTable(
     "query",
     (
-        Action("route", "shortest known route, or why none", required=("to",), binding="session"),
-        Action("navigation", "frontiers, ways down/up, doors", binding="session"),
-        Action("neighborhood", "9x9 cells around you", binding="session"),
+        Action("route", "", required=("to",), binding="session"),
+        Action("navigation", "frontiers, stairs, doors", binding="session"),
+        Action("neighborhood", "9x9 around you", binding="session"),
     ),
     {"sessionId": SESSION_ID, "to": POSITION},
 )
@@ -43,10 +43,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "plan",
-    "Plan",
-    "Plan for free over the perceived map of this level.",
+    "Free plans over this level's seen map.",
     TABLE,
     True,
     handle,
-    "Routes: remembered walkable squares; no closed doors, creatures (but pets) or known traps.",
 )

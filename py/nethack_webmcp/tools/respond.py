@@ -37,14 +37,14 @@ VALUE = {
             "additionalProperties": False,
         },
     ],
-    "description": "as decision.reply.valueSchema says",
+    "description": "per decision.reply.valueSchema",
 }
 
 TABLE = ActionTable(
     "action",
     (
         Action("answer", "", required=("value",), binding="decision"),
-        Action("cancel", "the game's ESC", binding="decision"),
+        Action("cancel", "ESC", binding="decision"),
     ),
     {**BINDING_FIELDS, "decisionId": DECISION_ID, "value": VALUE},
 )
@@ -67,11 +67,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "respond",
-    "Respond to a question",
-    "Answer or cancel the standing question (frame.decision): copy decision.reply.arguments, add value.",
+    "Answer frame.decision: copy decision.reply.arguments, add value.",
     TABLE,
     False,
     handle,
-    "value: confirmation true|false; choice option id or name (list if several); text; direction; "
-    'item {itemId,quantity?}|"hands"; position {x,y}|"finish"|compass (moves the cursor).',
 )

@@ -1,4 +1,4 @@
-"""session.py - the `session` tool: create, resume and close games.
+"""session.py - the `session` tool: create, list, resume, close and quit games.
 
 Creation is not retry-idempotent (it starts a new game every time), so it
 takes no requestId. Resume loads a stored game by pinned replay (any other
@@ -10,6 +10,12 @@ process every later call naming the game is refused `sessionClosed` (the
 error names `session resume`) until `session resume` loads it again - it
 is never reloaded behind the caller's back. A game whose operation is
 still running cannot be closed (`busy`) until that operation is done.
+`list` shows the games this host holds that the caller may drive or
+watch (listing.py). `quit` ends a game for good, so it lives here and not
+among interact's commands: session is the one tool marked destructive. It
+keeps NetHack's own confirmation: quit sends the game's #quit, which asks
+"Really quit?" (a confirmation decision); respond true ends the game, false
+or cancel plays on.
 Wizard mode is a test fixture of the low protocol and is deliberately not
 offered here.
 """
@@ -21,8 +27,9 @@ from typing import Any
 from ..projection import frame as frames
 from ..session import SessionError
 from ..session import errors as session_errors
+from . import listing
 from .actions import Action, ActionTable
-from .base import BINDING_FIELDS, Tool, ToolContext, table_tool
+from .base import BINDING_FIELDS, Operation, Tool, ToolContext, mutate, table_tool
 from .interact import TYPES, pickup_settings
 
 ROLES = [
@@ -44,7 +51,7 @@ ROLES = [
 #: counts characters, so it is only the outer bound; `_check_bytes` is exact).
 BYTE_LIMITS = {"name": 31, "harness_name": 120, "model_name": 120}
 CREATE_FIELDS: dict[str, Any] = {
-    "name": {"type": "string", "minLength": 1, "maxLength": 31, "description": "1-31 UTF-8 bytes"},
+    "name": {"type": "string", "maxLength": 31, "description": "1-31 UTF-8 bytes"},
     "role": {"type": "string", "enum": ROLES},
     "race": {"type": "string", "enum": ["human", "elf", "dwarf", "gnome", "orc"]},
     "gender": {"type": "string", "enum": ["male", "female"]},
@@ -53,21 +60,23 @@ CREATE_FIELDS: dict[str, Any] = {
         "type": "integer",
         "minimum": 0,
         "maximum": 4294967295,
-        "description": "same seed + same inputs = same game",
+        "description": "same seed+inputs: same game",
     },
-    "harness_name": {"type": "string", "maxLength": 120, "description": "label"},
-    "model_name": {"type": "string", "maxLength": 120, "description": "label"},
-    "autopickup": {**TYPES, "description": "pickup_types marks, e.g. $"},
+    "harness_name": {"type": "string", "maxLength": 120},
+    "model_name": {"type": "string", "maxLength": 120},
+    "autopickup": {**TYPES, "description": "pickup_types, e.g. $"},
 }
 
 TABLE = ActionTable(
     "action",
     (
-        Action("create", "omitted choices fit the rest", optional=tuple(CREATE_FIELDS), binding="none"),
-        Action("resume", "replay a stored game (any call naming one does)", binding="session"),
-        Action("close", "retire the engine; the game stays resumable", binding="session"),
+        Action("create", "", optional=tuple(CREATE_FIELDS), binding="none"),
+        Action("list", "games to drive or watch", binding="none"),
+        Action("resume", "", binding="session"),
+        Action("close", "", binding="session"),
+        Action("quit", "asks first"),
     ),
-    {**CREATE_FIELDS, "sessionId": BINDING_FIELDS["sessionId"]},
+    {**CREATE_FIELDS, **BINDING_FIELDS},
 )
 
 
@@ -98,6 +107,15 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
                 "durability": ctx.games.store.durability,
             },
         )
+    if args["action"] == "list":
+        return frames.build(None, result=await listing.result(ctx.games, ctx.closed))
+    if args["action"] == "quit":
+
+        async def quit_game(operation: Operation) -> dict[str, Any]:
+            await operation.step("game.quit")  # NetHack asks "Really quit?": respond decides
+            return operation.frame()
+
+        return await mutate(ctx, "session", args, quit_game)
     if args["action"] == "resume":
         session = await ctx.games.resume(args["sessionId"])
         ctx.closed.discard(args["sessionId"])  # explicitly loaded again: calls may name it
@@ -112,10 +130,10 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "session",
-    "Game session",
-    "Real NetHack 3.6.7 games (several at once).",
+    "Games of NetHack 3.6.7.",
     TABLE,
     False,
     handle,
-    "Acting calls need sessionId+viewId; a retried requestId acts once.",
+    "Acting calls quote the basis (sessionId, viewId, revision); a retried requestId acts once.",
+    destructive=True,
 )

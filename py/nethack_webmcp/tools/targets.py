@@ -18,7 +18,7 @@ from typing import Any
 from ..geometry import COMPASS_NAMES, DELTAS, MAP_ROWS, MAX_X, MIN_X, direction_between, in_bounds
 from ..navigation.level import LevelView
 from ..session import SessionError
-from .base import POSITION
+from .base import MARK, POSITION
 
 
 @dataclass(frozen=True)
@@ -32,11 +32,10 @@ class Square:
 #: checks that exactly one form is used.
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "description": "one of: direction, position, symbol+scope",
     "properties": {
         "direction": {"type": "string", "enum": [*COMPASS_NAMES, "self"]},
         "position": POSITION,
-        "symbol": {"type": "string", "minLength": 1, "maxLength": 1, "description": "a shown mark"},
+        "symbol": MARK,
         "scope": {"type": "string", "enum": ["adjacent", "level"]},
     },
     "additionalProperties": False,

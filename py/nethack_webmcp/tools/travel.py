@@ -43,25 +43,25 @@ MAX_ACTIONS = {
     "type": "integer",
     "minimum": 1,
     "maximum": 200,
-    "description": f"move budget (default {DEFAULT_MAX_ACTIONS})",
+    "description": f"moves (default {DEFAULT_MAX_ACTIONS})",
 }
 MAX_FRONTIERS = {
     "type": "integer",
     "minimum": 1,
     "maximum": 20,
-    "description": f"frontiers to visit in turn (default {DEFAULT_MAX_FRONTIERS})",
+    "description": f"default {DEFAULT_MAX_FRONTIERS}",
 }
 GOALS = {"arrived", "atWayDown", "frontierReached", "frontierRevealed"}
 
 TABLE = ActionTable(
     "mode",
     (
-        Action("step", "one move (attacks a shown hostile)", required=("target",)),
-        Action("run", "NetHack's run", required=("direction",), optional=("runMode", "noPickup")),
-        Action("climb", "stairs/ladder here; direction up|down", required=("direction",)),
-        Action("to", "walk a known route", required=("to",), optional=("maxActions",)),
-        Action("explore", "to the nearest unexplored frontiers", optional=("maxActions", "maxFrontiers")),
-        Action("descend", "to a known way down; stops on it", optional=("maxActions",)),
+        Action("step", "attacks a shown hostile", required=("target",)),
+        Action("run", "", required=("direction",), optional=("runMode", "noPickup")),
+        Action("climb", "up|down", required=("direction",)),
+        Action("to", "", required=("to",), optional=("maxActions",)),
+        Action("explore", "", optional=("maxActions", "maxFrontiers")),
+        Action("descend", "", optional=("maxActions",)),
     ),
     {
         **BINDING_FIELDS,
@@ -197,11 +197,9 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "travel",
-    "Travel",
-    "Move: one command (step, run, climb) or a leg of moves re-planned after each (to, explore, descend).",
+    "One move, or a leg of moves (to, explore, descend).",
     TABLE,
     False,
     handle,
-    "Legs stop on a question, damage, a new creature, a door bump or the budget (result.stopReason); "
-    "they never fight, open doors, answer or climb.",
+    "Legs never fight, open or answer; result.stopReason says why they stop.",
 )

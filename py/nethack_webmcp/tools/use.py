@@ -27,24 +27,24 @@ from .base import (
     table_tool,
 )
 
-ITEM_ID = {**TOKEN, "description": "itemId from scene.inventory"}
+ITEM_ID = {**TOKEN, "description": "scene.inventory id"}
 QUANTITY = {"type": "integer", "minimum": 1, "maximum": 2147483647, "description": "part of a stack"}
 AIM = {"type": "string", "enum": list(AIMS)}
 PLAIN = ("eat", "apply", "read", "drink", "dip", "rub", "invoke", "offer")
 AIMED = ("zap", "throw")
 METHODS = {name: f"game.{name}" for name in (*PLAIN, *AIMED, "drop", "fire", "engrave", "cast")}
-TEXT = {"type": "string", "minLength": 1, "maxLength": 128, "description": "engraving; spell name"}
+TEXT = {"type": "string", "maxLength": 128, "description": "engraving; spell name"}
 
 TABLE = ActionTable(
     "action",
     (
-        Action(None, "free: offered actions per carried item", optional=("itemId",), binding="session"),
+        Action(None, "free: offered calls", optional=("itemId",), binding="session"),
         *(Action(name, "", optional=("itemId",)) for name in PLAIN),
-        Action("drop", "quantity needs itemId", optional=("itemId", "quantity")),
+        Action("drop", "", optional=("itemId", "quantity")),
         *(Action(name, "", optional=("itemId", "direction")) for name in AIMED),
-        Action("fire", "the quiver", optional=("direction",)),
-        Action("engrave", "hands:true = fingers", optional=("itemId", "hands", "text")),
-        Action("cast", "a known spell", optional=("text", "direction")),
+        Action("fire", "quiver", optional=("direction",)),
+        Action("engrave", "hands: fingers", optional=("itemId", "hands", "text")),
+        Action("cast", "", optional=("text", "direction")),
     ),
     {
         **BINDING_FIELDS,
@@ -82,10 +82,8 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 TOOL: Tool = table_tool(
     "use",
-    "Use an item",
-    "Use a carried item: one NetHack command.",
+    "One command with a carried item; without itemId or direction the game asks.",
     TABLE,
     False,
     handle,
-    "Without itemId (or direction) the game asks. Wear and wield: equipment.",
 )
