@@ -12,7 +12,8 @@ export default [
   },
   js.configs.recommended,
   {
-    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    // 2025: import attributes (webmcp/vocabulary.js imports the build's JSON)
+    languageOptions: { ecmaVersion: 2025, sourceType: 'module' },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       'no-unused-vars': ['error', { args: 'none', caughtErrors: 'none' }],

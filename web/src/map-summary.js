@@ -3,9 +3,12 @@
 // message. Built only from what the map shows (marks and kinds of the
 // snapshot rows), so it tells a listener no more than a viewer sees.
 
-/** @type {Array<[string, number, number]>} */
-const DIRECTIONS = [['north', 0, -1], ['northeast', 1, -1], ['east', 1, 0], ['southeast', 1, 1],
-                    ['south', 0, 1], ['southwest', -1, 1], ['west', -1, 0], ['northwest', -1, -1]];
+import { COMPASS } from '../../webmcp/vocabulary.js';
+
+/** A step's bearing, clockwise from north (y grows southward). @param {[string, number, number]} step */
+const bearing = ([, dx, dy]) => (Math.atan2(dx, -dy) + 2 * Math.PI) % (2 * Math.PI);
+// The vocabulary's compass read round the hero, clockwise from north.
+const DIRECTIONS = [...COMPASS].sort((a, b) => bearing(a) - bearing(b));
 
 // The `kinds` codes of the rows (docs/PROTOCOL.md, rows-v1).
 /** @type {Record<string, string>} */

@@ -6,15 +6,13 @@
 // standing question (answers.js, after reading its prompt), and counts what
 // it did so hosts and tests can judge the play.
 
+import { RECOVERABLE_ERRORS } from '../vocabulary.js';
 import { chooseAnswer } from './answers.js';
 import { CarefulBeginner } from './beginner.js';
 
 export const HARNESS = 'nethack-webmcp autopilot';
 export const MODEL = 'rule-based (no model)';
 
-// Error codes the autopilot recovers from by re-reading the game.
-const RECOVERABLE = new Set(['staleView', 'staleRevision', 'decisionStanding', 'noDecision', 'decisionMismatch',
-  'notFound', 'ambiguous', 'notAdjacent', 'noRoute', 'stepFailed', 'blocked', 'targetOccupied', 'invalidTarget']);
 const LOG_LINES = 12;
 
 /** @typedef {import('./frame').Frame} Frame */
@@ -189,7 +187,7 @@ export class Autopilot {
    * @returns {Promise<Frame | null>} */
   async act(frame) {
     if (frame.error && !(frame.outcome && frame.outcome.submission === 'accepted')) {
-      if (!RECOVERABLE.has(frame.error.code)) return this.fail(frame.error);
+      if (!RECOVERABLE_ERRORS.has(frame.error.code)) return this.fail(frame.error); // re-reading the game recovers
       this.state.handledErrors += 1;
       if (frame.error.code === 'decisionMismatch' || frame.error.code === 'noDecision') this.state.notStanding += 1;
       this.note(`handled ${frame.error.code}: re-reading the game`);

@@ -3,13 +3,8 @@
 // looks like a dead end to exploring; a beginner pushes it. Everything here
 // reads the frame's map text, i.e. what the player saw.
 
+import { COMPASS } from '../vocabulary.js';
 import { markAt } from './maptext.js';
-
-/** @type {Array<[string, number, number]>} */
-const COMPASS = [
-  ['north', 0, -1], ['south', 0, 1], ['east', 1, 0], ['west', -1, 0],
-  ['northeast', 1, -1], ['northwest', -1, -1], ['southeast', 1, 1], ['southwest', -1, 1],
-];
 const STAND_ON = new Set(['.', '#', '<', '>', '{', '$', '*', '%', '(', ')', '[', '!', '?', '/', '=', '"']);
 const PUSH_TRIES = 2; // per boulder and direction: a stuck boulder ("You try to move the boulder, but in vain") stays
 

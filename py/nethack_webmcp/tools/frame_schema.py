@@ -3,20 +3,22 @@
 One source: the schema is built here from the vocabularies the projection,
 navigation, session and tools themselves use (geometry, terrain types,
 glyph kinds, the gate, submissions, stop reasons, equipment slots, pickup
-types, the decision kinds' value schemas' words), so a new word in one of
-them is a new word here. `help {"topic":"frame"}` returns it and the build
+types, the decision kinds' value schemas' words) and from the engine's own
+vocabulary (engine/vocabulary.py, protocol.describe's), so a new word in
+one of them is a new word here. `help {"topic":"frame"}` returns it and the build
 exports it (`python -m nethack_webmcp.tools.export --frame-schema`, the
 site's decision-frame.schema.json). tests/python/test_frame_schema.py
 validates a corpus of frames from real games against it with a real JSON
-Schema validator, and holds the engine words below to `protocol.describe`.
+Schema validator; tests/python/test_vocabulary_copies.py holds the engine's
+vocabulary to `protocol.describe`.
 
 Closed where the frame's shape is closed (every object the projection
 builds: additionalProperties false), open where the content is another
 layer's query data: `result` is typed by its `kind` only, `error` carries
 per-code details, diagnostics' reports are objects, the end's knowledge is
-the engine's. Words the engine writes that no Python module names (hunger,
-burden, how a game ended, item categories) are listed here once, from the
-driver's sources (wasm/driver/obs_build.c, obs_items.c).
+the engine's. Words the engine writes (statuses, events, decision kinds,
+hunger, burden, how a game ended, item categories, attitudes) are the
+engine vocabulary's lists, never typed here.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, Final, get_args
 
+from ..engine.vocabulary import words as engine_words
 from ..geometry import COMPASS_NAMES, MAP_ROWS, MAP_WIDTH, POSITION_BOUNDS
 from ..navigation import STOP_REASONS
 from ..navigation.level import _OCCUPANT_KINDS
@@ -40,19 +43,19 @@ from .interact import PICKUP_MARKS
 
 SCHEMA_ID: Final = "urn:nethack-webmcp:decision-frame:2"
 
-#: The engine's outcome statuses (protocol.describe capabilities.statuses; a test holds them equal).
-ENGINE_STATUSES: Final = ("completed", "decision", "blocked", "interrupted", "ended")
+#: The engine's outcome statuses.
+ENGINE_STATUSES: Final = engine_words("statuses")
 #: Statuses the adapter adds: refused before input, an uncertain step,
 #: an operation past its deadline, a leg that stopped short of its goal.
 ADAPTER_STATUSES: Final = ("rejected", "unknown", "running", "stopped")
 #: An operation past its deadline whose inputs are not known taken yet (tools/base.running_frame).
 PENDING: Final = "pending"
-#: Event types (protocol.describe capabilities.events; a test holds them equal).
-EVENT_TYPES: Final = ("heard", "passage", "creatureDied", "lifeSaved", "attacked")
-#: What an attacked event says attacked the hero (wasm/driver/obs_hazards.h).
-ATTACKS: Final = ("melee", "missile", "launched")
+#: Event types.
+EVENT_TYPES: Final = engine_words("events")
+#: What an attacked event says attacked the hero.
+ATTACKS: Final = engine_words("attackKinds")
 #: Decision kinds, each with its own value schema (projection/decision.value_schema).
-DECISION_KINDS: Final = ("confirmation", "choice", "text", "direction", "item", "position")
+DECISION_KINDS: Final = engine_words("decisionKinds")
 #: `result.kind` of each tool's query data.
 RESULT_KINDS: Final = (
     "session",
@@ -73,51 +76,15 @@ RESULT_KINDS: Final = (
 #: `diagnostics` reports (session.diagnostics, durability, recovery, resume).
 DIAGNOSTICS: Final = ("storage", "ownership", "recovery", "resume")
 #: Perceived attitude, disclosed only for a visible, undisguised creature.
-ATTITUDES: Final = ("hostile", "peaceful", "tame")
+ATTITUDES: Final = engine_words("attitudes")
 #: neighborhood movement intents and the one proven restriction (navigation/neighborhood.py).
 INTENTS: Final = ("attack", "displaceAlly", "possiblePush", "openDoor", "step")
 BLOCKED_REASONS: Final = ("intactDoorDiagonal",)
-#: The driver's words (wasm/driver/obs_build.c, obs_items.c).
-HUNGER: Final = ("satiated", "not_hungry", "hungry", "weak", "fainting", "fainted", "starved", "unknown")
-BURDEN: Final = ("unencumbered", "burdened", "stressed", "strained", "overtaxed", "overloaded", "unknown")
-ENDINGS: Final = (
-    "died",
-    "choked",
-    "poisoned",
-    "starved",
-    "drowned",
-    "burned",
-    "dissolved",
-    "crushed",
-    "stoned",
-    "slimed",
-    "genocided",
-    "panicked",
-    "trickery",
-    "quit",
-    "escaped",
-    "ascended",
-    "unknown",
-)
-CATEGORIES: Final = (
-    "weapon",
-    "armor",
-    "ring",
-    "amulet",
-    "tool",
-    "food",
-    "potion",
-    "scroll",
-    "spellbook",
-    "wand",
-    "gold",
-    "gem",
-    "rock",
-    "ball",
-    "chain",
-    "venom",
-    "other",
-)
+#: The driver's vitals, endings and item categories.
+HUNGER: Final = engine_words("hunger")
+BURDEN: Final = engine_words("burden")
+ENDINGS: Final = engine_words("endReasons")
+CATEGORIES: Final = engine_words("itemCategories")
 #: `scene.perception` freshness: the terrain words plus the last scene of a lost engine.
 PERCEPTION: Final = ("current", "unknown", "lastKnown")
 
@@ -218,7 +185,7 @@ def vitals() -> dict[str, Any]:
             **dict.fromkeys(numbers, INTEGER),
             "strength": STRING,  # "18/50" as the status line shows it
             **dict.fromkeys(attributes, INTEGER),
-            "alignment": words(["lawful", "neutral", "chaotic"]),
+            "alignment": words(engine_words("alignments")),
             "hunger": words(HUNGER),
             "hungerLabel": STRING,
             "burden": words(BURDEN),
@@ -396,7 +363,7 @@ def decision() -> dict[str, Any]:
         {
             "cancel": cancel,
             "default": MARK,  # confirmation
-            "select": words(["one", "any"]),  # choice
+            "select": words(engine_words("choiceSelect")),  # choice
             "options": array(option),
             "maxBytes": {"type": "integer", "minimum": 1},  # text
             "purpose": words(["key"]),
