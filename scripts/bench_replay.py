@@ -119,3 +119,13 @@ async def main(sizes: list[int], seed: int, seeks: int, play: Callable[[Session,
         )
     largest = results[-1]
     print(json.dumps({key: largest[key] for key in ("inputs", "openMs", "seekP95Ms", "resumeMs")}))
+
+
+if __name__ == "__main__":
+    # The module of scripts/bench-replay's default bench; run that script.
+    import argparse
+
+    argparse.ArgumentParser(
+        prog="scripts/bench_replay.py", description="the checkpoint bench of ./scripts/bench-replay (run that)"
+    ).parse_args()
+    raise SystemExit("run ./scripts/bench-replay (this module holds its checkpoint bench)")
