@@ -3,7 +3,8 @@
 A real game in the page's WASM engine, driven only through the agent-side
 WebMCP client: tools listed with their exported schemas and annotations,
 a session created, one travel step, a real NetHack question answered, and
-observe agreeing with what the spectator draws.
+observe agreeing with what the spectator draws; the page's session list
+and session quit.
 """
 
 from __future__ import annotations
@@ -22,17 +23,58 @@ from .site_harness import (
 )
 
 
-def test_tools_listed_with_schemas_and_read_only_hints(site: Site) -> None:
+def test_tools_listed_with_schemas_and_honest_hints(site: Site) -> None:
+    """As the browser reports them (Chromium's own WebMCP, or the polyfill):
+    each tool's schema, read-only hint and untrusted-content hint per tool."""
     listed = {tool["name"]: tool for tool in site.client.tools()}
     assert sorted(listed) == sorted(tool.name for tool in TOOLS)
     for tool in TOOLS:
         seen = listed[tool.name]
         assert seen["description"] == tool.description
         assert seen["inputSchema"] == tool.input_schema
-        read_only = bool((seen.get("annotations") or {}).get("readOnly"))
-        assert read_only == tool.read_only, (tool.name, seen.get("annotations"))
+        hints = seen.get("annotations") or {}
+        assert bool(hints.get("readOnly")) is tool.read_only, (tool.name, hints)
+        assert bool(hints.get("untrustedContent")) is tool.untrusted, (tool.name, hints)
     assert any(tool.read_only for tool in TOOLS) and not all(tool.read_only for tool in TOOLS)
+    assert [tool.name for tool in TOOLS if not tool.untrusted] == ["help"]
     assert problems(listed.values()) == [], "as page.webmcp lists them, every model API accepts them"
+
+
+def test_session_list_and_quit_through_webmcp(site: Site) -> None:
+    """The page lists its own games (state, Dlvl, turn; no seed), and quitting
+    is session's: NetHack asks first, no plays on, yes ends the game."""
+    created = site.call("session", {"action": "create", "seed": 606, "name": "Lis", "role": "samurai"})
+    game = created["basis"]["sessionId"]
+    entries = {entry["sessionId"]: entry for entry in site.call("session", {"action": "list"})["result"]["games"]}
+    assert entries[game] == {
+        "sessionId": game,
+        "state": "ready",
+        "access": "drive",
+        "dlvl": 1,
+        "turn": created["basis"]["turn"],
+        "name": "Lis",
+        "role": "Samurai",
+    }
+    assert all("seed" not in entry for entry in entries.values())
+
+    bound = {"sessionId": game, "viewId": created["basis"]["viewId"]}
+    asked = site.call("session", {"action": "quit", **bound})
+    assert asked["decision"]["kind"] == "confirmation" and asked["decision"]["prompt"] == "Really quit?", asked
+    kept = site.call("respond", {**asked["decision"]["reply"]["arguments"], "value": False})
+    assert kept["control"]["gate"] == "ready", kept
+
+    frame = site.call("session", {"action": "quit", "sessionId": game, "viewId": kept["basis"]["viewId"]})
+    for _ in range(16):
+        decision = frame.get("decision")
+        if decision is None:
+            break
+        if decision["kind"] == "confirmation":
+            frame = site.call("respond", {**decision["reply"]["arguments"], "value": True})
+        else:
+            frame = site.call("respond", decision["cancel"]["arguments"])
+    assert frame["control"]["gate"] == "ended" and frame["scene"]["end"]["how"] == "quit", frame["control"]
+    entries = {entry["sessionId"]: entry for entry in site.call("session", {"action": "list"})["result"]["games"]}
+    assert entries[game]["state"] == "ended" and entries[game]["access"] == "watch"
 
 
 def test_session_travel_decision_and_observe_match_the_spectator(site: Site) -> None:
