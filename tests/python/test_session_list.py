@@ -4,7 +4,8 @@
 the store, the loaded ones as they are now, newest first, with state,
 Dlvl and turn and never a seed; `session quit` asks NetHack's own "Really
 quit?" and only a yes ends the game. A fresh process over the same store
-lists the games without loading or replaying any of them.
+lists the games without loading or replaying any of them: a stored game's
+turn is its last recorded call's.
 """
 
 from __future__ import annotations
@@ -88,10 +89,12 @@ async def test_an_agent_lists_its_games_and_quits_one(tmp_path: Path) -> None:
         assert games[one]["state"] == "ended" and games[one]["access"] == "watch"
         assert games[one]["turn"] == ended["basis"]["turn"]
 
-        # closed here: listed as closed (session resume first), turn unknown without loading it
+        # closed here: listed as closed (session resume first), with its last recorded call's turn
+        searched = await agent.ok("interact", action="search", turns=5, **bound(second))
+        assert searched["basis"]["turn"] > second["basis"]["turn"]
         await agent.ok("session", action="close", sessionId=two)
         closed = (await listed(agent))[two]
-        assert closed["state"] == "closed" and closed["turn"] is None and closed["dlvl"] == 1
+        assert closed["state"] == "closed" and closed["turn"] == searched["basis"]["turn"] and closed["dlvl"] == 1
         assert (await agent.call("session", action="list", sessionId=two))["error"]["code"] == "invalidArguments"
     finally:
         await agent.close()
@@ -101,7 +104,8 @@ async def test_an_agent_lists_its_games_and_quits_one(tmp_path: Path) -> None:
     try:
         games = await listed(fresh)
         assert set(games) == {one, two}
-        assert games[two]["state"] == "stored" and games[two]["access"] == "drive" and games[two]["turn"] is None
+        assert games[two]["state"] == "stored" and games[two]["access"] == "drive"
+        assert games[two]["turn"] == searched["basis"]["turn"], "the latest receipt's turn, read without loading"
         assert games[one]["state"] == "ended" and games[one]["turn"] == ended["basis"]["turn"]
         assert fresh.games.sessions() == [], "a list loads no game"
         # the stored game is still the agent's to play: any call naming it resumes it

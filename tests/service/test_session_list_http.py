@@ -62,6 +62,17 @@ async def test_http_lists_public_games_and_the_callers_own(tmp_path: Path) -> No
             second = await owner.call("session", {"action": "create", "seed": 32, "name": "Bea"})
             one, two = first["basis"]["sessionId"], second["basis"]["sessionId"]
             t1, t2 = first["result"]["controlToken"], second["result"]["controlToken"]
+            searched = await owner.call(
+                "interact",
+                {
+                    "action": "search",
+                    "turns": 3,
+                    "sessionId": two,
+                    "viewId": second["basis"]["viewId"],
+                    "controlToken": t2,
+                },
+            )
+            assert not searched["isError"], searched
 
             public = await listed(stranger)
             assert set(public) == {one, two} and {entry["access"] for entry in public.values()} == {"watch"}
@@ -93,6 +104,7 @@ async def test_http_lists_public_games_and_the_callers_own(tmp_path: Path) -> No
             assert await listed(stranger) == {}, "nothing is live here, and a token-less list loads nothing"
             mine = await listed(owner, controlTokens=[t1, t2])
             assert set(mine) == {one, two}
-            assert mine[two]["state"] == "stored" and mine[two]["access"] == "drive" and mine[two]["turn"] is None
+            assert mine[two]["state"] == "stored" and mine[two]["access"] == "drive"
+            assert mine[two]["turn"] == searched["basis"]["turn"], "its last recorded call's turn"
             assert mine[one]["state"] == "ended"
             assert await loaded_games(fresh) == 0 and engine_processes(fresh.pid) == 0, "nothing was replayed"

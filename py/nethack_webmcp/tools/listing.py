@@ -6,8 +6,10 @@ recoveryRequired, lostOwnership, ended), else `stored` (not loaded: any
 call naming it resumes it), `closed` (`session close` closed it here:
 `session resume` first) or `ended`. `access` says what the caller may do:
 `drive` (act on it) or `watch` (read only: ended, owned elsewhere, or over
-HTTP without its control token). `turn` is known for loaded and ended games
-only: a list never loads or replays a game to learn it (null otherwise).
+HTTP without its control token). `turn` is a loaded game's current turn, an
+ended game's last (its record), else the turn of the game's last recorded
+call (its latest receipt; null before any): a list never loads or replays a
+game to learn it.
 No entry carries a seed, live or not: the list shows what identifies a game,
 and the seed is a record's (observe) once the game has ended.
 
@@ -56,12 +58,12 @@ def loaded_entry(session: Session, *, may_drive: bool = True) -> Entry:
 
 
 async def stored_entry(games: GameRegistry, info: SessionInfo, closed: set[str], *, may_drive: bool = True) -> Entry:
-    """A stored game's entry from its info (and record, once ended): nothing is loaded."""
+    """A stored game's entry from its info and its record (ended) or latest receipt: nothing is loaded."""
     ended = info["status"] == "ended"
-    turn = None
-    if ended:
-        record = await games.store.get_record(info["sessionId"])
-        turn = record["turns"] if record is not None else None
+    try:
+        turn = await (_ended_turn if ended else _recorded_turn)(games, info["sessionId"])
+    except StoreError:
+        turn = None  # unknown; the entry still says what the game is
     state = "ended" if ended else "closed" if info["sessionId"] in closed else "stored"
     return {
         "sessionId": info["sessionId"],
@@ -71,6 +73,18 @@ async def stored_entry(games: GameRegistry, info: SessionInfo, closed: set[str],
         "turn": turn,
         **_identity(info["metadata"]),
     }
+
+
+async def _ended_turn(games: GameRegistry, session_id: str) -> int | None:
+    record = await games.store.get_record(session_id)
+    return record["turns"] if record is not None else None
+
+
+async def _recorded_turn(games: GameRegistry, session_id: str) -> int | None:
+    receipt = await games.store.latest_receipt(session_id)
+    basis = receipt["frame"].get("basis") if receipt is not None else None
+    turn = basis.get("turn") if isinstance(basis, dict) else None
+    return turn if isinstance(turn, int) else None
 
 
 async def entries(
