@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.vocabulary import words as engine_words
 from ..projection import frame as frames
 from ..session import Session, SessionError
 from .actions import Action, ActionTable
@@ -27,22 +28,13 @@ from .base import (
     table_tool,
 )
 
+# the weapon slots, the engine's equipment slots (game.equip's, in its order), then what else can be worn
 SLOT_ORDER = [
     "weapon",
     "offhand",
     "alternateWeapon",
     "quiver",
-    "shirt",
-    "bodyArmor",
-    "cloak",
-    "helmet",
-    "gloves",
-    "boots",
-    "shield",
-    "leftRing",
-    "rightRing",
-    "amulet",
-    "eyewear",
+    *engine_words("equipmentSlots"),
     "skin",
     "ball",
     "chain",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.vocabulary import words as engine_words
 from ..projection import frame as frames
 from ..session import SessionError
 from ..session import errors as session_errors
@@ -32,30 +33,16 @@ from .actions import Action, ActionTable
 from .base import BINDING_FIELDS, Operation, Tool, ToolContext, mutate, table_tool
 from .interact import TYPES, pickup_settings
 
-ROLES = [
-    "archeologist",
-    "barbarian",
-    "caveman",
-    "healer",
-    "knight",
-    "monk",
-    "priest",
-    "rogue",
-    "ranger",
-    "samurai",
-    "tourist",
-    "valkyrie",
-    "wizard",
-]
+ROLES = list(engine_words("roles"))
 #: The engine counts these limits in UTF-8 bytes (JSON Schema's maxLength
 #: counts characters, so it is only the outer bound; `_check_bytes` is exact).
 BYTE_LIMITS = {"name": 31, "harness_name": 120, "model_name": 120}
 CREATE_FIELDS: dict[str, Any] = {
     "name": {"type": "string", "maxLength": 31, "description": "1-31 UTF-8 bytes"},
     "role": {"type": "string", "enum": ROLES},
-    "race": {"type": "string", "enum": ["human", "elf", "dwarf", "gnome", "orc"]},
-    "gender": {"type": "string", "enum": ["male", "female"]},
-    "alignment": {"type": "string", "enum": ["lawful", "neutral", "chaotic"]},
+    "race": {"type": "string", "enum": list(engine_words("races"))},
+    "gender": {"type": "string", "enum": list(engine_words("genders"))},
+    "alignment": {"type": "string", "enum": list(engine_words("alignments"))},
     "seed": {
         "type": "integer",
         "minimum": 0,
