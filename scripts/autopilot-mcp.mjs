@@ -4,12 +4,16 @@
 // runs through WebMCP. Imported by bench-autopilot.mjs and the tests; run
 // directly it plays one game and prints its summary as JSON:
 //   node scripts/autopilot-mcp.mjs --seed 7 --max-calls 3000
+// or, sealed (the eval harness), a game someone else created, over HTTP (the token from
+// --token or $NNH_EVAL_CONTROL_TOKEN):
+//   node scripts/autopilot-mcp.mjs --url URL --session ID --max-calls 300
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Autopilot } from '../webmcp/autopilot/autopilot.js';
 
 // Games of a headless run are throwaway: keep their store in memory-backed
@@ -85,8 +89,48 @@ export async function playSeeds(seeds, { maxCalls = 3000, clock, onGame = () => 
   return summaries;
 }
 
+/** A tool client for one game a harness created: HTTP, its control token added to every call, and the
+ *  autopilot's `session create` answered by resuming that game (the seed stays the harness's secret). */
+export class GivenGameClient extends McpToolClient {
+  static async connectHttp({ url, sessionId, token }) {
+    const client = new Client({ name: 'nethack-webmcp-autopilot', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return new GivenGameClient(client, sessionId, token);
+  }
+
+  constructor(client, sessionId, token) {
+    super(client, null);
+    this.sessionId = sessionId;
+    this.token = token;
+  }
+
+  async call(name, args) {
+    if (name === 'session' && args.action === 'create') {
+      const frame = await super.call('session', { action: 'resume', sessionId: this.sessionId, controlToken: this.token });
+      // a loaded game's resume answers with its frame; the autopilot reads the scene as a new game's
+      return frame.scene ? frame : super.call('observe', { sessionId: this.sessionId, controlToken: this.token });
+    }
+    return super.call(name, { ...args, controlToken: this.token });
+  }
+}
+
+async function playGiven({ url, sessionId, token, maxCalls }) {
+  const client = await GivenGameClient.connectHttp({ url, sessionId, token });
+  try {
+    const autopilot = new Autopilot(client);
+    const summary = await autopilot.playGame({ maxCalls });
+    return { ...summary, calls: autopilot.state.calls };
+  } finally {
+    await client.close();
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { seed: { type: 'string', default: '1' }, 'max-calls': { type: 'string', default: '3000' } } });
-  const [summary] = await playSeeds([Number(values.seed)], { maxCalls: Number(values['max-calls']) });
+  const { values } = parseArgs({ options: { seed: { type: 'string', default: '1' }, 'max-calls': { type: 'string', default: '3000' },
+                                            url: { type: 'string' }, session: { type: 'string' }, token: { type: 'string' } } });
+  const maxCalls = Number(values['max-calls']);
+  const summary = values.url
+    ? await playGiven({ url: values.url, sessionId: values.session, token: values.token || process.env.NNH_EVAL_CONTROL_TOKEN, maxCalls })
+    : (await playSeeds([Number(values.seed)], { maxCalls }))[0];
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

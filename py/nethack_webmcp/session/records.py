@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any
+from typing import Any, cast
 
 from ..store import GameRecord, SessionInfo
 from ..store.base import EndReason
@@ -71,10 +71,24 @@ def track_depth(info: SessionInfo, depth: Any) -> dict[str, Any]:
     return {"lastDepth": depth, "deepestDepth": deepest}
 
 
+#: The highest experience level seen, kept on the in-memory SessionInfo under this key and copied to the
+#: record. Not a stored session column (yet), so it counts from when this process loaded the game: exact for
+#: a game played in one process (every evaluation game), a lower bound for one resumed after a restart.
+MAX_LEVEL = "maxLevel"
+
+
+def track_level(info: SessionInfo, level: Any) -> None:
+    """Raise the info's highest experience level from an observation's `vitals.level`."""
+    facts = cast(dict[str, Any], info)
+    if isinstance(level, int) and level > (facts.get(MAX_LEVEL) or 0):
+        facts[MAX_LEVEL] = level
+
+
 def progress(
-    info: SessionInfo, depth: Any, ended: bool, end: dict[str, Any] | None, now: float
+    info: SessionInfo, depth: Any, ended: bool, end: dict[str, Any] | None, now: float, level: Any = None
 ) -> tuple[dict[str, Any], GameRecord | None]:
     """Session fields (and the record, the first time the game is seen ended) to store with a receipt."""
+    track_level(info, level)
     fields: dict[str, Any] = {"updatedAt": now, **track_depth(info, depth)}
     record = None
     if ended and info["status"] != "ended":
@@ -91,7 +105,7 @@ def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) 
     meta = info["metadata"]
     deepest = [d for d in (end.get("deepest"), info["deepestDepth"]) if isinstance(d, int)]
     last = end.get("depth") if isinstance(end.get("depth"), int) else info["lastDepth"]
-    return GameRecord(
+    record = GameRecord(
         sessionId=info["sessionId"],
         characterName=str(meta.get("name", "")),
         harnessName=str(meta.get("harness_name", "")),
@@ -109,6 +123,10 @@ def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) 
         seed=info["create"].get("seed"),
         seedChoice=info.get("seedChoice", "chosen"),
     )
+    max_level = cast(dict[str, Any], info).get(MAX_LEVEL)
+    if isinstance(max_level, int):
+        cast(dict[str, Any], record)[MAX_LEVEL] = max_level  # the highest experience level reached
+    return record
 
 
 def limit_record(

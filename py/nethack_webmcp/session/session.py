@@ -60,7 +60,7 @@ from .errors import SessionError
 from .errors import closed as closed_error
 from .gate import Gate, gate_of, require_open
 from .operations import Finished, RunningOperation
-from .records import end_reason, make_record, new_info, progress, track_depth
+from .records import end_reason, make_record, new_info, progress, track_depth, track_level
 from .recovery import EngineFactory, Recovery
 from .replay import replay, summary_of
 
@@ -598,8 +598,9 @@ class Session:
                     await self.observe()  # our bookkeeping drifted: resynchronise
                 return StepResult("rejected", method, request_id, before, before, error=response["error"])
             self._apply(response)
+            level = (self.state.observation.get("vitals") or {}).get("level")
             fields, record = progress(
-                self.info, self.state.observation.get("depth"), self.state.ended, self.state.end, now
+                self.info, self.state.observation.get("depth"), self.state.ended, self.state.end, now, level=level
             )
             await self.journal.complete(seq, "completed", dict(summary_of(response)), now, fields, record)
         except OwnershipLost as exc:  # another owner claimed the game meanwhile: this input does not count
@@ -669,6 +670,7 @@ class Session:
 
     def _track_depth(self) -> None:
         track_depth(self.info, self.state.observation.get("depth"))
+        track_level(self.info, (self.state.observation.get("vitals") or {}).get("level"))
 
     async def flush_storage(self) -> bool:
         """Retry the failed writes in order; reopen the gate when all succeed."""
