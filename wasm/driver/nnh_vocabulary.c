@@ -100,17 +100,22 @@ int nnh_direction_key(const char *name, int allow_extra)
     return direction_keys[i];
 }
 
-/* "name":[words...] for a NULL-terminated word list. */
-static void write_words(nnh_buf *b, const char *name, const char *const *words)
+void nnh_words_write(nnh_buf *b, const char *const *words)
 {
     int i;
-    nnh_buf_key(b, name);
     nnh_buf_char(b, '[');
     for (i = 0; words[i]; i++) {
         if (i) nnh_buf_char(b, ',');
         nnh_buf_jstr(b, words[i]);
     }
     nnh_buf_char(b, ']');
+}
+
+/* "name":[words...] */
+static void write_words(nnh_buf *b, const char *name, const char *const *words)
+{
+    nnh_buf_key(b, name);
+    nnh_words_write(b, words);
 }
 
 void nnh_vocabulary_write(nnh_buf *b)

@@ -132,6 +132,10 @@ extern const char *const nnh_alignment_names[];
 #define NNH_WIZARD_COMMANDS 6
 extern const char *const nnh_wizard_command_names[NNH_WIZARD_COMMANDS + 1];
 
+/* A NULL-terminated word list as a JSON array. Can't fail (an exhausted
+ * buffer records oom itself). */
+void nnh_words_write(nnh_buf *b, const char *const *words);
+
 /* protocol.describe's `vocabulary` object: every list above by name, and
  * the compass with each word's map step ({"name","dx","dy"}, y growing
  * southward). Can't fail (an exhausted buffer records oom itself). */

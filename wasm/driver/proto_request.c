@@ -598,18 +598,6 @@ static void write_params(nnh_buf *b, const struct nnh_field *fields)
     nnh_buf_char(b, ']');
 }
 
-/* A capability list: the words of a vocabulary list. */
-static void write_list(nnh_buf *b, const char *const *words)
-{
-    int i;
-    nnh_buf_char(b, '[');
-    for (i = 0; words[i]; i++) {
-        if (i) nnh_buf_char(b, ',');
-        nnh_buf_jstr(b, words[i]);
-    }
-    nnh_buf_char(b, ']');
-}
-
 /* protocol.describe: the method catalog, generated from the same table,
  * and every word list of the protocol (nnh_vocabulary.h). */
 void nnh_describe_write(nnh_buf *b)
@@ -624,9 +612,9 @@ void nnh_describe_write(nnh_buf *b)
                     "\"automaticPickup\":[\"itemTypes\",\"arrows\",\"leaveCorpses\",\"leaveKnownCursed\","
                     "\"lootPatterns\",\"ignorePatterns\"],"
                     "\"events\":");
-    write_list(b, nnh_event_type_names);
+    nnh_words_write(b, nnh_event_type_names);
     nnh_buf_cstr(b, ",\"statuses\":");
-    write_list(b, nnh_status_names);
+    nnh_words_write(b, nnh_status_names);
     nnh_buf_cstr(b, "},\"vocabulary\":");
     nnh_vocabulary_write(b);
     nnh_buf_cstr(b, ",\"methods\":[");
