@@ -26,6 +26,7 @@ HTTP = ("starlette", "uvicorn")
 HTTP_ALLOWED = {
     PACKAGE / "watch" / "app.py",
     PACKAGE / "watch" / "listener.py",
+    PACKAGE / "watch" / "connections.py",  # the listener's uvicorn protocol: head deadline, connection cap
     PACKAGE / "service" / "edge.py",
     PACKAGE / "service" / "http.py",
 }
