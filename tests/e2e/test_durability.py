@@ -304,8 +304,9 @@ def test_two_tabs_one_owner_and_take_over(ctx: BrowserContext, site_url: str) ->
     assert followed["basis"] == owned_now["basis"]
     assert followed["result"]["stateHash"] == owned_now["result"]["stateHash"]
 
-    # a person takes it over in the second tab
+    # a person takes it over in the second tab (the page asks first: test_board.py)
     second.locator("[data-control=take-over]").click()
+    second.locator("[data-control=take-over-confirm]").click()
     wait_until(second, "() => document.querySelector('[data-panel=ownership]')?.dataset.ownership === 'owner'", 30)
     wait_until(first, "(id) => window.nethackSite.lost.includes(id)", 10, game)
     wait_until(first, "() => document.querySelector('[data-panel=ownership]')?.dataset.ownership === 'lost'", 10)

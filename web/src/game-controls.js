@@ -31,13 +31,29 @@ function download(name, text) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+// One plain line each; the longer why is in the menu's details.
 const MESSAGES = {
-  owner: 'This tab owns this game: only this tab can advance it (its agent plays through this page\'s tools).',
-  observer: 'Read-only here: another tab owns this game. This view follows it; its tools refuse input here (lostOwnership).',
-  lost: 'Another tab took this game over: this tab is read-only for it now and writes nothing more.',
-  stored: 'Not open in any tab: it is stored in this browser and resumes by replaying its journal.',
-  opening: 'Resuming: replaying its journal on a fresh engine…',
-  ended: 'This game has ended: nobody can advance it any more. Its record and journal remain.',
+  owner: 'This tab plays this game.',
+  observer: 'Watching: another tab plays this game.',
+  lost: 'Another tab took this game over: this tab only watches it now.',
+  stored: 'Not open in any tab: resume it here to play on.',
+  opening: 'Opening the game: replaying its moves…',
+  ended: 'This game has ended.',
+};
+const DETAILS = {
+  owner: 'Only this tab can advance it: an agent plays it through this page\'s tools. Other tabs only watch.',
+  observer: 'This view follows it as it is played. Tools called in this tab are refused (lostOwnership).',
+  lost: 'This tab writes nothing more for it; its tools are refused here (lostOwnership).',
+  stored: 'It is kept in this browser. Resuming replays its recorded moves on a fresh game (its journal).',
+  opening: 'Its recorded moves (its journal) are replayed on a fresh game.',
+  ended: 'Nobody can advance it any more. Its record and its recorded moves remain, and it can be exported.',
+};
+// What a refused resume means, in plain words (the code stays in the details line).
+const REFUSALS = {
+  stateMismatch: 'Its recorded moves do not lead to the state that was saved, so it was not resumed.',
+  engineMismatch: 'It was recorded by another version of the game, so it cannot be resumed here.',
+  replayDiverged: 'Replaying its recorded moves did not reach where the game was, so it was not resumed.',
+  failed: 'It could not be opened here.',
 };
 
 export class GameControls {
@@ -50,6 +66,7 @@ export class GameControls {
     this.refusal = null;    // {code, message} of a resume that was refused
     this.note = null;       // a one-line result (export done, …)
     this.state = null;
+    this.confirming = false; // Take over was pressed: the page asks before it acts
     this.ended = false;
     this.snapshot = null;
   }
@@ -89,7 +106,22 @@ export class GameControls {
     }
   }
 
+  /** Take over asks first: it stops whatever plays the game in the other tab. */
+  askTakeOver() {
+    this.confirming = true;
+    return this.update().then(() => {
+      const confirm = this.element.querySelector('[data-control=take-over-confirm]');
+      if (confirm instanceof HTMLElement) confirm.focus();
+    });
+  }
+
+  cancelTakeOver() {
+    this.confirming = false;
+    return this.update();
+  }
+
   takeOver() {
+    this.confirming = false;
     return this.run('taking over', async () => {
       const frame = await this.bridge.takeOver(this.gameId);
       this.site.lost = this.site.lost.filter((id) => id !== this.gameId);
@@ -140,16 +172,15 @@ export class GameControls {
     const buttons = [];
     if (!this.busy) {
       if (state === 'observer' || state === 'lost') {
-        buttons.push(h('button', { type: 'button', dataset: { control: 'take-over' }, text: 'Take over',
-          title: 'Move this game to this tab: the tab that owns it stops advancing it.',
-          onclick: () => this.takeOver() }));
+        buttons.push(h('button', { type: 'button', className: 'small', dataset: { control: 'take-over' }, text: 'Take over…',
+          'aria-expanded': String(this.confirming), onclick: () => this.askTakeOver() }));
       }
       if (state === 'stored') {
-        buttons.push(h('button', { type: 'button', dataset: { control: 'resume' }, text: 'Resume here',
+        buttons.push(h('button', { type: 'button', className: 'small', dataset: { control: 'resume' }, text: 'Resume here',
           onclick: () => this.resume() }));
       }
-      buttons.push(h('button', { type: 'button', dataset: { control: 'export' }, text: 'Export (.json)',
-        title: 'Download the game\'s journal and metadata as one file (importable here or natively).',
+      buttons.push(h('button', { type: 'button', className: 'small', dataset: { control: 'export' }, text: 'Export',
+        title: 'Download the game as one file (it can be imported here or by the Python package).',
         onclick: () => this.exportGame() }));
     } else if (this.busy !== 'opening') {
       buttons.push(h('span', { className: 'muted', text: `${this.busy}…` }));
@@ -157,17 +188,24 @@ export class GameControls {
     const diagnostics = (snapshot && state === 'owner' && snapshot.diagnostics) || {};
     const storage = diagnostics.storage;
     const recovery = diagnostics.recovery;
-    const key = JSON.stringify([state, this.busy, this.refusal, this.note, storage, recovery]);
+    if (state !== 'observer' && state !== 'lost') this.confirming = false;
+    const key = JSON.stringify([state, this.busy, this.refusal, this.note, storage, recovery, this.confirming]);
     if (key === this.drawn) return; // unchanged: keep the buttons under the pointer
     this.drawn = key;
     replace(this.element,
-      h('h3', { text: 'Ownership' }),
-      h('p', {}, h('span', { className: `badge ${badgeState(state)}`, dataset: { field: 'ownership-state' }, text: stateLabel(state) }), ' ',
-        h('span', { dataset: { field: 'ownership' }, text: MESSAGES[state] || state })),
-      buttons.length ? h('div', { className: 'buttons' }, buttons) : null,
+      h('h3', { className: 'sr-only', text: 'Who plays this game' }),
+      h('div', { className: 'bar' },
+        h('span', { className: `badge ${badgeState(state)}`, dataset: { field: 'ownership-state' }, text: stateLabel(state) }),
+        h('span', { dataset: { field: 'ownership' }, text: MESSAGES[state] || state }),
+        ...buttons,
+        h('details', { className: 'menu', dataset: { control: 'game-menu' } }, h('summary', { text: 'Details' }),
+          h('p', { dataset: { field: 'ownership-details' }, text: DETAILS[state] || '' }))),
+      this.confirming ? this.confirmation() : null,
       this.note ? h('p', { className: 'muted', dataset: { field: 'controls-note' }, text: this.note }) : null,
       this.refusal ? h('div', { className: 'diagnostic', role: 'alert', dataset: { field: 'resume-error', code: this.refusal.code } },
-        h('strong', { text: `Not resumed (${this.refusal.code}). ` }), h('span', { text: this.refusal.message })) : null,
+        h('strong', { text: `Not resumed. ` }), h('span', { text: REFUSALS[this.refusal.code] || 'It could not be resumed here.' }),
+        h('details', {}, h('summary', { text: 'Details' }),
+          h('code', { text: `${this.refusal.code}: ${this.refusal.message}` }))) : null,
       storage && storage.status === 'failed'
         ? h('div', { className: 'diagnostic', role: 'alert', dataset: { field: 'storage', status: storage.status } },
             h('strong', { text: 'Storage problem: input is blocked. ' }), h('span', { text: storage.message }))
@@ -176,5 +214,17 @@ export class GameControls {
         ? h('div', { className: 'diagnostic', role: 'alert', dataset: { field: 'recovery' } },
             h('strong', { text: 'Recovery required: input is blocked. ' }), h('span', { text: recovery.message }))
         : null);
+  }
+
+  /** The question Take over asks: it stops the agent (or autopilot) playing in the other tab. */
+  confirmation() {
+    return h('div', { className: 'confirm', role: 'group', 'aria-label': 'Take this game over?', dataset: { panel: 'take-over-confirm' } },
+      h('p', { text: 'Take this game over? The tab that plays it now stops: an agent or the autopilot playing it there '
+        + 'is stopped, and this tab plays it from here on.' }),
+      h('div', { className: 'buttons' },
+        h('button', { type: 'button', className: 'small danger', dataset: { control: 'take-over-confirm' },
+                      text: 'Take it over', onclick: () => this.takeOver() }),
+        h('button', { type: 'button', className: 'small', dataset: { control: 'take-over-cancel' }, text: 'Cancel',
+                      onclick: () => this.cancelTakeOver() })));
   }
 }

@@ -8,10 +8,13 @@
 // the published spectator snapshot (py/nethack_webmcp/watch/snapshot.py).
 // All text goes through dom.js (textContent): game text is never markup.
 import { ago, h, replace, when } from './dom.js';
-import { renderMap } from './map.js';
+import { mapText, renderMap } from './map.js';
 import { mapSummary } from './map-summary.js';
 import { renderTiles } from './tiles.js';
 import { badgeState, stateLabel } from './states.js';
+import { placeBoard } from './board.js';
+import { endingPanel, withoutTopTen } from './ending.js';
+import { SITE_TITLE, gameTitle, statusLines } from './status-lines.js';
 
 function field(name, value, className = 'value') {
   return h('span', { className, dataset: { field: name }, text: value ?? '—' });
@@ -23,13 +26,33 @@ function stat(label, name, value) {
     h('span', { className: 'sr-only', text: ': ' }), field(name, value));
 }
 
-function header(snapshot, record, lifecycle) {
+/** The game ID and a button that copies it (to resume it, or to hand it to an agent). */
+function gameIdLine(gameId) {
+  const button = h('button', { type: 'button', className: 'small', dataset: { control: 'copy-game-id' }, text: 'Copy',
+    'aria-label': 'Copy the game ID',
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(gameId);
+        button.textContent = 'Copied';
+      } catch {
+        // no clipboard here (permission refused): select the ID so it can be copied by hand
+        const selection = window.getSelection();
+        if (selection) selection.selectAllChildren(code);
+        button.textContent = 'Selected';
+      }
+    } });
+  const code = h('code', { dataset: { field: 'game-id' }, text: gameId });
+  return h('div', { className: 'game-id' }, h('span', { className: 'label', text: 'game ID' }), code, ' ', button);
+}
+
+function header(snapshot, record, lifecycle, gameId) {
   const session = snapshot?.session || {};
   const identity = [session.role || record.role, session.race || record.race, session.gender || record.gender,
                     session.alignment || record.alignment].filter(Boolean).join(' ');
   return h('header', { className: 'game-header' },
     h('h2', {}, field('name', session.name || record.name, 'name')),
     h('div', { className: 'identity', text: identity }),
+    gameIdLine(gameId),
     h('div', { className: 'labels' },
       h('span', { className: 'label', text: 'harness' }), field('harness', record.harness || '—'),
       h('span', { className: 'label', text: 'model' }), field('model', record.model || '—')),
@@ -80,16 +103,19 @@ function decisionPanel(decision) {
 // "Count: 14" is the tty's running count of a repeated command, not news.
 const NOISE = /^Count: \d+$/;
 
-function messagesPanel(observation, events) {
+function messagesPanel(observation, events, end) {
   const panel = h('section', { className: 'messages panel' }, h('h3', { text: 'Recent messages' }));
-  const messages = (observation.recentMessages || []).filter((text) => !NOISE.test(text));
+  const recent = (observation.recentMessages || []).filter((text) => !NOISE.test(text));
+  const messages = end ? withoutTopTen(recent) : recent;
   panel.append(messages.length
-    ? h('ol', { className: 'log', dataset: { field: 'messages' } }, messages.map((text) => h('li', { text })))
+    ? h('ol', { className: 'log', tabindex: '0', dataset: { field: 'messages' } }, messages.map((text) => h('li', { text })))
     : h('p', { className: 'muted', dataset: { field: 'messages' }, text: 'none yet' }));
-  const passages = (events || []).filter((event) => event.type === 'passage').slice(-2);
+  // an ending's windows are all on show in its ending panel (ending.js)
+  const passages = Array.isArray(end?.windows) ? []
+    : (events || []).filter((event) => event.type === 'passage').slice(-2);
   for (const passage of passages) {
     panel.append(h('h4', { text: `Text shown at turn ${passage.turn}` }),
-      h('pre', { className: 'passage', text: (passage.lines || []).join('\n') }));
+      h('pre', { className: 'passage', tabindex: '0', text: (passage.lines || []).join('\n') }));
   }
   return panel;
 }
@@ -102,7 +128,7 @@ function activityPanel(activity, notes) {
     h('h3', { text: 'Activity' }));
   const calls = (activity || []).slice().reverse();
   panel.append(calls.length
-    ? h('ol', { className: 'log feed', dataset: { field: 'activity' } }, calls.map((call) => h('li', { dataset: { tool: call.tool } },
+    ? h('ol', { className: 'log feed', tabindex: '0', dataset: { field: 'activity' } }, calls.map((call) => h('li', { dataset: { tool: call.tool } },
         h('code', { className: 'tool', text: call.tool }), ' ',
         h('code', { className: 'args', text: call.arguments || '{}' }),
         h('span', { className: 'muted', text: ` → ${call.error ? `${call.error} ` : ''}${call.submission || '—'}`
@@ -110,7 +136,7 @@ function activityPanel(activity, notes) {
     : h('p', { className: 'muted', dataset: { field: 'activity' }, text: 'No input has been sent yet.' }));
   if (notes && notes.length) {
     panel.append(h('h4', { text: 'Autopilot notes' }),
-      h('ol', { className: 'log notes', dataset: { field: 'autopilot-notes' } },
+      h('ol', { className: 'log notes', tabindex: '0', dataset: { field: 'autopilot-notes' } },
         notes.slice().reverse().map((line) => h('li', { text: line }))));
   }
   return panel;
@@ -161,7 +187,8 @@ function summary(record) {
   if (!record.endedAt) return null;
   return h('section', { className: 'summary panel' }, h('h3', { text: 'Record' }),
     stat('End reason', 'end-reason', endReasonText(record.endReason)),
-    record.death ? stat('Cause', 'death', record.death) : null,
+    // "quit / quit" says it twice: the cause only when it says more than the reason
+    record.death && record.death !== record.endReason ? stat('Cause', 'death', record.death) : null,
     stat('Score', 'score', String(record.score)),
     stat('Turns', 'turns', String(record.turn ?? '—')),
     stat('Deepest floor', 'deepest', String(record.deepest ?? 'unknown')),
@@ -180,22 +207,36 @@ function announce(text) {
   if (live && live.textContent !== text) live.textContent = text;
 }
 
-/** The map drawn the chosen way, with a label and a text summary (also announced). */
+/** The map drawn the chosen way, its toolbar (display, zoom, follow: board.js
+ *  wires them), NetHack's two status lines right under it, a text summary
+ *  (also announced) and the map as plain text (what an agent reads). */
 function mapPanel(snapshot, observation, mapMode, onMapMode) {
   const hero = observation.position;
   const ascii = mapMode !== 'tiles';
-  const toggle = h('div', { className: 'map-mode', role: 'group', 'aria-label': 'Map display' },
-    ['ascii', 'tiles'].map((mode) => h('button', { type: 'button', dataset: { control: `map-${mode}` },
-      'aria-pressed': String(mode === (ascii ? 'ascii' : 'tiles')), text: mode === 'ascii' ? 'ASCII' : 'Tiles',
-      onclick: () => onMapMode && onMapMode(mode) })));
+  const button = (control, text, label, pressed) => h('button', { type: 'button', className: 'small', dataset: { control },
+    text, 'aria-label': label, 'aria-pressed': pressed });
+  const toolbar = h('div', { className: 'map-tools', role: 'toolbar', 'aria-label': 'Map view' },
+    onMapMode ? h('div', { className: 'map-mode', role: 'group', 'aria-label': 'Map display' },
+      ['ascii', 'tiles'].map((mode) => h('button', { type: 'button', className: 'small', dataset: { control: `map-${mode}` },
+        'aria-pressed': String(mode === (ascii ? 'ascii' : 'tiles')), text: mode === 'ascii' ? 'ASCII' : 'Tiles',
+        onclick: () => onMapMode(mode) }))) : null,
+    button('map-zoom-out', '−', 'Zoom out', null),
+    button('map-zoom-in', '+', 'Zoom in', null),
+    button('map-follow', 'Follow @', 'Follow the hero', 'true'));
   const drawn = ascii ? renderMap(snapshot.map.rows, hero)
     : renderTiles(snapshot.map.rows, hero, snapshot.session || {}, snapshot.creatures || []);
   const spoken = mapSummary(snapshot.map.rows, hero, observation.recentMessages || []);
   announce(spoken);
+  const [first, second] = statusLines(observation, snapshot.session?.name);
   return h('section', { className: 'map-panel panel', 'aria-label': 'Map' },
-    onMapMode ? toggle : null,
-    h('div', { className: 'map-box', dataset: { mode: ascii ? 'ascii' : 'tiles' } }, drawn),
-    h('p', { className: 'sr-only', dataset: { field: 'map-summary' }, text: spoken }));
+    toolbar,
+    h('div', { className: 'map-box', tabindex: '0', role: 'region', dataset: { mode: ascii ? 'ascii' : 'tiles' },
+               'aria-label': 'Map: arrow keys pan, + and - zoom, F follows the hero' }, drawn),
+    h('pre', { className: 'status-lines', dataset: { field: 'status-lines' }, 'aria-label': 'Status lines' },
+      h('span', { className: 'status-line', text: first }), '\n', h('span', { className: 'status-line', text: second })),
+    h('p', { className: 'sr-only', dataset: { field: 'map-summary' }, text: spoken }),
+    h('details', { className: 'map-text' }, h('summary', { text: 'The map as text' }),
+      h('pre', { className: 'passage', tabindex: '0', dataset: { field: 'map-text' }, text: mapText(snapshot.map.rows) })));
 }
 
 /** Draw a game into `root`: `controls` (an element or null) sits under the
@@ -216,22 +257,31 @@ export function renderGame(root, { gameId, record, snapshot, controls = null, ho
   root.dataset.revision = String(snapshot?.revision ?? '');
   root.dataset.gameId = gameId;
   root.dataset.ended = String(ended);
+  const name = snapshot?.session?.name || record.name;
+  document.title = `${gameTitle(name, snapshot ? observation : null, ended,
+                                record.death || snapshot?.end?.death || record.endReason || snapshot?.end?.how)} — ${SITE_TITLE}`;
+  const end = ended ? (snapshot?.end || {}) : null;
+  // the board first: after one line of who and what, the map; the rest beside it (desktop) or under it (phone)
   replace(root,
     h('a', { className: 'back', href: home, text: '← all games' }),
     notice,
-    header(snapshot, record, lifecycle || (ended ? 'ended' : record.lifecycle)),
-    banner(record, snapshot),
+    header(snapshot, record, lifecycle || (ended ? 'ended' : record.lifecycle), gameId),
     controls,
-    summary(record),
+    banner(record, snapshot),
     snapshot
       ? h('div', { className: 'game-body' },
           mapPanel(snapshot, observation, mapMode, onMapMode),
-          h('div', { className: 'side' }, status(observation),
+          h('div', { className: 'side' },
+            endingPanel(record, snapshot),
+            status(observation),
             ended ? null : decisionPanel(snapshot.decision),
-            messagesPanel(observation, snapshot.events),
+            messagesPanel(observation, snapshot.events, end),
             Array.isArray(snapshot.activity) ? activityPanel(snapshot.activity, notes) : null,
-            inventoryPanel(observation, snapshot)))
-      : h('p', { className: 'muted', text: missing }));
+            inventoryPanel(observation, snapshot),
+            summary(record)))
+      : h('div', { className: 'game-body no-board' }, endingPanel(record, null), summary(record),
+          h('p', { className: 'muted', text: missing })));
+  if (snapshot) placeBoard(root, observation.position);
 }
 
 /** Refresh the "last update" age of a drawn game. */

@@ -26,6 +26,7 @@ import { WorkerBridge } from './bridge.js';
 import { HomeView } from './home.js';
 import { SpectatorView } from './spectator.js';
 import { configureTiles } from './tiles.js';
+import { SITE_TITLE } from './status-lines.js';
 
 const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
 const WATCH_ROUTE = '#/watch'; // follow mode: the newest live game
@@ -137,6 +138,7 @@ const main = /** @type {HTMLElement} the page's one <main> (index.html) */ (docu
 let view = null;
 function route() {
   if (view) view.dispose();
+  document.title = SITE_TITLE; // a game's view names its game (game-view.js)
   const match = GAME_ROUTE.exec(location.hash);
   const watching = location.hash === WATCH_ROUTE;
   if (match || watching) {

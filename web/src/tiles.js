@@ -49,7 +49,7 @@ const FEATURES = {
 // Objects whose mark names exactly one thing.
 const OBJECT_MARKS = { $: 'gold piece', 0: 'heavy iron ball', _: 'iron chain' };
 // The colours of the rows' colour digits (styles.css .c0-.cf).
-const COLOURS = ['#5c6bc0', '#e53935', '#43a047', '#a1887f', '#3f6fe0', '#ab47bc', '#26a69a', '#bdbdbd',
+const COLOURS = ['#7986cb', '#e53935', '#43a047', '#a1887f', '#5c85f0', '#c06fd0', '#26a69a', '#bdbdbd',
                  '#bdbdbd', '#ff9800', '#76ff03', '#ffee58', '#64b5f6', '#f48fb1', '#4dd0e1', '#ffffff'];
 
 /** The hero's tile: the role's own monster (female forms where NetHack has them). */
@@ -77,6 +77,17 @@ export function tileFor(index, { kind, mark, feature, appearance, hero, session 
   }
 }
 
+// NetHack's floor tiles are near-black with sparse dots: on a screen a lit
+// room then looks empty. Their squares get a lift, so rooms read as rooms.
+const LIT_FLOORS = new Set(['.', '#']);
+function lighten(context, left, top, size) {
+  context.save();
+  context.globalCompositeOperation = 'lighter';
+  context.fillStyle = '#262a30';
+  context.fillRect(left, top, size, size);
+  context.restore();
+}
+
 function draw(canvas, { index, image }, rows, hero, session, creatures) {
   const size = index.size;
   const context = canvas.getContext('2d');
@@ -97,6 +108,7 @@ function draw(canvas, { index, image }, rows, hero, session, creatures) {
       if (tile !== undefined) {
         context.drawImage(image, (tile % index.columns) * size, Math.floor(tile / index.columns) * size, size, size,
                           x * size, row.y * size, size, size);
+        if (LIT_FLOORS.has(row.features?.[x]) && row.kinds?.[x] === 'T') lighten(context, x * size, row.y * size, size);
         drawn += 1;
       } else {
         context.fillStyle = COLOURS[parseInt(row.colors[x] || '8', 16)] || COLOURS[8];
@@ -111,7 +123,8 @@ function draw(canvas, { index, image }, rows, hero, session, creatures) {
   canvas.dataset.drawn = String(drawn);
 }
 
-/** A canvas drawing the map with tiles (drawn once the atlas has loaded). */
+/** A canvas drawing the map with tiles (drawn once the atlas has loaded; it
+ *  fires `drawn` then). Its CSS size is set by board.js, at an integer scale. */
 export function renderTiles(rows, hero, session, creatures) {
   const canvas = document.createElement('canvas');
   canvas.className = 'tiles';
@@ -123,6 +136,7 @@ export function renderTiles(rows, hero, session, creatures) {
   loadAtlas().then((atlas) => {
     draw(canvas, atlas, rows, hero, session, creatures);
     canvas.dataset.state = 'drawn';
+    canvas.dispatchEvent(new Event('drawn'));
   }, (error) => {
     canvas.dataset.state = 'failed';
     canvas.title = String(error.message || error);
