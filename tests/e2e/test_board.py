@@ -187,6 +187,22 @@ def test_take_over_asks_first(board: tuple[Page, Agent, str], browser: Browser, 
     second.close()
 
 
+def test_the_autopilot_plays_a_game_from_its_page(board: tuple[Page, Agent, str]) -> None:
+    page, agent, _ = board
+    created = agent.call("session", {"action": "create", "seed": 2629, "name": "Cy", "harness_name": "e2e board"})
+    game = created["basis"]["sessionId"]
+    show(page, game)
+    start = int(page.evaluate("() => document.getElementById('main').dataset.revision"))
+    page.locator("[data-control=autopilot-play]").click()
+    assert wait_until(
+        page, "(id) => window.nethackSite.autopilot.running && window.nethackSite.autopilot.gameId === id", 10, game
+    )
+    wait_until(page, "(start) => Number(document.getElementById('main').dataset.revision) > start + 2", 30, start)
+    page.locator("[data-control=autopilot-stop]").click()
+    assert wait_until(page, "() => !window.nethackSite.autopilot.running", 10) is True
+    page.locator("[data-control=autopilot-play]").wait_for(state="visible", timeout=5000)
+
+
 def end_game(agent: Agent, game: str) -> dict[str, Any]:
     """Quit, asking for every end-of-game window NetHack offers (a list to pick from is dismissed)."""
     frame = agent.call("observe", {"sessionId": game})

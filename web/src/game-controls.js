@@ -57,10 +57,15 @@ const REFUSALS = {
 };
 
 export class GameControls {
-  constructor(gameId, { bridge, site }) {
+  /** `autopilot`: {playing(gameId), play(gameId), stop()} of this tab's autopilot, or null (no autopilot here).
+   * @param {string} gameId
+   * @param {{bridge: any, site: Record<string, any>,
+   *          autopilot?: {playing: (gameId: string) => boolean, play: (gameId: string) => void, stop: () => void} | null}} options */
+  constructor(gameId, { bridge, site, autopilot = null }) {
     this.gameId = gameId;
     this.bridge = bridge;
     this.site = site;
+    this.autopilot = autopilot;
     this.element = h('section', { className: 'controls panel', dataset: { panel: 'ownership' } });
     this.busy = null;       // 'opening' | 'taking over' | 'exporting' while one runs
     this.refusal = null;    // {code, message} of a resume that was refused
@@ -179,6 +184,16 @@ export class GameControls {
         buttons.push(h('button', { type: 'button', className: 'small', dataset: { control: 'resume' }, text: 'Resume here',
           onclick: () => this.resume() }));
       }
+      // a game this tab plays and that goes on can be handed to the autopilot (and taken back)
+      if (state === 'owner' && this.autopilot) {
+        buttons.push(this.autopilot.playing(this.gameId)
+          ? h('button', { type: 'button', className: 'small', dataset: { control: 'autopilot-stop' }, text: 'Stop the autopilot',
+                          onclick: () => { this.autopilot?.stop(); this.update(); } })
+          : h('button', { type: 'button', className: 'small', dataset: { control: 'autopilot-play' },
+                          text: 'Let the autopilot play',
+                          title: 'The reference agent plays this game from where it is, through this page\'s tools.',
+                          onclick: () => { this.autopilot?.play(this.gameId); this.update(); } }));
+      }
       buttons.push(h('button', { type: 'button', className: 'small', dataset: { control: 'export' }, text: 'Export',
         title: 'Download the game as one file (it can be imported here or by the Python package).',
         onclick: () => this.exportGame() }));
@@ -189,7 +204,8 @@ export class GameControls {
     const storage = diagnostics.storage;
     const recovery = diagnostics.recovery;
     if (state !== 'observer' && state !== 'lost') this.confirming = false;
-    const key = JSON.stringify([state, this.busy, this.refusal, this.note, storage, recovery, this.confirming]);
+    const playing = Boolean(this.autopilot && this.autopilot.playing(this.gameId));
+    const key = JSON.stringify([state, this.busy, this.refusal, this.note, storage, recovery, this.confirming, playing]);
     if (key === this.drawn) return; // unchanged: keep the buttons under the pointer
     this.drawn = key;
     replace(this.element,

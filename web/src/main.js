@@ -114,7 +114,11 @@ register();
 window.addEventListener('pagehide', () => { registration.abort(); site.registered = false; });
 window.addEventListener('pageshow', (event) => { if (event.persisted) register(); });
 
-const autopilot = new Autopilot(new ToolClient(context), () => panel.update());
+// the game page's Let the autopilot play / Stop buttons follow it too
+const autopilot = new Autopilot(new ToolClient(context), () => {
+  panel.update();
+  if (view && view.gamesChanged) view.gamesChanged();
+});
 site.autopilot = autopilot.state;
 const panel = new AutopilotPanel(autopilot, bridge.ready);
 
@@ -133,6 +137,13 @@ function playWithAutopilot(gameId) {
   autopilot.start();
 }
 
+/** The game page's hook: whether the autopilot plays `gameId` here, hand it a game, stop it. */
+const gameAutopilot = {
+  playing: (gameId) => autopilot.state.running && autopilot.state.gameId === gameId,
+  play: playWithAutopilot,
+  stop: () => autopilot.stop(),
+};
+
 const main = /** @type {HTMLElement} the page's one <main> (index.html) */ (document.getElementById('main'));
 /** @type {{dispose(): void, gamesChanged?: () => void} | null} */
 let view = null;
@@ -142,7 +153,7 @@ function route() {
   const match = GAME_ROUTE.exec(location.hash);
   const watching = location.hash === WATCH_ROUTE;
   if (match || watching) {
-    view = new SpectatorView(main, match ? match[1] : null, { bridge, site, notes: autopilotNotes });
+    view = new SpectatorView(main, match ? match[1] : null, { bridge, site, notes: autopilotNotes, autopilot: gameAutopilot });
   } else {
     view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element, bridge,
                                 create: createFromForm, playWithAutopilot });

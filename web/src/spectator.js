@@ -65,13 +65,15 @@ export class SpectatorView {
   /** gameId: the game to show, or null to follow the newest live game.
    * @param {HTMLElement} root
    * @param {string | null} gameId
-   * @param {{bridge: any, site: Record<string, any>, notes?: (gameId: string) => string[] | null}} options
-   *   notes: the autopilot's notes while it plays the game in this tab */
-  constructor(root, gameId, { bridge, site, notes = () => null }) {
+   * @param {{bridge: any, site: Record<string, any>, notes?: (gameId: string) => string[] | null,
+   *          autopilot?: {playing: (gameId: string) => boolean, play: (gameId: string) => void, stop: () => void} | null}} options
+   *   notes: the autopilot's notes while it plays the game in this tab; autopilot: its play/stop hook */
+  constructor(root, gameId, { bridge, site, notes = () => null, autopilot = null }) {
     this.root = root;
     this.bridge = bridge;
     this.site = site;
     this.notes = notes;
+    this.autopilot = autopilot;
     this.follow = gameId === null;
     // set by show(gameId), before anything is drawn (draw runs only with a gameId)
     /** @type {string | null} */ this.gameId;
@@ -95,7 +97,7 @@ export class SpectatorView {
     this.revision = null;
     this.record = null;
     this.opened = false;
-    this.controls = new GameControls(gameId, { bridge: this.bridge, site: this.site });
+    this.controls = new GameControls(gameId, { bridge: this.bridge, site: this.site, autopilot: this.autopilot });
   }
 
   async refresh() {
