@@ -223,6 +223,29 @@ async def check_latest_receipt_is_the_last_recorded(store: Store) -> None:
     assert await store.latest_receipt("nope") is None
 
 
+async def check_recent_receipts_are_the_last_n_oldest_first(store: Store) -> None:
+    """The bounded read behind a spectator's history: the last N of one game, in order."""
+    await store.create_session(info())
+    await store.create_session(info("g2"))
+    assert await store.recent_receipts("g1", 3) == []
+    for request_id, created in (("d", 4.0), ("b", 2.0), ("e", 4.0), ("a", 1.0), ("c", 3.0)):
+        await store.put_receipt(
+            ToolReceipt(
+                sessionId="g1", requestId=request_id, payloadHash=None, frame={"id": request_id}, createdAt=created
+            )
+        )
+    await store.put_receipt(ToolReceipt(sessionId="g2", requestId="z", payloadHash=None, frame={}, createdAt=9.0))
+    recent = await store.recent_receipts("g1", 3)
+    assert [(r["requestId"], r["frame"]) for r in recent] == [
+        ("c", {"id": "c"}),
+        ("d", {"id": "d"}),
+        ("e", {"id": "e"}),
+    ]
+    assert [r["requestId"] for r in await store.recent_receipts("g1", 10)] == ["a", "b", "c", "d", "e"]
+    assert await store.recent_receipts("g1", 0) == []
+    assert await store.recent_receipts("nope", 3) == []
+
+
 async def check_refused_writes_write_nothing(store: Store) -> None:
     """The rules a call's arguments break, and the ones its transaction finds broken."""
     await store.create_session(info())
@@ -260,6 +283,7 @@ CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_receipts,
     check_import_is_atomic,
     check_latest_receipt_is_the_last_recorded,
+    check_recent_receipts_are_the_last_n_oldest_first,
     check_refused_writes_write_nothing,
 ]
 

@@ -219,6 +219,12 @@ class Store(ABC):
         None: what a read that loads no game shows. Stores that can, read only it."""
         return latest(await self.receipts(session_id))
 
+    async def recent_receipts(self, session_id: str, limit: int) -> list[ToolReceipt]:
+        """The game's last `limit` receipts (by createdAt, then requestId),
+        oldest first: a loaded-nowhere game's recent history, for spectators.
+        Stores that can, read only those rows."""
+        return (await self.receipts(session_id))[-limit:] if limit > 0 else []
+
     # ---- records ----------------------------------------------------------------------
 
     @abstractmethod

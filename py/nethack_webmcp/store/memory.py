@@ -86,6 +86,9 @@ class MemoryStore(TransactionalStore):
     async def latest_receipt(self, session_id: str) -> ToolReceipt | None:
         return copy.deepcopy(latest(list(self._receipts.get(session_id, {}).values())))
 
+    async def recent_receipts(self, session_id: str, limit: int) -> list[ToolReceipt]:
+        return (await self.receipts(session_id))[-limit:] if limit > 0 else []
+
     async def get_record(self, session_id: str) -> GameRecord | None:
         return copy.deepcopy(self._records.get(session_id))
 

@@ -89,6 +89,10 @@ SETTLE = (
 )
 RECEIPTS_IN_ORDER = "SELECT * FROM receipts WHERE session_id = ? ORDER BY created_at_s, request_id"
 LATEST_RECEIPT = "SELECT * FROM receipts WHERE session_id = ? ORDER BY created_at_s DESC, request_id DESC LIMIT 1"
+RECENT_RECEIPTS = (  # the last N, newest first inside (the LIMIT), oldest first outside
+    "SELECT * FROM (SELECT * FROM receipts WHERE session_id = ? "
+    "ORDER BY created_at_s DESC, request_id DESC LIMIT ?) AS recent ORDER BY created_at_s, request_id"
+)
 
 
 class Dialect(ABC):
@@ -320,6 +324,12 @@ class SqlStore(TransactionalStore):
     async def latest_receipt(self, session_id: str) -> ToolReceipt | None:
         rows = await self._read("read the latest receipt", LATEST_RECEIPT, session_id)
         return receipt_from_row(rows[0]) if rows else None
+
+    async def recent_receipts(self, session_id: str, limit: int) -> list[ToolReceipt]:
+        if limit <= 0:
+            return []
+        rows = await self._read("read recent receipts", RECENT_RECEIPTS, session_id, limit)
+        return [receipt_from_row(row) for row in rows]
 
     async def get_record(self, session_id: str) -> GameRecord | None:
         rows = await self._read("read record", "SELECT * FROM game_records WHERE game_id = ?", session_id)
