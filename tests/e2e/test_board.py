@@ -49,6 +49,13 @@ MEASURE = """() => {
 }"""
 
 
+HOME_FIT = """() => ({
+  overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  resume: [...document.querySelectorAll('.games [data-control=resume]')].map((n) => n.getBoundingClientRect().right),
+  cells: [...document.querySelectorAll('table.games td, table.records td')].map((c) => c.getBoundingClientRect().right),
+})"""
+
+
 class Agent:
     def __init__(self, page: Page) -> None:
         self.client = PolyfillClient(page)
@@ -272,7 +279,13 @@ def test_axe_finds_no_serious_violation(board: tuple[Page, Agent, str]) -> None:
     ended = page.evaluate("() => document.querySelector('table.records a')?.dataset.gameId")
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
         page.screenshot(path=str(SCREENSHOTS / f"board-home-{width}.png"), full_page=True)
+        # the lists fit: no sideways scrolling, every Resume button on screen (phone: cards)
+        fit = page.evaluate(HOME_FIT)
+        print(f"home {width}: {fit}")
+        assert fit["overflow"] <= 0 and all(right <= width for right in fit["resume"]), fit
+        assert all(right <= width for right in fit["cells"]), fit
     page.set_viewport_size({"width": 1440, "height": 900})
     show(page, game)
     pages["game"] = axe(page)

@@ -25,15 +25,15 @@ function lifecycle(game, heldLocks) {
 
 function gamesTable(games, heldLocks, onResume) {
   if (!games.length) return h('p', { className: 'muted', text: 'No games yet. Start the autopilot, or let an agent call the session tool.' });
-  return h('div', { className: 'table-scroll' }, h('table', { className: 'games', dataset: { list: 'games' } },
+  return h('div', { className: 'table-scroll' }, h('table', { className: 'games cards', dataset: { list: 'games' } },
     h('thead', {}, h('tr', {}, ['Character', 'State', 'Started', 'Last update', 'Turn', 'Deepest / now', 'Harness', 'Model', '']
       .map((title) => h('th', { scope: 'col', text: title })))),
     h('tbody', {}, games.map((game) => h('tr', { dataset: { gameId: game.gameId } },
-      h('td', {}, link(game)),
-      h('td', {}, h('span', { className: `badge ${badgeState(lifecycle(game, heldLocks))}`,
+      h('td', { className: 'primary' }, link(game)),
+      h('td', { dataset: { label: 'State' } }, h('span', { className: `badge ${badgeState(lifecycle(game, heldLocks))}`,
                               text: stateLabel(lifecycle(game, heldLocks)) })),
       progressCells(game),
-      h('td', {}, resumable(game, heldLocks)
+      h('td', { className: 'action' }, resumable(game, heldLocks)
         ? h('button', { type: 'button', dataset: { control: 'resume', gameId: game.gameId }, text: 'Resume',
             title: 'Load this game in this tab: its journal is replayed on a fresh engine.',
             onclick: () => onResume(game.gameId) })
