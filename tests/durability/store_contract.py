@@ -275,8 +275,29 @@ async def check_refused_writes_write_nothing(store: Store) -> None:
     assert await store.journal("nope") == []
 
 
+async def check_the_close_mark_is_kept_until_cleared(store: Store) -> None:
+    """session close's mark (closedAt): absent on a new game, kept when set,
+    shown by get and list, untouched by other updates, absent again once cleared."""
+    await store.create_session(info("g1", 100.0))
+    await store.create_session(info("g2", 200.0))
+    fresh = await store.get_session("g1")
+    assert fresh is not None and "closedAt" not in fresh
+    await store.update_session("g1", {"closedAt": 150.25})
+    await store.update_session("g1", {"updatedAt": 160.0, "lastDepth": 2})
+    closed = await store.get_session("g1")
+    assert closed is not None and closed["closedAt"] == 150.25 and closed["status"] == "active"
+    marks = {s["sessionId"]: s.get("closedAt") for s in await store.list_sessions()}
+    assert marks == {"g1": 150.25, "g2": None}
+    await store.update_session("g1", {"closedAt": None})
+    reopened = await store.get_session("g1")
+    assert reopened == {**info("g1", 100.0), "updatedAt": 160.0, "lastDepth": 2}, reopened
+    with raises(StoreConflict):
+        await store.update_session("nope", {"closedAt": 1.0})
+
+
 CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_sessions,
+    check_the_close_mark_is_kept_until_cleared,
     check_journal_is_dense_and_completed_once,
     check_record_is_written_once_with_its_receipt,
     check_recent_records_order,

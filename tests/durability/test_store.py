@@ -188,6 +188,13 @@ def schema_at(path: Path, version: int) -> sqlite3.Connection:
     return raw
 
 
+def copy_rows(raw: sqlite3.Connection, tables: tuple[str, ...]) -> None:
+    """Copy the attached scratch database's rows into an older schema's tables (its columns only)."""
+    for table in tables:
+        columns = ", ".join(row[1] for row in raw.execute(f"PRAGMA main.table_info({table})"))
+        raw.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM scratch.{table}")
+
+
 async def test_a_schema_4_database_migrates_and_its_games_go_on(tmp_path: Path) -> None:
     """Schema 5 adds the latest-receipt index: a game written under schema 4 keeps its
     journal, receipts and owner epoch, and goes on (fenced) under the new one."""
@@ -199,8 +206,7 @@ async def test_a_schema_4_database_migrates_and_its_games_go_on(tmp_path: Path) 
     await old.close()
     raw = schema_at(path, 4)
     raw.execute("ATTACH DATABASE ? AS scratch", (str(tmp_path / "scratch.sqlite3"),))
-    for table in ("sessions", "journal"):
-        raw.execute(f"INSERT INTO {table} SELECT * FROM scratch.{table}")
+    copy_rows(raw, ("sessions", "journal"))
     for request_id, created in (("walk-1", 5.0), ("walk-2", 7.0), ("walk-0", 6.0)):
         raw.execute(
             "INSERT INTO receipts VALUES ('g1', ?, NULL, ?, ?)", (request_id, f'{{"id":"{request_id}"}}', created)
@@ -211,7 +217,7 @@ async def test_a_schema_4_database_migrates_and_its_games_go_on(tmp_path: Path) 
     assert "receipts_latest_idx" not in indexes
     raw.close()
     store = SqliteStore(path)  # schema 4 -> 5
-    assert await store.schema_version() == SQL_SCHEMA_VERSION == 5
+    assert await store.schema_version() == SQL_SCHEMA_VERSION
     assert [e["state"] for e in await store.journal("g1")] == ["completed"]
     latest = await store.latest_receipt("g1")
     assert latest is not None and latest["frame"] == {"id": "walk-2"}
@@ -243,3 +249,38 @@ async def test_a_failed_write_writes_nothing_on_the_memory_store_too() -> None:
             "g1", 1, state="completed", receipt=done(1), completed_at=2.0, session_fields={"updatedAt": 2.0}
         )
     assert [(e["state"], e["receipt"]) for e in await store.journal("g1")] == [("reserved", None)]
+
+
+async def test_a_schema_5_database_migrates_and_its_games_are_open(tmp_path: Path) -> None:
+    """Schema 6 adds the close mark (sessions.closed_at_s): every game stored
+    under schema 5 is open (no mark), can be closed and reopened durably, and
+    its journal goes on; a schema 5 program would refuse the database now."""
+    path = tmp_path / "games.sqlite3"
+    old = SqliteStore(tmp_path / "scratch.sqlite3")
+    await old.create_session(info())
+    await old.reserve(entry(1))
+    await old.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
+    await old.close()
+    raw = schema_at(path, 5)
+    raw.execute("ATTACH DATABASE ? AS scratch", (str(tmp_path / "scratch.sqlite3"),))
+    copy_rows(raw, ("sessions", "journal"))
+    raw.commit()
+    assert "closed_at_s" not in {row[1] for row in raw.execute("PRAGMA main.table_info(sessions)")}
+    raw.close()
+    store = SqliteStore(path)  # schema 5 -> 6
+    assert await store.schema_version() == SQL_SCHEMA_VERSION == 6
+    opened = await store.get_session("g1")
+    assert opened == info() and "closedAt" not in opened, "a game from before schema 6 is open"
+    await store.update_session("g1", {"closedAt": 300.5})
+    await store.close()
+    again = SqliteStore(path)  # another process on the same file sees the mark
+    closed = await again.get_session("g1")
+    assert closed is not None and closed["closedAt"] == 300.5
+    await again.update_session("g1", {"closedAt": None})
+    reopened = await again.get_session("g1")
+    assert reopened == info()
+    await again.reserve(entry(2, operation="op-2"))
+    assert [e["seq"] for e in await again.journal("g1")] == [1, 2]
+    await again.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 6

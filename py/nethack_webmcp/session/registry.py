@@ -46,7 +46,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Literal
 
 from ..engine import Engine, EngineError
-from ..store import MemoryOwnership, MemoryStore, Ownership, SessionInfo, Store, StoreError
+from ..store import MemoryOwnership, MemoryStore, Ownership, SessionInfo, Store, StoreError, is_closed
 from ..store.base import EndReason
 from .errors import SessionError
 from .guard import GameLock
@@ -435,22 +435,87 @@ class GameRegistry:
         return list(self._sessions.values())
 
     async def close(self, session_id: str) -> str:
-        """Retire a loaded game's engine and give up its ownership; the game
-        stays stored and can be resumed. Closing a stored game that is not
-        loaded is a no-op (it is not resumed to be closed)."""
+        """Close a game: mark it closed in the store (SessionInfo closedAt)
+        while this process still owns it, then retire its engine and give up
+        its ownership. It stays stored; every host refuses it `sessionClosed`
+        until `reopen` (session resume) clears the mark. A stored game that is
+        not loaded is marked under its ownership lease, never resumed to be
+        closed; one owned by another live process, an ended or an already
+        closed game is left as it is. Raises SessionError unknownSession,
+        storageFailed (nothing changed: the game stays open and loaded)."""
         session = self._sessions.get(session_id)
         if session is None:
-            try:
-                stored = await self.store.get_session(session_id)
-            except StoreError as exc:
-                raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
-            if stored is None:
-                self.get(session_id)  # raises unknownSession
+            await self._close_stored(session_id)
             return session_id
         async with _bare(session.lock):
+            if not session.lost_ownership and session.info["status"] == "active":
+                now = time.time()
+                await self._mark(session_id, now)
+                session.info["closedAt"] = now
             self._forget(session)
             await session.close()
         return session_id
+
+    async def _close_stored(self, session_id: str) -> None:
+        gate = self._loading.setdefault(session_id, asyncio.Lock())
+        async with gate:
+            stored = await self._stored(session_id)
+            if stored is None:
+                self.get(session_id)  # raises unknownSession
+            if stored is None or stored["status"] != "active" or is_closed(stored) or session_id in self._sessions:
+                return
+            try:
+                lease = await self.ownership.acquire(session_id)
+            except StoreError as exc:
+                raise SessionError("storageFailed", f"the game's ownership lock cannot be taken: {exc}") from exc
+            if lease is None:
+                return  # another live process owns it: only its owner closes it
+            try:
+                await self._mark(session_id, time.time())
+            finally:
+                await lease.release()
+
+    async def reopen(self, session: Session) -> None:
+        """Clear a resumed game's close mark, durably (session resume); an
+        observer leaves it to the owner. On a failed write the game is closed
+        again here. Raises SessionError storageFailed."""
+        if session.lost_ownership or not is_closed(session.info):
+            return
+        try:
+            await self._mark(session.session_id, None)
+        except SessionError:
+            self._forget(session)
+            await session.close()
+            raise
+        session.info.pop("closedAt", None)
+
+    async def closed(self, session_id: str) -> bool:
+        """Whether the store marks the game closed. A game loaded here as its
+        owner is open (closing unloads it); a store that cannot be read says
+        nothing here (loading the game reports it)."""
+        loaded = self._sessions.get(session_id)
+        if loaded is not None and not loaded.lost_ownership:
+            return False
+        try:
+            stored = await self.store.get_session(session_id)
+        except StoreError:
+            return False
+        return stored is not None and is_closed(stored)
+
+    async def _stored(self, session_id: str) -> SessionInfo | None:
+        try:
+            return await self.store.get_session(session_id)
+        except StoreError as exc:
+            raise SessionError("storageFailed", f"the game store cannot be read: {exc}") from exc
+
+    async def _mark(self, session_id: str, closed_at: float | None) -> None:
+        try:
+            await self.store.update_session(session_id, {"closedAt": closed_at})
+        except StoreError as exc:
+            verb = "closed" if closed_at is not None else "reopened"
+            raise SessionError(
+                "storageFailed", f"game {session_id!r} cannot be marked {verb} in the store ({exc}); nothing changed"
+            ) from exc
 
     async def close_all(self) -> None:
         for session in list(self._sessions.values()):

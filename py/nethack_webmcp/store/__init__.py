@@ -27,6 +27,7 @@ from .objects import (
     Summary,
     ToolReceipt,
     canonical,
+    is_closed,
     payload_hash,
 )
 
@@ -47,5 +48,6 @@ __all__ = [
     "Summary",
     "ToolReceipt",
     "canonical",
+    "is_closed",
     "payload_hash",
 ]

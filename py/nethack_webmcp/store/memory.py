@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from .base import Lease, Outcome, Ownership, StoreConflict
-from .objects import GameRecord, JournalEntry, SessionInfo, ToolReceipt, latest
+from .objects import CLOSE_MARK, GameRecord, JournalEntry, SessionInfo, ToolReceipt, latest
 from .transaction import TransactionalStore
 
 RECEIPT_LIMIT = 1000  # tool receipts kept per game; the oldest are forgotten first
@@ -129,7 +129,10 @@ class _MemoryTx:
         info = self.store._sessions.get(session_id)
         if info is None:
             return False
-        self._put(self.store._sessions, session_id, {**info, **copy.deepcopy(fields)})
+        updated = {**info, **copy.deepcopy(fields)}
+        if updated.get(CLOSE_MARK) is None:
+            updated.pop(CLOSE_MARK, None)  # a cleared close mark is absent, as in the SQL stores
+        self._put(self.store._sessions, session_id, updated)
         return True
 
     async def owner_epoch(self, session_id: str, lock_pid: int | None) -> tuple[int | None, bool]:

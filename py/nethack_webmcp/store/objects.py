@@ -18,7 +18,7 @@ import hashlib
 import json
 from typing import Any, Literal, NotRequired, TypedDict
 
-SCHEMA_VERSION = 2  # the browser store's (IndexedDB); the SQL stores' is schema.SQL_SCHEMA_VERSION
+SCHEMA_VERSION = 3  # the browser store's (IndexedDB); the SQL stores' is schema.SQL_SCHEMA_VERSION
 
 EntryState = Literal["reserved", "completed", "rejected", "notApplied"]
 SessionStatus = Literal["active", "ended"]
@@ -30,7 +30,10 @@ EndReason = Literal["ascended", "escaped", "died", "quit", "failed", "idle_timeo
 SeedChoice = Literal["chosen", "sealed"]
 
 #: the SessionInfo fields `update_session` (and `complete`'s session_fields) may set
-UPDATABLE_SESSION_FIELDS = ("updatedAt", "endedAt", "status", "lastDepth", "deepestDepth")
+UPDATABLE_SESSION_FIELDS = ("updatedAt", "endedAt", "status", "lastDepth", "deepestDepth", "closedAt")
+#: the close mark: set (a time) by `session close`, cleared (None: the field is absent
+#: again) by `session resume`; every store reads a cleared mark as absent
+CLOSE_MARK = "closedAt"
 
 
 class Summary(TypedDict):
@@ -57,6 +60,9 @@ class SessionInfo(TypedDict):
     lastDepth: int | None
     deepestDepth: int | None
     seedChoice: NotRequired[SeedChoice]  # absent in games stored before schema 2: chosen
+    #: when `session close` closed the game (wall clock); absent while it is open
+    #: (and in games stored before SQL schema 6 / IndexedDB version 3)
+    closedAt: NotRequired[float]
 
 
 class JournalEntry(TypedDict):
@@ -97,6 +103,11 @@ class GameRecord(TypedDict):
     deepestDepth: int | None
     seed: NotRequired[int | None]  # shown once the game has ended, sealed or not
     seedChoice: NotRequired[SeedChoice | None]
+
+
+def is_closed(info: SessionInfo) -> bool:
+    """True when `session close` closed the game and no `session resume` has opened it since."""
+    return info.get(CLOSE_MARK) is not None
 
 
 def canonical(payload: Any) -> str:

@@ -38,7 +38,7 @@ SESSION_COLUMNS = (
     "session_id", "seed", "name", "role", "race", "gender", "alignment", "created_at",
     "harness_name", "model_name", "wizard", "profile", "engine_identity", "view_nonce", "create_json",
     "metadata_json", "created_summary_json", "started_at_s", "updated_at_s", "ended_at_s", "status",
-    "last_depth", "deepest_depth", "seed_choice",
+    "last_depth", "deepest_depth", "seed_choice", "closed_at_s",
 )  # fmt: skip
 ENTRY_COLUMNS = (
     "session_id", "seq", "operation_id", "request_id", "method", "request_json",
@@ -52,6 +52,7 @@ SESSION_FIELD_COLUMNS = {
     "status": "status",
     "lastDepth": "last_depth",
     "deepestDepth": "deepest_depth",
+    "closedAt": "closed_at_s",
 }
 
 
@@ -104,6 +105,7 @@ def session_values(info: SessionInfo) -> tuple[Any, ...]:
         info["lastDepth"],
         info["deepestDepth"],
         info.get("seedChoice"),
+        info.get("closedAt"),
     )
 
 
@@ -157,6 +159,8 @@ def session_from_row(row: Row) -> SessionInfo:
     )
     if row["seed_choice"] is not None:
         info["seedChoice"] = row["seed_choice"]
+    if row["closed_at_s"] is not None:  # a cleared (or never set) close mark is absent
+        info["closedAt"] = row["closed_at_s"]
     return info
 
 

@@ -13,7 +13,9 @@ History: 1 sessions, journal, receipts, records; 2 chosen or sealed seeds;
 3 control-token hashes and the service limits' end reasons (PostgreSQL's
 first schema allowed them already; SQLite cannot widen a CHECK, so it
 rebuilds game_records); 4 owner epochs (fenced journal writes); 5 an index
-for a game's latest receipt (token-less reads read only it).
+for a game's latest receipt (token-less reads read only it); 6 the close mark
+(sessions.closed_at_s: `session close` closed the game until `session resume`;
+an older program refuses a schema 6 database, so none reopens a closed game).
 """
 
 from __future__ import annotations
@@ -157,6 +159,8 @@ MIGRATIONS: list[list[Statement]] = [
     ],
     # 4 -> 5: a game's latest receipt without reading the others
     ["CREATE INDEX receipts_latest_idx ON receipts (session_id, created_at_s, request_id)"],
+    # 5 -> 6: the close mark, NULL while the game is open (every game stored before)
+    ["ALTER TABLE sessions ADD COLUMN closed_at_s {real}"],
 ]
 
 SQL_SCHEMA_VERSION = len(MIGRATIONS)

@@ -20,7 +20,9 @@ observe reports it), and a cancelled caller only stops waiting. While it
 runs, other acting calls of that game are refused `busy` (nothing sent,
 nothing journaled), a retry of its requestId waits for it again, and free
 queries wait up to the deadline for it. A game `session close` closed is
-refused (`sessionClosed`, naming `session resume`) until it is resumed.
+refused (`sessionClosed`, naming `session resume`) until it is resumed: the
+close mark is the store's (GameRegistry.closed), so every process and host
+on that store refuses it, after a restart too.
 A game named by sessionId that is stored but not loaded is resumed first.
 Every new frame of a game carries the session's diagnostics (storage,
 ownership, recovery, resume); an exact retry's historical frame is
@@ -62,17 +64,16 @@ DEFAULT_OPERATION_DEADLINE = 10.0
 
 @dataclass
 class ToolContext:
-    """What handlers may use: the games of this process, how long a call
+    """What handlers may use: the games of this process, and how long a call
     waits for its operation (`operation_deadline` seconds, None: no limit;
-    then it answers `running`), and the games `session close` closed here
-    (refused until `session resume`)."""
+    then it answers `running`)."""
 
     games: GameRegistry
     operation_deadline: float | None = DEFAULT_OPERATION_DEADLINE
-    closed: set[str] = field(default_factory=set)
 
-    def require_not_closed(self, session_id: str) -> None:
-        if session_id in self.closed:
+    async def require_not_closed(self, session_id: str) -> None:
+        """Refuse a game the store marks closed (until session resume): sessionClosed."""
+        if await self.games.closed(session_id):
             raise session_errors.closed(session_id)
 
 
@@ -347,7 +348,7 @@ async def mutate(
 ) -> Frame:
     """Run one input-sending operation with receipts and admission, as a
     session-owned task the caller waits for (see the module)."""
-    ctx.require_not_closed(arguments["sessionId"])
+    await ctx.require_not_closed(arguments["sessionId"])
     session = await ctx.games.load(arguments["sessionId"])
     request_id = arguments.get("requestId")
     payload = {"tool": tool, **arguments}
@@ -436,7 +437,7 @@ async def query(
     While an acting operation runs, `while_busy` answers without the lock
     (observe: the last boundary reached); other queries wait up to the
     operation deadline for it, then are refused `busy`."""
-    ctx.require_not_closed(arguments["sessionId"])
+    await ctx.require_not_closed(arguments["sessionId"])
     session = await ctx.games.load(arguments["sessionId"])
     running = session.running
     if running is not None and session.busy:

@@ -3,8 +3,9 @@
 One entry per game: sessionId, state, access, dlvl, turn, name and role.
 `state` is the gate of a loaded game (ready, decision, busy,
 recoveryRequired, lostOwnership, ended), else `stored` (not loaded: any
-call naming it resumes it), `closed` (`session close` closed it here:
-`session resume` first) or `ended`. `access` says what the caller may do:
+call naming it resumes it), `closed` (`session close` closed it: the
+store's close mark, seen by every host on that store until `session resume`
+clears it) or `ended`. `access` says what the caller may do:
 `drive` (act on it) or `watch` (read only: ended, owned elsewhere, or over
 HTTP without its control token). `turn` is a loaded game's current turn, an
 ended game's last (its record), else the turn of the game's last recorded
@@ -27,7 +28,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from ..session import GameRegistry, Session
-from ..store import SessionInfo, StoreError
+from ..store import SessionInfo, StoreError, is_closed
 
 Entry = dict[str, Any]
 #: Who may see which games, for this call; None: the host's own games (page, stdio).
@@ -64,7 +65,7 @@ async def stored_entry(games: GameRegistry, info: SessionInfo, closed: set[str],
         turn = await (_ended_turn if ended else _recorded_turn)(games, info["sessionId"])
     except StoreError:
         turn = None  # unknown; the entry still says what the game is
-    state = "ended" if ended else "closed" if info["sessionId"] in closed else "stored"
+    state = "ended" if ended else "closed" if is_closed(info) or info["sessionId"] in closed else "stored"
     return {
         "sessionId": info["sessionId"],
         "state": state,
@@ -118,8 +119,11 @@ def newest_first(infos: Iterable[SessionInfo]) -> list[SessionInfo]:
     return sorted(infos, key=lambda info: (info["updatedAt"], info["sessionId"]), reverse=True)
 
 
-async def result(games: GameRegistry, closed: set[str]) -> dict[str, Any]:
-    """`session list`'s result: the entries the caller may see, newest first."""
+async def result(games: GameRegistry, closed: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """`session list`'s result: the entries the caller may see, newest first.
+    A closed game is known by its stored close mark; `closed` adds games to
+    list as closed beside those (none, from the session tool)."""
+    marked = set(closed)
     scope = SCOPE.get()
-    listed, more = await scope(closed) if scope is not None else await local_games(games, closed)
+    listed, more = await scope(marked) if scope is not None else await local_games(games, marked)
     return {"kind": "sessions", "games": listed, "more": more}

@@ -5,10 +5,13 @@ takes no requestId. Resume loads a stored game by pinned replay (any other
 tool naming a stored game does that implicitly); it is also how an
 observer takes ownership once the owning process has closed the game or
 died. Closing retires the engine and gives up ownership; it does not quit
-the game, which stays stored and resumable. Closed means closed: in this
-process every later call naming the game is refused `sessionClosed` (the
-error names `session resume`) until `session resume` loads it again - it
-is never reloaded behind the caller's back. A game whose operation is
+the game, which stays stored and resumable. Closed means closed, durably:
+the close is marked in the store (SessionInfo closedAt), so every later
+call naming the game - in this process, after a restart, on another HTTP
+instance sharing the database, in a reloaded page - is refused
+`sessionClosed` (the error names `session resume`) until `session resume`
+loads it again and clears the mark; it is never reloaded behind the
+caller's back. `list` shows it `closed`; spectators still watch it. A game whose operation is
 still running cannot be closed (`busy`) until that operation is done.
 `list` shows the games this host holds that the caller may drive or
 watch (listing.py). `quit` ends a game for good, so it lives here and not
@@ -95,7 +98,7 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
             },
         )
     if args["action"] == "list":
-        return frames.build(None, result=await listing.result(ctx.games, ctx.closed))
+        return frames.build(None, result=await listing.result(ctx.games))
     if args["action"] == "quit":
 
         async def quit_game(operation: Operation) -> dict[str, Any]:
@@ -105,13 +108,12 @@ async def handle(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         return await mutate(ctx, "session", args, quit_game)
     if args["action"] == "resume":
         session = await ctx.games.resume(args["sessionId"])
-        ctx.closed.discard(args["sessionId"])  # explicitly loaded again: calls may name it
+        await ctx.games.reopen(session)  # explicitly loaded again: every host may name it now
         return frames.resumed(session, ctx.games.store.durability)
     loaded = next((game for game in ctx.games.sessions() if game.session_id == args["sessionId"]), None)
     if loaded is not None and loaded.running is not None and not loaded.running.done:
         raise session_errors.busy(loaded.running.operation_id)
-    session_id = await ctx.games.close(args["sessionId"])
-    ctx.closed.add(session_id)
+    session_id = await ctx.games.close(args["sessionId"])  # marked closed in the store first
     return frames.build(None, result={"kind": "session", "action": "closed", "sessionId": session_id})
 
 

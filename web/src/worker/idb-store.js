@@ -71,6 +71,11 @@ export const MIGRATIONS = [
   // 1 -> 2: sessions carry seedChoice and records seed/seedChoice; stored
   // objects take new fields as they are, so no store or index changes.
   () => {},
+  // 2 -> 3: sessions carry the close mark closedAt (session close, until session
+  // resume). No store changes either: the version is raised so that an older
+  // page, which knows no close mark, refuses the database instead of reopening
+  // a closed game.
+  () => {},
 ];
 
 // How long a call waits for a blocked upgrade to go through before it reports it again.
@@ -308,7 +313,9 @@ async function updateSession(tx, sessionId, fields) {
   const sessions = tx.objectStore('sessions');
   const info = await promised(sessions.get(sessionId));
   if (!info) throw fail('conflict', `no session ${sessionId}`);
-  await promised(sessions.put({ ...info, ...fields }));
+  const updated = { ...info, ...fields };
+  if (updated.closedAt == null) delete updated.closedAt; // a cleared close mark is absent, as in every store
+  await promised(sessions.put(updated));
 }
 
 const STORE_METHODS = {
