@@ -254,6 +254,35 @@ def test_an_ended_game_shows_its_tombstone_and_windows(board: tuple[Page, Agent,
     page.set_viewport_size({"width": 1440, "height": 900})
 
 
+def test_the_tv_lists_every_live_game_and_follows_them(board: tuple[Page, Agent, str]) -> None:
+    page, agent, _ = board
+    page.evaluate("() => { location.hash = '#/tv'; }")
+    wait_until(page, "() => document.getElementById('main').dataset.live !== undefined", 10)
+    before = page.evaluate("() => [...document.querySelectorAll('.tv-card')].map((card) => card.dataset.gameId)")
+    created = agent.call("session", {"action": "create", "seed": 2630, "name": "Di", "harness_name": "e2e board"})
+    game = created["basis"]["sessionId"]
+    card = f'.tv-card[data-game-id="{game}"]'
+    wait_until(page, "(card) => document.querySelector(card)", 10, card)
+    facts = page.locator(f"{card} [data-field=tv-facts]").text_content() or ""
+    assert page.locator(f"{card} [data-field=tv-name]").text_content() == "Di"
+    assert re.search(r"Dlvl 1 · HP \d+/\d+", facts), facts
+    assert page.locator(f"{card} pre.map").count() == 1
+    assert sorted(
+        page.evaluate("() => [...document.querySelectorAll('.tv-card')].map((c) => c.dataset.gameId)")
+    ) == sorted([*before, game])
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+        page.screenshot(path=str(SCREENSHOTS / f"board-tv-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    assert axe(page) == []
+    end_game(agent, game)  # an ended game leaves the TV
+    wait_until(page, "(card) => !document.querySelector(card)", 10, card)
+    page.locator(".tv-card a").first.click()
+    wait_until(page, "() => document.getElementById('main').dataset.view === 'game'", 10)
+
+
 def axe(page: Page) -> list[dict[str, Any]]:
     """axe-core's serious and critical violations on the page as it is now."""
     if not page.evaluate("() => typeof window.axe === 'object'"):

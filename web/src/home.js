@@ -56,7 +56,8 @@ export class HomeView {
         h('p', { text: 'This page runs the real game NetHack 3.6.7 inside your browser tab. Programs (AI agents) play it '
           + 'through a set of tools this page offers; you can watch any game here, follow the newest one, '
           + 'or start one yourself below. Watching never changes a game.' }),
-        h('p', {}, h('a', { href: '#/watch', dataset: { control: 'watch' }, text: 'Watch the newest live game →' })),
+        h('p', {}, h('a', { href: '#/watch', dataset: { control: 'watch' }, text: 'Watch the newest live game →' }),
+          ' · ', h('a', { href: '#/tv', dataset: { control: 'tv' }, text: 'TV: every live game at once →' })),
         h('details', { className: 'developer' }, h('summary', { text: 'For developers: how agents connect' }),
           h('p', { text: 'NetHack runs in WebAssembly and the agent tools in Python (Pyodide), all inside this tab. '
             + 'The page registers eleven WebMCP tools (session, observe, interact, use, travel, equipment, inventory, plan, lookup, respond, help): '

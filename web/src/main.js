@@ -25,11 +25,13 @@ import { BootStatus } from './boot-status.js';
 import { WorkerBridge } from './bridge.js';
 import { HomeView } from './home.js';
 import { SpectatorView } from './spectator.js';
+import { TvView } from './tv.js';
 import { configureTiles } from './tiles.js';
 import { SITE_TITLE } from './status-lines.js';
 
 const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
 const WATCH_ROUTE = '#/watch'; // follow mode: the newest live game
+const TV_ROUTE = '#/tv'; // every live game at once
 if (config.tiles) configureTiles(config.tiles);
 
 /** @type {Record<string, any>} the facts window.nethackSite shows (above) */
@@ -152,6 +154,11 @@ function route() {
   document.title = SITE_TITLE; // a game's view names its game (game-view.js)
   const match = GAME_ROUTE.exec(location.hash);
   const watching = location.hash === WATCH_ROUTE;
+  if (location.hash === TV_ROUTE) {
+    view = new TvView(main);
+    main.dataset.view = 'tv';
+    return;
+  }
   if (match || watching) {
     view = new SpectatorView(main, match ? match[1] : null, { bridge, site, notes: autopilotNotes, autopilot: gameAutopilot });
   } else {
