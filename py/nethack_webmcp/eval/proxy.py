@@ -8,6 +8,8 @@ service's `/mcp` unchanged, and on the way back the proxy
   follows the game turn and whether the game ended (from the frames);
 - enforces the call and turn budgets: once one is spent, every further
   call is answered with a tool error `budgetExhausted` and never forwarded;
+- answers GET (the optional server-to-client event stream) 405 itself: the
+  service in stateless JSON mode sends nothing on it;
 - refuses `session create` (the harness made the suite's game; an agent
   cannot swap it for one of its own choosing);
 - searches every byte it returns (status line, headers and body) for every
@@ -161,6 +163,10 @@ class AgentProxy:
         meter = self.meters.get(request.path_params["slot"])
         if meter is None:
             return JSONResponse({"error": "unknownEndpoint", "message": "no game is open at this URL"}, 404)
+        if request.method == "GET":
+            # the server-to-client event stream: the stateless JSON service pushes nothing on it, and a held-open
+            # stream would only keep the proxy from shutting down; 405 is the spec's "no stream here"
+            return self._answer(meter, Response(status_code=405, headers={"allow": "POST, DELETE"}))
         body = await request.body()
         messages = _messages(body)
         calls = [m for m in messages if m.get("method") == "tools/call"]

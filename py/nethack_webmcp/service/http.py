@@ -34,6 +34,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
+from ..eval.board_route import leaderboard_routes
 from ..watch.app import build_app
 from ..watch.board import Board
 from .config import ServiceConfig
@@ -96,7 +97,7 @@ class HttpService:
             app=server, stateless=True, json_response=True, max_request_body_size=config.max_body_bytes
         )
         mcp = Route(MCP_PATH, _Endpoint(self.manager), methods=["GET", "POST", "DELETE"])
-        app = build_app(board, routes=[mcp, metrics_route(control.games, config)])
+        app = build_app(board, routes=[mcp, metrics_route(control.games, config), *leaderboard_routes()])
         self.listener = service_listener(app, config, sock)
         self.board = board
         self.control = control
