@@ -104,12 +104,13 @@ async def test_an_agent_lists_its_games_and_quits_one(tmp_path: Path) -> None:
     try:
         games = await listed(fresh)
         assert set(games) == {one, two}
-        assert games[two]["state"] == "stored" and games[two]["access"] == "drive"
+        assert games[two]["state"] == "closed" and games[two]["access"] == "drive", "the close is durable"
         assert games[two]["turn"] == searched["basis"]["turn"], "the latest receipt's turn, read without loading"
         assert games[one]["state"] == "ended" and games[one]["turn"] == ended["basis"]["turn"]
         assert fresh.games.sessions() == [], "a list loads no game"
-        # the stored game is still the agent's to play: any call naming it resumes it
-        resumed = await fresh.ok("observe", sessionId=two)
+        # still the agent's to play, once it says so: session resume (a call naming it is sessionClosed)
+        assert (await fresh.call("observe", sessionId=two))["error"]["code"] == "sessionClosed"
+        resumed = await fresh.ok("session", action="resume", sessionId=two)
         assert (await listed(fresh))[two]["state"] == "ready" and resumed["basis"]["sessionId"] == two
     finally:
         await fresh.close()

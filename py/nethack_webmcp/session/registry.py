@@ -440,15 +440,16 @@ class GameRegistry:
         its ownership. It stays stored; every host refuses it `sessionClosed`
         until `reopen` (session resume) clears the mark. A stored game that is
         not loaded is marked under its ownership lease, never resumed to be
-        closed; one owned by another live process, an ended or an already
-        closed game is left as it is. Raises SessionError unknownSession,
+        closed; one owned by another live process or already closed is left
+        as it is. An ended game is marked too (closed means closed; resume
+        reads it again). Raises SessionError unknownSession,
         storageFailed (nothing changed: the game stays open and loaded)."""
         session = self._sessions.get(session_id)
         if session is None:
             await self._close_stored(session_id)
             return session_id
         async with _bare(session.lock):
-            if not session.lost_ownership and session.info["status"] == "active":
+            if not session.lost_ownership:  # an ended game too: closed means closed
                 now = time.time()
                 await self._mark(session_id, now)
                 session.info["closedAt"] = now
@@ -462,7 +463,7 @@ class GameRegistry:
             stored = await self._stored(session_id)
             if stored is None:
                 self.get(session_id)  # raises unknownSession
-            if stored is None or stored["status"] != "active" or is_closed(stored) or session_id in self._sessions:
+            if stored is None or is_closed(stored) or session_id in self._sessions:
                 return
             try:
                 lease = await self.ownership.acquire(session_id)
