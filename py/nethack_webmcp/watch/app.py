@@ -5,8 +5,10 @@
                                    404 (still the page, which says so) for an unknown game
     GET /api/games/<id>/state      the latest published state; ETag "<id>/<revision>",
                                    If-None-Match -> 304; 410 + record for a completed game
-                                   whose live state is gone; 404 for an unknown or
-                                   malformed ID (a malformed one never reaches the store)
+                                   whose live state is gone, 404 notLive for a stored game
+                                   not loaded here (both with its history from its stored
+                                   receipts); 404 for an unknown or malformed ID (a
+                                   malformed one never reaches the store)
     GET /api/games/<id>/events     the same states as server-sent events (stream.py), for
                                    a loaded game; otherwise the state route's answer
     GET /api/recent                live games and the ten most recently completed records
@@ -130,22 +132,22 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
             headers = {**REVALIDATE, "ETag": etag}
             if unchanged(request.headers.get("if-none-match", ""), etag):
                 return Response(None, 304, headers)
+            await board.load_history(session)
             return Response(board.state(session), 200, headers, JSON)
         try:
             record = await board.completed(session_id)
             if record is not None:
-                return _json(
-                    410, {"error": "gone", "message": "the game is over and its live state is gone", "record": record}
-                )
+                history = await board.stored_history(session_id, ended=True)
+                gone = {"error": "gone", "message": "the game is over and its live state is gone", "record": record}
+                return _json(410, {**gone, **history})
             if await board.stored(session_id):
-                return _json(
-                    404,
-                    {
-                        "error": "notLive",
-                        "message": "this game is stored but not being played "
-                        "in this server; it shows here once an agent resumes it",
-                    },
-                )
+                history = await board.stored_history(session_id, ended=False)
+                not_live = {
+                    "error": "notLive",
+                    "message": "this game is stored but not being played "
+                    "in this server; it shows here once an agent resumes it",
+                }
+                return _json(404, {**not_live, **history})
         except StoreError as exc:
             return _json(503, {"error": "storageFailed", "message": str(exc)})
         return _not_found("no game has this ID")

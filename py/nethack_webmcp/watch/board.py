@@ -5,8 +5,14 @@ list appends and a wake-up: it must cost the agent nothing); spectators
 ask for a game's state, which is built from the session's latest known
 state on the first request for a revision and kept as JSON bytes until the
 revision moves (`state`); streams wait for the end of the game's next call
-(`changed`). A board only reads: it sends nothing to an engine and writes
-nothing to the store, so no number of spectators can change a game.
+(`changed`). A game's history (its recent events) comes from its stored
+receipts the first time the board shows it (`load_history`), whoever
+played the calls (this process before a restart, another instance), so it
+does not depend on what this process heard; the frames heard afterwards
+are added to it. A game not loaded here shows its stored history only
+(`stored_history`): nothing is loaded, replayed or started for it. A
+board only reads: it sends nothing to an engine and writes nothing to the
+store, so no number of spectators can change a game.
 
 Records use the page's shape (web/src/spectator.js, home.js): camelCase,
 times in milliseconds. A completed game's fields come from the store's
@@ -27,9 +33,9 @@ from typing import Any
 from ..session import GameRegistry, Session
 from ..session.records import make_record
 from ..store import GameRecord, StoreError
-from .snapshot import spectator_snapshot
+from .history import EVENT_LIMIT, StoredHistory, frame_events, merge
+from .snapshot import owner, spectator_snapshot
 
-EVENT_LIMIT = 40  # recent events kept per game (the page shows the last passages)
 RECENT_LIMIT = 10  # seed 002: the ten most recently completed games
 # the tools' sessionId rule (tools/base.ID_RULE) without a leading dot (no
 # native game has one: its lock file could not be made); checked before any
@@ -114,6 +120,7 @@ class _Published:
     the last inventory seen, and the state JSON of one revision."""
 
     events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=EVENT_LIMIT))
+    history_read: bool = False  # the events start with the stored receipts' (load_history)
     inventory: dict[str, Any] | None = None
     revision: int | None = None
     body: bytes = b""
@@ -124,6 +131,7 @@ class Board:
         self.games = games
         self.closing = False
         self._published: dict[str, _Published] = {}
+        self.history = StoredHistory(games.store)
         self._changed: dict[str, asyncio.Event] = {}  # per game: set (and replaced) when a call ends
 
     # ---- the agent's side: called after every tool call -----------------------------
@@ -140,9 +148,7 @@ class Board:
         if not basis:
             return
         if frame.get("events"):
-            published = self._published.setdefault(basis["sessionId"], _Published())
-            for event in frame["events"]:
-                published.events.append({"revision": basis["revision"], "turn": basis.get("turn"), **event})
+            self._published.setdefault(basis["sessionId"], _Published()).events.extend(frame_events(frame))
         self._wake(basis["sessionId"])
 
     def _wake(self, session_id: str | None) -> None:
@@ -175,6 +181,34 @@ class Board:
     @staticmethod
     def etag(session: Session) -> str:
         return f'"{session.session_id}/{session.revision}"'
+
+    async def load_history(self, session: Session) -> None:
+        """Before a loaded game's state is shown: its history from its stored
+        receipts, once (a game another instance owns, whose calls this one
+        never hears, again on every request), then the events heard since.
+        A failed read leaves what was heard; the next request tries again."""
+        session_id = session.session_id
+        known = self._published.get(session_id)
+        if known is not None and known.history_read and owner(session):
+            return
+        try:
+            stored, covered = await self.history.read(session_id)
+        except StoreError:
+            return
+        published = self._published.setdefault(session_id, _Published())  # a close may have dropped it meanwhile
+        events = merge(stored, covered, published.events)  # heard and not stored (or not yet): kept
+        if events != list(published.events):
+            published.events = deque(events, maxlen=EVENT_LIMIT)
+            published.body = b""  # this revision's state is built again, with its history
+        published.history_read = True
+
+    async def stored_history(self, session_id: str, *, ended: bool) -> dict[str, Any]:
+        """A game not loaded here: its recent events from its stored receipts
+        and the last revision they reached. Raises StoreError."""
+        if ended:
+            return {"events": await self.history.of_ended(session_id)}
+        events, covered = await self.history.read(session_id)
+        return {"revision": max(covered, default=None), "events": events}
 
     def state(self, session: Session) -> bytes:
         """The spectator state of a loaded game as JSON bytes: the snapshot

@@ -44,6 +44,7 @@ async def state_events(board: Board, session_id: str) -> AsyncIterator[bytes]:
             return
         if session.revision != sent:
             sent = session.revision
+            await board.load_history(session)  # the first time: from the stored receipts
             yield b"id: " + board.etag(session).encode() + b"\ndata: " + board.state(session) + b"\n\n"
             quiet_since = time.monotonic()
             await asyncio.sleep(PUSH_INTERVAL_S)
