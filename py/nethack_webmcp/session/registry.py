@@ -491,12 +491,14 @@ class GameRegistry:
         session.info.pop("closedAt", None)
 
     async def closed(self, session_id: str) -> bool:
-        """Whether the store marks the game closed. A game loaded here as its
-        owner is open (closing unloads it); a store that cannot be read says
-        nothing here (loading the game reports it)."""
+        """Whether the store marks the game closed. A game this process owns
+        answers from its info (read from the store when it was loaded, kept
+        by close and reopen: only an owner writes the mark); any other reads
+        the store. A store that cannot be read says nothing here (loading the
+        game reports it)."""
         loaded = self._sessions.get(session_id)
         if loaded is not None and not loaded.lost_ownership:
-            return False
+            return is_closed(loaded.info)
         try:
             stored = await self.store.get_session(session_id)
         except StoreError:
