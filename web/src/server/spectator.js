@@ -9,13 +9,28 @@
 // closes its stream and opens it again when shown. When the stream is refused or says `gone`, the state route
 // (/api/games/<id>/state) says why: 410, the game is over and its live
 // state is gone, so its record summary is drawn; 404, unknown (stop) or
-// stored but not being played here (look again in 5 s). No controls:
+// stored but not being played here (its recent messages, from the stored
+// receipts the answer carries; look again in 5 s). No controls:
 // watching cannot change a game.
 import { h, replace } from '../dom.js';
 import { renderGame } from '../game-view.js';
 
 const NOT_LIVE_MS = 5000;
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 10_000];
+
+const HISTORY_SHOWN = 10;
+
+/** A stored game's recent events (from its stored receipts: the server
+ *  loads nothing to show them), newest last, as text. */
+function storedHistory(events) {
+  const lines = (Array.isArray(events) ? events : [])
+    .map((event) => (event.type === 'passage' ? (event.lines || []).join(' ') : event.text))
+    .filter((text) => typeof text === 'string' && text.trim())
+    .slice(-HISTORY_SHOWN);
+  if (!lines.length) return [];
+  return [h('h3', { text: 'Recent messages' }),
+    h('ol', { className: 'log', tabindex: '0', dataset: { field: 'history' } }, lines.map((text) => h('li', { text })))];
+}
 
 export class ServerSpectator {
   constructor(root, gameId, connection) {
@@ -93,6 +108,7 @@ export class ServerSpectator {
         h('p', {}, 'Game ', h('code', { text: this.gameId }), notLive
           ? ' is stored but this MCP server has not loaded it; it appears here once an agent resumes it.'
           : ' is unknown to this MCP server.'),
+        ...(notLive ? storedHistory(body.events) : []),
         h('a', { href: '/', text: '← all games' })));
       if (notLive) this.timer = setTimeout(() => this.open(), NOT_LIVE_MS);
     }
