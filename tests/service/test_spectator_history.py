@@ -80,6 +80,19 @@ class Player:
         self.view = frame["basis"]["viewId"]
         return frame
 
+    async def quit(self, agent: Agent) -> list[dict[str, Any]]:
+        """Quit the game (confirming, dismissing the disclosure menus): every frame on the way."""
+        arguments = {"sessionId": self.game, "viewId": self.view, "action": "quit", "controlToken": self.token}
+        frames = [await agent.call("session", arguments)]
+        while frames[-1].get("decision") and len(frames) < 16:
+            decision = frames[-1]["decision"]
+            confirm = decision["kind"] == "confirmation"
+            reply = decision["reply"] if confirm else decision["cancel"]
+            answer = {**reply["arguments"], **({"value": True} if confirm else {}), "controlToken": self.token}
+            frames.append(await agent.call(reply["tool"], answer))
+        assert frames[-1]["control"]["gate"] == "ended", frames[-1]
+        return frames
+
 
 def recorded(state: dict[str, Any]) -> list[dict[str, Any]]:
     """A state's history without the creation's events (revision 0: heard by the creator only)."""
@@ -149,6 +162,12 @@ async def test_history_survives_a_restart_and_crosses_instances(database: str, t
             _, grown = await watching.state()
             assert grown["revision"] == frame["basis"]["revision"]
             assert grown["events"] == [*last["events"], *tagged(frame)][-EVENT_LIMIT:]
+            for spectator in (watching_owner, elsewhere, watching):
+                assert str(SEED).encode() not in spectator.received, "a live game's seed reached a spectator"
 
-    for spectator in (watching_owner, elsewhere, watching):
-        assert str(SEED).encode() not in spectator.received, "a live game's seed reached a spectator"
+            ending = [event for quit_frame in await player.quit(agent) for event in tagged(quit_frame)]
+            assert await games_loaded(restarted.url) == 0, "the ended game left memory"
+            status, gone = await watching.state()
+            assert status == 410 and gone["record"]["endReason"] == "quit", gone
+            assert gone["events"] == [*recorded(grown), *ending][-EVENT_LIMIT:], "its history: its stored receipts"
+            assert (await watching.state())[1] == gone
