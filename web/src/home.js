@@ -9,6 +9,14 @@ import { recentDurableRecords } from './durable-records.js';
 import { startForm } from './start-form.js';
 import { badgeState, stateLabel } from './states.js';
 
+// What a refused import means, in plain words (the code and message stay in a details line).
+const IMPORT_REFUSALS = {
+  sessionExists: 'This game is already in this browser.',
+  stateMismatch: 'Its recorded moves do not lead to the state the file says it reached: the file was changed or cut short.',
+  invalidDocument: 'This is not a game file exported from this page.',
+  engineMismatch: 'It was recorded by another version of the game, so it cannot be replayed here.',
+};
+
 const pageOf = (gameId) => `#/g/${encodeURIComponent(gameId)}`;
 const link = (game) => gameLink(game, pageOf);
 
@@ -117,14 +125,16 @@ export class HomeView {
     if (result.error) {
       this.importResult.dataset.state = 'refused';
       this.importResult.dataset.code = result.error.code;
-      replace(this.importResult, h('strong', { text: `Not imported (${result.error.code}): ` }),
-        h('span', { text: result.error.message }));
+      replace(this.importResult, h('strong', { text: 'Not imported. ' }),
+        h('span', { text: IMPORT_REFUSALS[result.error.code] || 'The file could not be imported.' }),
+        h('details', {}, h('summary', { text: 'Details' }),
+          h('code', { text: `${result.error.code}: ${result.error.message}` })));
       return;
     }
     this.importResult.dataset.state = 'imported';
     this.importResult.dataset.gameId = result.sessionId;
-    replace(this.importResult, `Imported: ${result.replayed} inputs replayed to revision ${result.revision}`,
-      result.verified ? ', the exported state reached. ' : ' (the file carried no state hash to check). ',
+    replace(this.importResult, `Imported: its ${result.replayed} recorded moves were replayed`,
+      result.verified ? ' and reached the exported state exactly. ' : ' (the file carried no state to check against). ',
       h('a', { href: `#/g/${encodeURIComponent(result.sessionId)}`, text: 'Open it' }));
     this.drawn = null;
     this.refresh();
