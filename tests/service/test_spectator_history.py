@@ -6,7 +6,10 @@ its spectator routes with the game's history - the same events A's spectator sho
 A's next call, the new ones too (B heard no call). Then both stop, instance C starts (a restart):
 its spectator shows the same history with no game loaded and no engine started; the creator
 resumes the game on C and its live state's history is still the whole one (not only the calls C
-heard), and grows with C's next call. No byte a spectator got holds the game's seed.
+heard), and grows with C's next call. No byte a spectator got holds the game's seed. Once the
+game is quit, the 410 that carries its record carries its history too (the quit's receipts among
+them). The creation's events (revision 0: the create result is not a receipt) are shown only by
+the process that created the game, so the histories compared are those of the recorded calls.
 """
 
 from __future__ import annotations
