@@ -84,3 +84,32 @@ async def test_closing_a_stored_game_that_is_not_loaded_marks_it(state_dir: Path
     resumed = await third.ok("session", action="resume", sessionId=game)
     assert resumed["basis"]["revision"] == created["basis"]["revision"]
     await third.close()
+
+
+async def test_a_closed_game_ends_by_a_deadline_only_once_it_has_passed(state_dir: Path) -> None:
+    """Closed is not ended: before its deadline a closed game stays closed
+    (sessionClosed); past it, naming it ends it (gameEnded, a record), and the
+    sweep's end_by_limit ends a closed game nobody loaded, as any other."""
+    first = Client(registry(state_dir))
+    one = (await first.create(seed=35, name="Ada"))["basis"]["sessionId"]
+    two = (await first.create(seed=36, name="Bea"))["basis"]["sessionId"]
+    for game in (one, two):
+        await first.ok("session", action="close", sessionId=game)
+    await first.close()
+
+    later = Client(registry(state_dir))
+    due: dict[str, str | None] = {"reason": None}
+    later.games.deadline = lambda _info: due["reason"]  # type: ignore[assignment,return-value]
+    refused = await later.call("observe", sessionId=one)
+    assert refused["error"]["code"] == "sessionClosed", "not past its deadline: closed, not ended"
+    assert await later.games.store.get_record(one) is None
+    due["reason"] = "idle_timeout"
+    ended = await later.call("observe", sessionId=one)
+    assert ended["error"]["code"] == "gameEnded", ended["error"]
+    record = await later.games.store.get_record(one)
+    assert record is not None and record["endReason"] == "idle_timeout"
+    assert await later.games.end_by_limit(two, "idle_timeout", kind="recovery") is True  # what the sweep calls
+    swept = await later.games.store.get_record(two)
+    assert swept is not None and swept["endTimeKind"] == "recovery"
+    assert later.games.sessions() == [], "nothing was replayed to end them"
+    await later.close()

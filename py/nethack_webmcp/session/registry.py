@@ -495,7 +495,8 @@ class GameRegistry:
         answers from its info (read from the store when it was loaded, kept
         by close and reopen: only an owner writes the mark); any other reads
         the store. A store that cannot be read says nothing here (loading the
-        game reports it)."""
+        game reports it). A closed game past a host deadline is not reported
+        closed: loading it ends it (gameEnded), which resume could not undo."""
         loaded = self._sessions.get(session_id)
         if loaded is not None and not loaded.lost_ownership:
             return is_closed(loaded.info)
@@ -503,7 +504,9 @@ class GameRegistry:
             stored = await self.store.get_session(session_id)
         except StoreError:
             return False
-        return stored is not None and is_closed(stored)
+        if stored is None or not is_closed(stored):
+            return False
+        return self.deadline is None or stored["status"] != "active" or self.deadline(stored) is None
 
     async def _stored(self, session_id: str) -> SessionInfo | None:
         try:
