@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import re
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,7 +121,9 @@ class _Published:
     the last inventory seen, and the state JSON of one revision."""
 
     events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=EVENT_LIMIT))
-    history_read: bool = False  # the events start with the stored receipts' (load_history)
+    # the loaded session whose history was read from the stored receipts (load_history): a
+    # game unloaded and loaded again (taken over elsewhere meanwhile) is read again
+    history_of: weakref.ref[Session] | None = None
     inventory: dict[str, Any] | None = None
     revision: int | None = None
     body: bytes = b""
@@ -189,7 +192,7 @@ class Board:
         A failed read leaves what was heard; the next request tries again."""
         session_id = session.session_id
         known = self._published.get(session_id)
-        if known is not None and known.history_read and owner(session):
+        if known is not None and known.history_of is not None and known.history_of() is session and owner(session):
             return
         try:
             stored, covered = await self.history.read(session_id)
@@ -200,7 +203,7 @@ class Board:
         if events != list(published.events):
             published.events = deque(events, maxlen=EVENT_LIMIT)
             published.body = b""  # this revision's state is built again, with its history
-        published.history_read = True
+        published.history_of = weakref.ref(session)
 
     async def stored_history(self, session_id: str, *, ended: bool) -> dict[str, Any]:
         """A game not loaded here: its recent events from its stored receipts
@@ -248,9 +251,14 @@ class Board:
 
     async def overview(self) -> dict[str, Any]:
         """The root page's data: the games loaded here, and the ten most
-        recently completed records (ended time, then game ID, descending)."""
+        recently completed records (ended time, then game ID, descending).
+        Games that left memory leave the board too (the root polls this)."""
+        loaded = self.games.sessions()
+        loaded_ids = {session.session_id for session in loaded}
+        for session_id in [known for known in self._published if known not in loaded_ids]:
+            del self._published[session_id]
         live = sorted(
-            (session_view(s) for s in self.games.sessions()),
+            (session_view(s) for s in loaded),
             key=lambda view: (view["startedAt"] or 0, view["gameId"]),
             reverse=True,
         )
