@@ -33,9 +33,15 @@ MEASURE = """() => {
   const hero = box.querySelector('pre.map .hero');
   const b = box.getBoundingClientRect();
   let heroInView = null;
-  if (hero) {
-    const r = hero.getBoundingClientRect();
-    heroInView = r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom;
+  const inside = (r) => r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom;
+  if (hero) heroInView = inside(hero.getBoundingClientRect());
+  if (canvas) { // the hero's tile, from its square
+    const c = canvas.getBoundingClientRect();
+    const size = c.width / 80;
+    const [x, y] = [Number(box.dataset.heroX), Number(box.dataset.heroY)];
+    const left = c.left + x * size;
+    const top = c.top + y * size;
+    heroInView = inside({left, top, right: left + size, bottom: top + size});
   }
   const status = document.querySelector('[data-field=status-lines]').getBoundingClientRect();
   return {
@@ -137,6 +143,7 @@ def test_the_board_comes_first_at_every_size(board: tuple[Page, Agent, str], wid
     print(f"{width}x{height} tiles: {tiles}")
     assert 0 <= tiles["top"] < height, tiles
     assert tiles["tile"] in (16, 32), tiles
+    assert tiles["heroInView"], f"the view follows the hero: {tiles}"
     assert tiles["overflow"] <= 0, tiles
     mode(page, "ascii")
 
@@ -149,6 +156,7 @@ def test_tiles_zoom_between_integer_scales(board: tuple[Page, Agent, str]) -> No
     assert page.evaluate(tile) == 16
     page.locator("[data-control=map-zoom-in]").click()
     assert page.evaluate(tile) == 32
+    assert page.evaluate(MEASURE)["heroInView"], "zoomed in, the view still follows the hero"
     page.locator(".map-box").hover()
     page.keyboard.down("Control")
     page.mouse.wheel(0, 120)  # Ctrl + wheel (a trackpad pinch) zooms out

@@ -230,7 +230,8 @@ function mapPanel(snapshot, observation, mapMode, onMapMode) {
   const [first, second] = statusLines(observation, snapshot.session?.name);
   return h('section', { className: 'map-panel panel', 'aria-label': 'Map' },
     toolbar,
-    h('div', { className: 'map-box', tabindex: '0', role: 'region', dataset: { mode: ascii ? 'ascii' : 'tiles' },
+    h('div', { className: 'map-box', tabindex: '0', role: 'region',
+               dataset: { mode: ascii ? 'ascii' : 'tiles', heroX: String(hero?.x ?? ''), heroY: String(hero?.y ?? '') },
                'aria-label': 'Map: arrow keys pan, + and - zoom, F follows the hero' }, drawn),
     h('pre', { className: 'status-lines', dataset: { field: 'status-lines' }, 'aria-label': 'Status lines' },
       h('span', { className: 'status-line', text: first }), '\n', h('span', { className: 'status-line', text: second })),
