@@ -12,7 +12,9 @@ is JSON text, so conversions happen exactly once, here and in the worker:
     await call(name, args)     run one tool; returns the frame
     await open_game(id)        load a stored game (resume by pinned replay, or
                                observe it read-only when another tab owns it);
-                               returns its observe frame
+                               returns its observe frame. The game view calls
+                               it when a person opens (or reloads) the game:
+                               an explicit resume, so a close mark is cleared
     await take_over(id)        take a game from the tab that owns it (Web Lock
                                steal); returns the resumed frame. A page
                                control for people, deliberately not a tool.
@@ -108,8 +110,10 @@ async def open_game(session_id: str) -> str:
     by pinned replay when it is not loaded, ownership taken when this worker
     only observed it and its owner has let go, read-only while another tab
     owns it; a refused resume is an error frame saying why."""
+    games = _games()
     try:
-        await _games().resume(session_id)
+        # a person opening the game's view resumes it explicitly: a close mark is cleared
+        await games.reopen(await games.resume(session_id))
     except SessionError:
         pass  # observe resumes again and reports why not, as a frame
     return await call("observe", _dump({"sessionId": session_id}))

@@ -159,7 +159,7 @@ async def test_a_resumed_ended_game_without_its_record_gets_it_once(state_dir: P
         observed = await target.ok("observe", sessionId=sid)
         assert observed["control"]["gate"] == "ended"
         await target.games.close(sid)
-        await target.ok("observe", sessionId=sid)  # a second resume writes nothing more
+        await target.ok("session", action="resume", sessionId=sid)  # a second resume writes nothing more
         record = await target.games.store.get_record(sid)
     finally:
         await target.close()

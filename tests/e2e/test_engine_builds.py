@@ -57,6 +57,7 @@ def test_a_game_moves_between_the_builds(ctx: BrowserContext, site_url: str) -> 
 
     jspi_page = open_page(ctx, site_url, jspi=True, requests=[])
     jspi = Agent(jspi_page)
+    jspi.ok("session", {"action": "resume", "sessionId": game})  # closed means closed: resume explicitly
     resumed = jspi.ok("observe", {"sessionId": game})
     report = resumed["diagnostics"]["resume"]
     assert report["replayed"] == 4
@@ -70,6 +71,7 @@ def test_a_game_moves_between_the_builds(ctx: BrowserContext, site_url: str) -> 
 
     asyncify_page.reload()
     wait_until(asyncify_page, "() => window.nethackSite && window.nethackSite.status === 'ready'", 120)
+    Agent(asyncify_page).ok("session", {"action": "resume", "sessionId": game})
     back = Agent(asyncify_page).ok("observe", {"sessionId": game})
     assert back["diagnostics"]["resume"]["replayed"] == 7
     assert back["result"]["stateHash"] == final["result"]["stateHash"]
