@@ -12,10 +12,13 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
-def run_eval(args: list[str], secret_file: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != "NNH_EVAL_SECRET"}
+def run_eval(
+    args: list[str], secret_file: Path, timeout: float = 600, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    secret = ["--suite-secret-file", str(secret_file)]  # the board subcommand plays nothing: no secret
+    environment = {k: v for k, v in os.environ.items() if k != "NNH_EVAL_SECRET"} | (extra_env or {})
     return subprocess.run(
-        [sys.executable, "-m", "nethack_webmcp.eval", *args, "--suite-secret-file", str(secret_file)],
+        [sys.executable, "-m", "nethack_webmcp.eval", *args, *([] if args[:1] == ["board"] else secret)],
         cwd=REPOSITORY, env=environment, capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
 

@@ -83,6 +83,13 @@ def _agent(args: argparse.Namespace, p: argparse.ArgumentParser) -> tuple[Agent,
     raise AssertionError
 
 
+def work_dir() -> Path | None:
+    """$NNH_EVAL_WORK_DIR keeps the run's directories (service state, each agent's working directory);
+    by default they are temporary."""
+    value = os.environ.get("NNH_EVAL_WORK_DIR")
+    return Path(value) if value else None
+
+
 def _write(document: dict[str, Any], out: Path | None) -> None:
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     if out is None:
@@ -127,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games is not None and args.games > len(suite):
         p.error(f"--games must be at most {len(suite)} for suite {suite.name}")
     options = RunOptions(suite, load_secret(args.suite_secret_file), args.games, args.max_calls, args.max_turns,
-                         args.max_seconds, args.max_tokens, args.jobs, args.server, args.store)  # fmt: skip
+                         args.max_seconds, args.max_tokens, args.jobs, args.server, args.store, work_dir())  # fmt: skip
     document = asyncio.run(run_suite(agent, options, label))
     _write(document, args.out)
     s = document["summary"]
