@@ -162,6 +162,11 @@ def test_tiles_zoom_between_integer_scales(board: tuple[Page, Agent, str]) -> No
     page.mouse.wheel(0, 120)  # Ctrl + wheel (a trackpad pinch) zooms out
     page.keyboard.up("Control")
     wait_until(page, f"() => ({tile})() === 16", 5)
+    page.locator(".map-box").focus()  # the keyboard: + and - on the focused map
+    page.keyboard.press("+")
+    assert page.evaluate(tile) == 32
+    page.keyboard.press("-")
+    assert page.evaluate(tile) == 16
     mode(page, "ascii")
 
 
@@ -172,10 +177,13 @@ def test_the_tab_title_names_the_game(board: tuple[Page, Agent, str]) -> None:
     other = agent.call("session", {"action": "create", "seed": 2627, "name": "Bo", "harness_name": "e2e board"})
     show(page, other["basis"]["sessionId"])
     assert wait_until(page, "() => document.title.startsWith('Bo · Dlvl 1 · HP ') && document.title", 10)
+    icon = page.evaluate("() => document.querySelector('link[rel=icon]').getAttribute('href')")
+    assert icon.startswith("data:image/svg+xml,") and "43a047" in icon, icon  # full HP: a green badge
     shown = page.locator("[data-field=game-id]").text_content()
     assert shown == other["basis"]["sessionId"]
     page.evaluate("() => { location.hash = '#/'; }")
     assert wait_until(page, "() => document.title === 'NetHack for software agents'", 10)
+    assert page.evaluate("() => document.querySelector('link[rel=icon]').getAttribute('href')") == "data:,"
     show(page, game)
 
 

@@ -14,7 +14,7 @@ import { renderTiles } from './tiles.js';
 import { badgeState, stateLabel } from './states.js';
 import { placeBoard } from './board.js';
 import { endingPanel, withoutTopTen } from './ending.js';
-import { SITE_TITLE, gameTitle, statusLines } from './status-lines.js';
+import { SITE_TITLE, faviconBadge, gameTitle, setFavicon, statusLines } from './status-lines.js';
 
 function field(name, value, className = 'value') {
   return h('span', { className, dataset: { field: name }, text: value ?? '—' });
@@ -261,6 +261,7 @@ export function renderGame(root, { gameId, record, snapshot, controls = null, ho
   const name = snapshot?.session?.name || record.name;
   document.title = `${gameTitle(name, snapshot ? observation : null, ended,
                                 record.death || snapshot?.end?.death || record.endReason || snapshot?.end?.how)} — ${SITE_TITLE}`;
+  setFavicon(faviconBadge(snapshot ? observation : null, ended));
   const end = ended ? (snapshot?.end || {}) : null;
   // the board first: after one line of who and what, the map; the rest beside it (desktop) or under it (phone)
   replace(root,

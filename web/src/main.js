@@ -27,7 +27,7 @@ import { HomeView } from './home.js';
 import { SpectatorView } from './spectator.js';
 import { TvView } from './tv.js';
 import { configureTiles } from './tiles.js';
-import { SITE_TITLE } from './status-lines.js';
+import { SITE_TITLE, setFavicon } from './status-lines.js';
 
 const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
 const WATCH_ROUTE = '#/watch'; // follow mode: the newest live game
@@ -152,6 +152,7 @@ let view = null;
 function route() {
   if (view) view.dispose();
   document.title = SITE_TITLE; // a game's view names its game (game-view.js)
+  setFavicon('data:,'); // and badges its icon
   const match = GAME_ROUTE.exec(location.hash);
   const watching = location.hash === WATCH_ROUTE;
   if (location.hash === TV_ROUTE) {

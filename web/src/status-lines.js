@@ -31,3 +31,20 @@ export function gameTitle(name, observation, ended, how) {
   if (ended) return [who, `${how || 'ended'}${depth ? ` on ${depth}` : ''}`].join(' · ');
   return [who, depth, v.hp !== undefined ? `HP ${v.hp}/${v.hpMax}` : null].filter(Boolean).join(' · ');
 }
+
+/** A favicon badge for the game on show: a dot coloured by the hero's HP
+ *  (green, amber under half, red under a quarter, grey once ended), as an
+ *  SVG data URL (the page's CSP allows data: images). */
+export function faviconBadge(observation, ended) {
+  const v = (observation && observation.vitals) || {};
+  const share = v.hpMax ? v.hp / v.hpMax : 1;
+  const colour = ended ? '#8a96a3' : share < 0.25 ? '#e53935' : share < 0.5 ? '#ffb300' : '#43a047';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="${colour}"/></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+/** Point the page's icon link at `href` ('data:,' is the site's empty icon). */
+export function setFavicon(href) {
+  const link = document.querySelector('link[rel=icon]');
+  if (link) link.setAttribute('href', href);
+}
