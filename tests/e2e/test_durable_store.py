@@ -66,7 +66,7 @@ after = await store.schema()
 await store.close()
 json.dumps({"expected": SCHEMA_VERSION, "before": before, "after": after, "durability": store.durability})""",
     )
-    assert found["before"]["version"] == found["expected"] == 2
+    assert found["before"]["version"] == found["expected"] == 3
     assert sorted(found["before"]["stores"]) == ["journal", "owners", "receipts", "records", "sessions"]
     assert found["after"]["lastDurability"] == "strict", "every write transaction asks for strict durability"
     assert found["durability"] == "indexeddb-strict"
@@ -91,7 +91,7 @@ await store.close()
 """,
     )
     # another tab of an older site: it keeps the database open and ignores versionchange
-    assert store_page.evaluate(HOLD_OPEN, "upgrade-check") == 2
+    assert store_page.evaluate(HOLD_OPEN, "upgrade-check") == 3
     blocked = python(
         store_page,
         """
@@ -120,7 +120,7 @@ schema = await store.schema()
 await store.close()
 json.dumps({"sessions": sessions, "version": schema["version"]})""",
     )
-    assert recovered == {"sessions": [], "version": 3}
+    assert recovered == {"sessions": [], "version": 4}
 
     newer = python(
         store_page,
