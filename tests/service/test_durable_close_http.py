@@ -52,6 +52,9 @@ async def test_a_game_closed_on_one_instance_is_closed_on_the_other(database: st
             assert refused["outcome"]["submission"] == "rejected"
             looked = await on_b.call("inventory", bound)
             assert looked["error"]["code"] == "sessionClosed", looked["error"]
+            listed = await on_b.call("session", {"action": "list", "controlToken": token})
+            states = {entry["sessionId"]: entry["state"] for entry in listed["result"]["games"]}
+            assert states[game] == "closed", "B lists it closed although it holds an observer copy"
             watched = await on_b.call("observe", {"sessionId": game})  # a spectator still sees it
             assert "error" not in watched and watched["basis"]["revision"] == played["basis"]["revision"], watched
 
@@ -59,6 +62,8 @@ async def test_a_game_closed_on_one_instance_is_closed_on_the_other(database: st
             assert "error" not in resumed, resumed.get("error")
             assert resumed["basis"]["revision"] == played["basis"]["revision"]
             assert await closed_at(database, game) is None, "resume clears the mark in the database"
+            listed = await on_b.call("session", {"action": "list", "controlToken": token})
+            assert {entry["sessionId"]: entry["state"] for entry in listed["result"]["games"]}[game] == "ready"
             acted = await on_b.call(
                 "interact", {**bound, "viewId": resumed["basis"]["viewId"], "action": "search", "requestId": "b-0"}
             )

@@ -93,8 +93,17 @@ async def entries(
 ) -> tuple[list[Entry], int]:
     """The entries of these games (the loaded ones as they are now), newest
     first, at most LIMIT; and how many more there are."""
-    loaded = {session.session_id: session for session in games.sessions() if session.session_id not in closed}
-    known = {info["sessionId"]: info for info in infos}
+    # a closed game is listed closed even where a copy of it is loaded (an observer
+    # that followed it before its owner closed it): the stored mark wins
+    known: dict[str, SessionInfo] = {}
+    for info in infos:
+        if info["sessionId"] not in known or is_closed(info):
+            known[info["sessionId"]] = info
+    loaded = {
+        session.session_id: session
+        for session in games.sessions()
+        if session.session_id not in closed and not is_closed(known.get(session.session_id, session.info))
+    }
     newest = newest_first(known.values())
     listed = [
         loaded_entry(loaded[info["sessionId"]], may_drive=may_drive(info["sessionId"]))
