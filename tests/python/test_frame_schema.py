@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +27,8 @@ from nethack_webmcp.tools.equipment import SLOT_ORDER
 from nethack_webmcp.tools.interact import PICKUP_MARKS
 from nethack_webmcp.tools.registry import declarations
 from replay import replay
-from support.client import ROOT, Client, require_driver
+from support.client import Client, require_driver
+from support.exported import exported
 
 pytestmark = pytest.mark.asyncio
 
@@ -192,14 +191,7 @@ async def test_help_publishes_the_schema() -> None:
     assert "error" not in frame and problems(frame) == []
     assert frame["result"]["schema"] == frame_schema.schema()
     assert frame_schema.compact() in frame["result"]["text"], "the text channel carries it too"
-    exported = subprocess.run(
-        [sys.executable, "-m", "nethack_webmcp.tools.export", "--frame-schema"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert json.loads(exported) == frame_schema.schema()
+    assert exported("--frame-schema") == frame_schema.schema()
 
 
 async def test_no_tool_declares_an_output_schema() -> None:

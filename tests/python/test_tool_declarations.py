@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from typing import Any
 
 from nethack_webmcp.tools import BY_NAME, TOOLS, ToolContext, declarations
 from nethack_webmcp.tools.schema import unsupported_keywords
-from support.client import ROOT
+from support.exported import exported
 from support.tool_compat import BUDGET_BYTES, compact_size, problems
 
 NAMES = [
@@ -239,7 +237,4 @@ def test_mutations_bind_to_a_view_and_debug_is_not_offered() -> None:
 
 
 def test_export_writes_the_same_declarations() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "nethack_webmcp.tools.export"], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert json.loads(done.stdout) == {"tools": declarations()}
+    assert exported() == {"tools": declarations()}

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from nethack_webmcp.tools import equipment, error_codes, export, frame_schema, i
 from nethack_webmcp.tools import session as session_tool
 from nethack_webmcp.tools.registry import declarations
 from support.client import ROOT, require_driver
+from support.exported import exported
 
 PACKAGE = ROOT / "py" / "nethack_webmcp"
 SITE_VOCABULARY = ROOT / "build" / "site" / "vocabulary.json"
@@ -124,14 +124,7 @@ def test_python_copies_are_the_engines(name: str) -> None:
 
 
 def test_the_export_and_the_built_file_are_the_package_copy() -> None:
-    exported = subprocess.run(
-        [sys.executable, "-m", "nethack_webmcp.tools.export", "--vocabulary"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert json.loads(exported) == export.vocabulary()
+    assert exported("--vocabulary") == export.vocabulary()
     assert export.vocabulary()["engine"] == ENGINE
     assert export.vocabulary()["adapter"]["recoverableErrors"] == list(error_codes.RECOVERABLE)
     # the site's copy (scripts/build-site): a built site carries the current words
