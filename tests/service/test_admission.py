@@ -95,14 +95,7 @@ async def test_the_issues_six_creates_from_one_client(database: str, tmp_path: P
         # a slot freed by closing a game is free at once
         created = next(frame for frame in frames if not frame["isError"])
         async with Agent(instance.mcp_url) as agent:
-            closed = await agent.call(
-                "session",
-                {
-                    "action": "close",
-                    "sessionId": created["basis"]["sessionId"],
-                    "controlToken": created["result"]["controlToken"],
-                },
-            )
+            closed = await agent.close_created(created)
             assert not closed["isError"], closed
             again = await agent.call("session", {"action": "create", "seed": 99})
             assert not again["isError"], again

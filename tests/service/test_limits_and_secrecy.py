@@ -24,14 +24,7 @@ async def test_game_counts_are_limited_with_typed_errors(database: str, tmp_path
             third = await agent.call("session", {"action": "create", "seed": 3})
             assert third["isError"] and third["error"]["code"] == "tooManyGamesForClient"
             # closing one (with its token) makes room again
-            closed = await agent.call(
-                "session",
-                {
-                    "action": "close",
-                    "sessionId": first["basis"]["sessionId"],
-                    "controlToken": first["result"]["controlToken"],
-                },
-            )
+            closed = await agent.close_created(first)
             assert not closed["isError"], closed
             again = await agent.call("session", {"action": "create", "seed": 4})
             assert not again["isError"], again

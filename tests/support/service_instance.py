@@ -182,6 +182,17 @@ class Agent:
         frame["text"] = "".join(getattr(block, "text", "") for block in result.content)
         return frame
 
+    async def close_created(self, created: dict[str, Any]) -> dict[str, Any]:
+        """Close the game a `session create` frame made, with the token only that frame carries."""
+        return await self.call(
+            "session",
+            {
+                "action": "close",
+                "sessionId": created["basis"]["sessionId"],
+                "controlToken": created["result"]["controlToken"],
+            },
+        )
+
 
 def wait_until(predicate: Any, timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
