@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from nethack_webmcp.engine import rundirs
 from nethack_webmcp.engine.native import NativeEngine, native_identity
@@ -25,6 +24,7 @@ from nethack_webmcp.session import GameRegistry, Session
 from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from nethack_webmcp.tools import BY_NAME, ToolContext
 from support.client import require_driver
+from support.game_records import stored_end
 from support.service_instance import Agent, Instance
 
 pytestmark = pytest.mark.asyncio
@@ -132,18 +132,6 @@ async def test_a_stored_game_past_its_deadline_is_ended_not_replayed(tmp_path: P
 
 
 # ---- games abandoned across a restart (real service, PostgreSQL) ---------------------------
-
-
-async def stored_end(database: str, game: str) -> tuple[str, str, str] | None:
-    async with await psycopg.AsyncConnection.connect(database) as db:
-        row = await (
-            await db.execute(
-                "SELECT r.end_reason, r.end_time_kind, s.status FROM game_records r JOIN sessions s "
-                "ON s.session_id = r.game_id WHERE r.game_id = %s",
-                (game,),
-            )
-        ).fetchone()
-    return (row[0], row[1], row[2]) if row else None
 
 
 async def until_recorded(database: str, game: str, timeout: float = 20.0) -> tuple[str, str, str] | None:

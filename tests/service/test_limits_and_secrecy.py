@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
+from support.game_records import stored_end
 from support.service_instance import Agent, Instance
 
 pytestmark = pytest.mark.asyncio
@@ -52,15 +53,9 @@ async def test_invalid_limits_are_refused_at_start(tmp_path: Path) -> None:
 
 
 async def record_of(database: str, session_id: str) -> tuple[str, str] | None:
-    async with await psycopg.AsyncConnection.connect(database) as db:
-        row = await (
-            await db.execute(
-                "SELECT end_reason, s.status FROM game_records r JOIN sessions s ON "
-                "s.session_id = r.game_id WHERE game_id = %s",
-                (session_id,),
-            )
-        ).fetchone()
-    return (row[0], row[1]) if row else None
+    """(end reason, session status): what these limits decide (the clock kind is test_deadlines')."""
+    found = await stored_end(database, session_id)
+    return (found[0], found[2]) if found else None
 
 
 async def test_idle_games_end_with_a_record_saying_so(database: str, tmp_path: Path) -> None:
