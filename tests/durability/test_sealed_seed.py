@@ -22,6 +22,7 @@ from durable_support import registry
 from nethack_webmcp.projection.render import text
 from nethack_webmcp.store.sqlite import DATABASE_NAME
 from support.client import Client, bound, require_driver
+from support.every_tool import reading_calls
 from test_records import quit_game
 
 pytestmark = pytest.mark.asyncio
@@ -51,15 +52,7 @@ async def test_a_sealed_seed_is_absent_from_every_agent_frame_and_in_the_record(
         assert frame["result"]["session"]["seedChoice"] == "sealed"
         frame = await call("travel", **bound(frame), mode="explore", maxActions=20)
         frame = await call("interact", **bound(frame), action="search", turns=3)
-        for tool, arguments in (
-            ("observe", {}),
-            ("plan", {"query": "navigation"}),
-            ("inventory", {}),
-            ("equipment", {}),
-            ("lookup", {"symbol": "@"}),
-            ("use", {}),
-            ("interact", {"viewId": frame["basis"]["viewId"]}),
-        ):
+        for tool, arguments in reading_calls(frame["basis"]["viewId"]):
             await call(tool, sessionId=sid, **arguments)
         await call("session", action="close", sessionId=sid)
         frame = await call("session", action="resume", sessionId=sid)

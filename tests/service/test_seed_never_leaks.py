@@ -31,6 +31,7 @@ import psycopg
 import pytest
 from nethack_webmcp.store.sqlite import DATABASE_NAME
 from support.client import require_driver
+from support.every_tool import reading_calls
 from support.raw_mcp import RawHttp, RawStdio, Spectator
 from support.service_instance import Instance
 
@@ -102,17 +103,9 @@ async def play(agent: Any, frame: dict[str, Any], auth: dict[str, str]) -> dict[
 
     frame = await agent.call("interact", {**bound(frame), "action": "search", "requestId": f"{game}-s"})
     frame = await agent.call("travel", {**bound(frame), "mode": "explore", "maxActions": 8})
-    for tool, arguments in (
-        ("observe", {}),
-        ("plan", {"query": "navigation"}),
-        ("inventory", {}),
-        ("equipment", {}),
-        ("lookup", {"symbol": "@"}),
-        ("use", {}),
-        ("interact", {"viewId": frame["basis"]["viewId"]}),
-        ("help", {}),
-    ):
-        await agent.call(tool, {"sessionId": game, **arguments, **auth} if tool != "help" else {})
+    for tool, arguments in reading_calls(frame["basis"]["viewId"]):
+        await agent.call(tool, {"sessionId": game, **arguments, **auth})
+    await agent.call("help", {})
     observed = await agent.call("observe", {"sessionId": game, **auth})
     return observed if not observed["isError"] else frame
 
