@@ -38,6 +38,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..watch.json_response import send_json
 from ..watch.listener import Listener, ListenerLimits
 from .config import ServiceConfig
 from .metrics import METRICS
@@ -85,35 +86,18 @@ async def _refuse(
 ) -> None:
     METRICS.count_refusal(code)
     body = json.dumps({"error": code, "message": message}).encode()
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"),
-        (b"x-content-type-options", b"nosniff"),
-    ]
+    headers = [(b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]
     if retry_after_s is not None:
         headers.append((b"retry-after", str(retry_after_s).encode()))
     if close:  # the request body (if any) is not read: the connection cannot carry another request
         headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send_json(send, status, body, *headers)
 
 
 async def _jsonrpc_error(send: Send, code: int, message: str) -> None:
     METRICS.count_refusal("parseError" if code == -32700 else "invalidRequest")
     body = jsonrpc_error_body(code, message)
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 400,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"cache-control", b"no-store"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await send_json(send, 400, body, (b"cache-control", b"no-store"))
 
 
 class Edge:

@@ -30,6 +30,8 @@ import h11
 from starlette.types import Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .json_response import send_json
+
 _open = 0
 _refusal_counter: Callable[[str], None] | None = None  # the service's metrics, once they registered
 
@@ -70,19 +72,7 @@ def over_capacity_app(retry_after_s: int) -> Callable[[Scope, Receive, Send], An
 
     async def refuse(scope: Scope, receive: Receive, send: Send) -> None:
         _count("tooManyConnections")
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 503,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"retry-after", str(retry_after_s).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_json(send, 503, body, (b"retry-after", str(retry_after_s).encode()), (b"connection", b"close"))
 
     return refuse
 
