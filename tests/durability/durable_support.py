@@ -22,25 +22,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from nethack_webmcp.engine.native import NativeEngine, native_identity
-from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.store import Store, StoreError
-from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from support.client import CREATED_AT, ROOT, Client, bound
 from support.processes import drivers  # noqa: F401  (re-exported for the tests)
+from support.registries import registry
 from support.twin import SCRIPT as TWIN_SCRIPT
 
 PYTHON = sys.executable
-
-
-def registry(directory: Path, *, store: Store | None = None, identity: str | None = None) -> GameRegistry:
-    """The native registry the MCP server uses, on a given state directory."""
-    return GameRegistry(
-        NativeEngine.start,
-        store=store or SqliteStore.in_state_dir(directory),
-        ownership=FileOwnership.in_state_dir(directory),
-        identity=identity or native_identity(),
-    )
 
 
 def standing(frame: dict[str, Any]) -> dict[str, Any] | None:

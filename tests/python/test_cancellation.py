@@ -25,23 +25,14 @@ from typing import Any
 
 import pytest
 from nethack_webmcp.engine import EngineClosed
-from nethack_webmcp.engine.native import NativeEngine, native_identity
-from nethack_webmcp.session import GameRegistry, Session, state_hash
+from nethack_webmcp.engine.native import NativeEngine
+from nethack_webmcp.session import Session, state_hash
 from nethack_webmcp.store import MemoryStore
-from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
 from support.client import CREATED_AT, Client, require_driver
+from support.registries import registry
 
 SEED = 2024
 CALLS = 100
-
-
-def registry(directory: Path) -> GameRegistry:
-    return GameRegistry(
-        NativeEngine.start,
-        store=SqliteStore.in_state_dir(directory),
-        ownership=FileOwnership.in_state_dir(directory),
-        identity=native_identity(),
-    )
 
 
 def instant(rng: random.Random) -> float | int:

@@ -21,23 +21,18 @@ import pytest
 from nethack_webmcp.engine import rundirs
 from nethack_webmcp.engine.native import NativeEngine, native_identity
 from nethack_webmcp.session import GameRegistry, Session
-from nethack_webmcp.store.sqlite import FileOwnership, SqliteStore
+from nethack_webmcp.store.sqlite import FileOwnership
 from nethack_webmcp.tools import BY_NAME, ToolContext
 from support.client import require_driver
 from support.game_records import stored_end
+from support.registries import registry as native_registry
 from support.service_instance import Agent, Instance
 
 pytestmark = pytest.mark.asyncio
 
 
 def registry(state: Path) -> GameRegistry:
-    return GameRegistry(
-        NativeEngine.start,
-        4,
-        store=SqliteStore.in_state_dir(state),
-        ownership=FileOwnership.in_state_dir(state),
-        identity=native_identity(),
-    )
+    return native_registry(state, max_games=4)
 
 
 async def created_game(games: GameRegistry) -> tuple[dict[str, Any], Session]:
