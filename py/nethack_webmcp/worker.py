@@ -114,8 +114,10 @@ async def open_game(session_id: str) -> str:
     try:
         # a person opening the game's view resumes it explicitly: a close mark is cleared
         await games.reopen(await games.resume(session_id))
-    except SessionError:
-        pass  # observe resumes again and reports why not, as a frame
+    except SessionError as exc:
+        # why it could not be resumed (engineMismatch, replayDiverged, ...), as a frame: an
+        # observe of a game still marked closed would only say sessionClosed
+        return _dump(frames.error_frame(None, exc, mutation=False, include_scene=False))
     return await call("observe", _dump({"sessionId": session_id}))
 
 

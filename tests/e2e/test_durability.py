@@ -244,7 +244,7 @@ def test_injected_storage_failures_block_and_recover(ctx: BrowserContext, site_u
 
     # 4. a blocked upgrade: this worker's site is "updated" to a newer schema while another
     # tab of the old site keeps the database open (and ignores the request to close it)
-    assert page.evaluate(HOLD_OPEN, "nethack-webmcp-journal") == 2
+    assert page.evaluate(HOLD_OPEN, "nethack-webmcp-journal") == 3
     python(
         page,
         """
@@ -460,7 +460,9 @@ def test_resume_refuses_another_engine_and_a_diverging_journal(ctx: BrowserConte
     wait_ready(page)
     alert = wait_until(page, "() => document.querySelector('[data-field=resume-error]')?.dataset.code", 30)
     assert alert == "engineMismatch"
-    refused = agent.call("observe", {"sessionId": game})
+    # the game stays closed (durably): an agent is told so, and its explicit resume why not
+    assert agent.call("observe", {"sessionId": game})["error"]["code"] == "sessionClosed"
+    refused = agent.call("session", {"action": "resume", "sessionId": game})
     assert refused["error"]["code"] == "engineMismatch"
     assert refused["error"]["recorded"] == "rules-sha256:other-rules"
     tamper(page, "sessions", game, None, {"engineIdentity": page.evaluate("() => window.nethackSite.identity")})
@@ -470,10 +472,7 @@ def test_resume_refuses_another_engine_and_a_diverging_journal(ctx: BrowserConte
     reload(page)
     alert = wait_until(page, "() => document.querySelector('[data-field=resume-error]')?.dataset.code", 30)
     assert alert == "replayDiverged"
-    refused = agent.call(
-        "travel",
-        {"sessionId": game, "viewId": created["basis"]["viewId"], "mode": "step", "target": {"direction": "west"}},
-    )
+    refused = agent.call("session", {"action": "resume", "sessionId": game})
     assert refused["error"]["code"] == "replayDiverged" and refused["error"]["seq"] == 2
     assert len(journal(page, game)) == 3, "a refused resume writes nothing"
 

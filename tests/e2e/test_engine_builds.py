@@ -57,9 +57,9 @@ def test_a_game_moves_between_the_builds(ctx: BrowserContext, site_url: str) -> 
 
     jspi_page = open_page(ctx, site_url, jspi=True, requests=[])
     jspi = Agent(jspi_page)
-    jspi.ok("session", {"action": "resume", "sessionId": game})  # closed means closed: resume explicitly
+    reopened = jspi.ok("session", {"action": "resume", "sessionId": game})  # closed means closed: resume explicitly
+    report = reopened["diagnostics"]["resume"]
     resumed = jspi.ok("observe", {"sessionId": game})
-    report = resumed["diagnostics"]["resume"]
     assert report["replayed"] == 4
     assert report["engineBuild"] == jspi_page.evaluate("() => window.nethackSite.engine.buildIdentity")
     assert resumed["basis"]["revision"] == before["basis"]["revision"]
@@ -71,9 +71,9 @@ def test_a_game_moves_between_the_builds(ctx: BrowserContext, site_url: str) -> 
 
     asyncify_page.reload()
     wait_until(asyncify_page, "() => window.nethackSite && window.nethackSite.status === 'ready'", 120)
-    Agent(asyncify_page).ok("session", {"action": "resume", "sessionId": game})
+    reopened = Agent(asyncify_page).ok("session", {"action": "resume", "sessionId": game})
+    assert reopened["diagnostics"]["resume"]["replayed"] == 7
     back = Agent(asyncify_page).ok("observe", {"sessionId": game})
-    assert back["diagnostics"]["resume"]["replayed"] == 7
     assert back["result"]["stateHash"] == final["result"]["stateHash"]
     assert back["basis"]["revision"] == final["basis"]["revision"]
     assert owned(asyncify_page, game)
