@@ -10,23 +10,19 @@ game from SQLite. Each test runs in both protocol eras the Inspector speaks
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.client import ROOT
-from support.inspector import node_bin
+from support.inspector import run_with_node
 
 ERAS = pytest.mark.parametrize("era", ["legacy", "modern"])
 
 
 def cli(inspector: Path, home: Path, state_dir: Path, era: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(home), "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
-    env.pop("NNH_STATE_DIR", None)
-    return subprocess.run(
+    return run_with_node(
         [
             str(inspector),
             "--cli",
@@ -41,12 +37,8 @@ def cli(inspector: Path, home: Path, state_dir: Path, era: str, *args: str) -> s
             "nethack_webmcp.mcp",
             *args,
         ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
+        unset=("NNH_STATE_DIR",),
+        HOME=str(home),
     )
 
 

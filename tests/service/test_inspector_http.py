@@ -6,26 +6,17 @@ argument - in both protocol eras (`--protocol-era legacy` and `modern`, 2026-07-
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.inspector import ROOT, node_bin
+from support.inspector import run_with_node
 from support.service_instance import Instance
 
 
 def cli(inspector: Path, home: Path, url: str, era: str, *args: str, refused: bool = False) -> dict[str, Any]:
-    env = {**os.environ, "HOME": str(home), "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
-    run = subprocess.run(
-        [str(inspector), "--cli", url, "--transport", "http", "--protocol-era", era, *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
+    run = run_with_node(
+        [str(inspector), "--cli", url, "--transport", "http", "--protocol-era", era, *args], HOME=str(home)
     )
     assert (run.returncode != 0) == refused, run.stdout + run.stderr  # the CLI exits non-zero on isError
     return json.loads(run.stdout)

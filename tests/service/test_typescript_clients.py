@@ -10,8 +10,6 @@ fallback), over stdio and over HTTP (a real instance on a real PostgreSQL).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from typing import Any
 import pytest
 from nethack_webmcp.tools import TOOLS
 from support.client import ROOT, require_driver
-from support.inspector import node_bin
+from support.inspector import run_with_node
 from support.service_instance import Instance
 
 V1 = "1.32.2"
@@ -27,20 +25,10 @@ CLIENTS = [("v1", "legacy", None), ("v2", "modern", "2026-07-28")]
 
 
 def play(flavour: str, transport: str, target: str, client_dir: Path) -> dict[str, Any]:
-    env = {
-        **os.environ,
-        "PYTHON": sys.executable,
-        "NNH_TS_CLIENT_DIR": str(client_dir),
-        "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}",
-    }
-    run = subprocess.run(
+    run = run_with_node(
         ["node", "tests/support/ts_client.mjs", flavour, transport, target],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
+        PYTHON=sys.executable,
+        NNH_TS_CLIENT_DIR=str(client_dir),
     )
     assert run.returncode == 0, run.stdout + run.stderr[-3000:]
     return json.loads(run.stdout.strip().splitlines()[-1])

