@@ -195,18 +195,26 @@ def copy_rows(raw: sqlite3.Connection, tables: tuple[str, ...]) -> None:
         raw.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM scratch.{table}")
 
 
-async def test_a_schema_4_database_migrates_and_its_games_go_on(tmp_path: Path) -> None:
-    """Schema 5 adds the latest-receipt index: a game written under schema 4 keeps its
-    journal, receipts and owner epoch, and goes on (fenced) under the new one."""
-    path = tmp_path / "games.sqlite3"
-    old = SqliteStore(tmp_path / "scratch.sqlite3")  # the rows of a game, as the old program wrote them
+async def one_game_at(tmp_path: Path, path: Path, version: int) -> sqlite3.Connection:
+    """`path` at schema `version` holding one game's session and journal rows, as a program of
+    that schema wrote them (made by today's store in a scratch database, then copied column by
+    column); the scratch database stays attached for the caller's own rows."""
+    old = SqliteStore(tmp_path / "scratch.sqlite3")
     await old.create_session(info())
     await old.reserve(entry(1))
     await old.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
     await old.close()
-    raw = schema_at(path, 4)
+    raw = schema_at(path, version)
     raw.execute("ATTACH DATABASE ? AS scratch", (str(tmp_path / "scratch.sqlite3"),))
     copy_rows(raw, ("sessions", "journal"))
+    return raw
+
+
+async def test_a_schema_4_database_migrates_and_its_games_go_on(tmp_path: Path) -> None:
+    """Schema 5 adds the latest-receipt index: a game written under schema 4 keeps its
+    journal, receipts and owner epoch, and goes on (fenced) under the new one."""
+    path = tmp_path / "games.sqlite3"
+    raw = await one_game_at(tmp_path, path, 4)
     for request_id, created in (("walk-1", 5.0), ("walk-2", 7.0), ("walk-0", 6.0)):
         raw.execute(
             "INSERT INTO receipts VALUES ('g1', ?, NULL, ?, ?)", (request_id, f'{{"id":"{request_id}"}}', created)
@@ -256,14 +264,7 @@ async def test_a_schema_5_database_migrates_and_its_games_are_open(tmp_path: Pat
     under schema 5 is open (no mark), can be closed and reopened durably, and
     its journal goes on; a schema 5 program would refuse the database now."""
     path = tmp_path / "games.sqlite3"
-    old = SqliteStore(tmp_path / "scratch.sqlite3")
-    await old.create_session(info())
-    await old.reserve(entry(1))
-    await old.complete("g1", 1, state="completed", receipt=done(1), completed_at=201.0)
-    await old.close()
-    raw = schema_at(path, 5)
-    raw.execute("ATTACH DATABASE ? AS scratch", (str(tmp_path / "scratch.sqlite3"),))
-    copy_rows(raw, ("sessions", "journal"))
+    raw = await one_game_at(tmp_path, path, 5)
     raw.commit()
     assert "closed_at_s" not in {row[1] for row in raw.execute("PRAGMA main.table_info(sessions)")}
     raw.close()
