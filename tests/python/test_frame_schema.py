@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from frame_corpus import collect
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
-from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.projection import frame as frames
 from nethack_webmcp.tools import BY_NAME, ToolContext, frame_schema
 from nethack_webmcp.tools.equipment import SLOT_ORDER
 from nethack_webmcp.tools.interact import PICKUP_MARKS
 from nethack_webmcp.tools.registry import declarations
 from replay import replay
-from support.client import Client, require_driver
+from support.client import Client
+from support.described import described
 from support.exported import exported
 
 pytestmark = pytest.mark.asyncio
@@ -164,15 +164,6 @@ async def test_drift_fails_validation(mutation: str) -> None:
     drifted = copy.deepcopy(frame)
     MUTATIONS[mutation](drifted)
     assert problems(drifted), f"{mutation}: the schema accepted it"
-
-
-async def described() -> dict[str, Any]:
-    require_driver()
-    engine = await NativeEngine.start()
-    try:
-        return await engine.request({"version": 1, "method": "protocol.describe"})
-    finally:
-        await engine.close()
 
 
 async def test_engine_words_are_the_drivers_own() -> None:

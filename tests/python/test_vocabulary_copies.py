@@ -21,27 +21,18 @@ from typing import Any
 
 import pytest
 from nethack_webmcp import geometry
-from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.engine.vocabulary import ENGINE, words
 from nethack_webmcp.projection import decision
 from nethack_webmcp.session import records
 from nethack_webmcp.tools import equipment, error_codes, export, frame_schema, interact
 from nethack_webmcp.tools import session as session_tool
 from nethack_webmcp.tools.registry import declarations
-from support.client import ROOT, require_driver
+from support.client import ROOT
+from support.described import described
 from support.exported import exported
 
 PACKAGE = ROOT / "py" / "nethack_webmcp"
 SITE_VOCABULARY = ROOT / "build" / "site" / "vocabulary.json"
-
-
-async def described() -> dict[str, Any]:
-    require_driver()
-    engine = await NativeEngine.start()
-    try:
-        return await engine.request({"version": 1, "method": "protocol.describe"})
-    finally:
-        await engine.close()
 
 
 @pytest.mark.asyncio
