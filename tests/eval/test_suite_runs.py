@@ -30,7 +30,7 @@ def test_each_game_has_progression_depth_and_the_revealed_seed(smoke_runs: dict[
             assert game["seed"] == expected_seed(secret, "smoke", 1, game["index"])
             assert game["record"]["seed"] == game["seed"]  # the service published the same seed at the end
             assert game["role"] == ("valkyrie", "samurai", "wizard")[game["index"]]
-            assert 1 <= game["toolCalls"] <= 300
+            assert 1 <= game["toolCalls"] <= 300, (agent, game["toolCalls"], game["agent"], game["cause"])
             assert game["replay"]["format"] == "nethack-webmcp-game" and game["replay"]["journal"]
         summary = results["summary"]
         assert summary["meanProgression"] is not None and len(summary["progressionCI95"]) == 2
