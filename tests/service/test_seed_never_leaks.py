@@ -76,6 +76,18 @@ def assert_sealed(seed: int, received: bytes, where: str) -> None:
         assert not leaks(seed, received), f"seed {seed} reached the {where}: {leaks(seed, received)}"
 
 
+def assert_sealed_but_stored(seeds: dict[str, int], game: str, chosen: int, stored: bytes) -> None:
+    """The store holds `game`'s chosen seed, and the searcher finds it there (so a miss elsewhere means something)."""
+    assert seeds[game] == chosen and leaks(chosen, stored), "the searcher finds a seed where it is"
+
+
+def assert_sealed_in(seeds: dict[str, int], agent: bytearray, channel: str, spectator: bytearray) -> None:
+    """No live game's seed in what the agent (over `channel`) or the spectator received."""
+    for seed in seeds.values():
+        assert_sealed(seed, bytes(agent), channel)
+        assert_sealed(seed, bytes(spectator), "spectator")
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestWarning")
 def test_the_searcher_finds_each_form_and_only_the_seed() -> None:
     seed = 3_000_000_123
@@ -162,10 +174,8 @@ async def test_the_stdio_server_and_its_spectator_never_show_a_live_seed(tmp_pat
         with sqlite3.connect(tmp_path / DATABASE_NAME) as db:
             seeds = dict(db.execute("SELECT session_id, seed FROM sessions").fetchall())
             stored = json.dumps(db.execute("SELECT * FROM sessions").fetchall()).encode()
-        assert seeds[games[0]] == chosen and leaks(chosen, stored), "the searcher finds a seed where it is"
-        for seed in seeds.values():
-            assert_sealed(seed, bytes(agent.received), "agent (stdio: every stdout and stderr byte)")
-            assert_sealed(seed, bytes(spectator.received), "spectator")
+        assert_sealed_but_stored(seeds, games[0], chosen, stored)
+        assert_sealed_in(seeds, agent.received, "agent (stdio: every stdout and stderr byte)", spectator.received)
         assert len(agent.stdout) > 10_000 and spectator.received.count(b"data: {") >= 4
 
         # the chosen-seed game ends: its record publishes the seed; the other game's stays sealed
@@ -219,10 +229,9 @@ async def test_the_http_service_never_shows_a_live_seed(database: str, tmp_path:
                 rows = await (await db.execute("SELECT session_id, seed FROM sessions")).fetchall()
                 stored = repr(await (await db.execute("SELECT * FROM sessions")).fetchall()).encode()
             seeds: dict[str, int] = dict(rows)
-            assert seeds[games[0]] == chosen and leaks(chosen, stored), "the searcher finds a seed where it is"
-            for seed in seeds.values():
-                assert_sealed(seed, bytes(agent.received), "agent (HTTP: every response, headers and body)")
-                assert_sealed(seed, bytes(spectator.received), "spectator")
+            assert_sealed_but_stored(seeds, games[0], chosen, stored)
+            channel = "agent (HTTP: every response, headers and body)"
+            assert_sealed_in(seeds, agent.received, channel, spectator.received)
             assert len(agent.received) > 10_000 and spectator.received.count(b"data: {") >= 4
 
             before = len(spectator.received)
