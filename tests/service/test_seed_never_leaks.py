@@ -81,7 +81,9 @@ def assert_sealed_but_stored(seeds: dict[str, int], game: str, chosen: int, stor
     assert seeds[game] == chosen and leaks(chosen, stored), "the searcher finds a seed where it is"
 
 
-def assert_sealed_in(seeds: dict[str, int], agent: bytearray, channel: str, spectator: bytearray) -> None:
+def assert_sealed_in(
+    seeds: dict[str, int], agent: bytes | bytearray, channel: str, spectator: bytes | bytearray
+) -> None:
     """No live game's seed in what the agent (over `channel`) or the spectator received."""
     for seed in seeds.values():
         assert_sealed(seed, bytes(agent), channel)
