@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Autopilot } from '../webmcp/autopilot/autopilot.js';
+import { answerHelp } from './usage.mjs';
 
 // Games of a headless run are throwaway: keep their store in memory-backed
 // /dev/shm when the machine has it, so the store's fsyncs cost nothing.
@@ -126,6 +127,7 @@ async function playGiven({ url, sessionId, token, maxCalls }) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  answerHelp(import.meta.url);
   const { values } = parseArgs({ options: { seed: { type: 'string', default: '1' }, 'max-calls': { type: 'string', default: '3000' },
                                             url: { type: 'string' }, session: { type: 'string' }, token: { type: 'string' } } });
   const maxCalls = Number(values['max-calls']);

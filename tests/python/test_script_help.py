@@ -17,9 +17,6 @@ from support.client import ROOT
 SCRIPTS = ROOT / "scripts"
 # sourced or imported, never run: lib.sh, python-env.sh, usage.mjs; tsconfig.json is no script
 NOT_RUN = {"lib.sh", "python-env.sh", "usage.mjs", "tsconfig.json"}
-# autopilot-mcp.mjs is imported by the bench and the tests; run directly it is
-# still to answer --help (its command line was being changed alongside)
-PENDING = {"autopilot-mcp.mjs"}
 
 
 def command(name: str) -> list[str]:
@@ -32,7 +29,7 @@ def command(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "name", sorted(path.name for path in SCRIPTS.iterdir() if path.is_file() and path.name not in NOT_RUN | PENDING)
+    "name", sorted(path.name for path in SCRIPTS.iterdir() if path.is_file() and path.name not in NOT_RUN)
 )
 def test_answers_help(name: str) -> None:
     run = subprocess.run(command(name), cwd=ROOT, capture_output=True, text=True, timeout=60)
