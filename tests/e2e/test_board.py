@@ -14,15 +14,20 @@ size is photographed into build/screenshots/ (git-ignored) for review.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
+from support.client import bound
+from support.watched import ThreadedAgent, require_driver
 
-from .site_harness import ROOT, SCREENSHOTS, PolyfillClient, boot, launch, wait_until
+from .site_harness import ROOT, SCREENSHOTS, PolyfillClient, boot, launch, wait_until, walkable_direction
 
 SIZES = [(390, 844), (768, 1024), (1024, 768), (1440, 900)]
+HOSTILE_TV_NAME = "<b>Gus</b>"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 MEASURE = """() => {
@@ -226,6 +231,56 @@ def test_the_autopilot_plays_a_game_from_its_page(board: tuple[Page, Agent, str]
     page.locator("[data-control=autopilot-play]").wait_for(state="visible", timeout=5000)
 
 
+NOTES = """() => {
+  const list = document.querySelector('[data-field=autopilot-notes]');
+  const from = document.querySelector('[data-field=autopilot-notes-from]');
+  return list && {
+    from: from && from.dataset.from,
+    lines: [...list.querySelectorAll('li')].map((li) => li.textContent),
+    markup: list.querySelectorAll('li *').length,
+  };
+}"""
+
+
+def test_every_watching_tab_shows_the_autopilots_reasons(board: tuple[Page, Agent, str]) -> None:
+    """The autopilot plays in one tab; a second tab that only watches shows its reasons (from the owner's snapshot)."""
+    page, agent, _ = board
+    created = agent.call("session", {"action": "create", "seed": 2631, "name": "Eve", "harness_name": "e2e board"})
+    game = created["basis"]["sessionId"]
+    show(page, game)
+    watcher = page.context.new_page()
+    try:
+        boot(watcher, f"{page.url.split('#')[0]}#/g/{game}")
+        ownership = "() => document.querySelector('[data-panel=ownership]')?.dataset.ownership"
+        assert wait_until(watcher, f"() => ({ownership})() === 'observer'", 30)
+        assert watcher.evaluate(NOTES) is None, "no reasons before the autopilot plays"
+        page.locator("[data-control=autopilot-play]").click()
+        assert wait_until(page, "(id) => window.nethackSite.autopilot.gameId === id", 10, game)
+        shown = wait_until(
+            watcher, f"() => {{ const n = ({NOTES})(); return n && n.from === 'owner' && n.lines.length > 2 && n }}", 30
+        )
+        played = page.evaluate("() => window.nethackSite.autopilot.log.slice()")
+        assert shown["markup"] == 0, "reasons are text"
+        assert set(shown["lines"]) <= set(played) | {"stopped"}, (shown, played)
+        assert watcher.evaluate("() => window.nethackSite.autopilot.running") is False, "the watching tab plays nothing"
+        page.locator("[data-control=autopilot-stop]").click()
+        assert wait_until(page, "() => !window.nethackSite.autopilot.running", 10) is True
+        # the call in flight when Stop was pressed still finishes (and may add a note):
+        # the watcher ends on the same notes
+        deadline = time.monotonic() + 15
+        while True:
+            stopped = watcher.evaluate(NOTES)
+            final = page.evaluate("() => window.nethackSite.autopilot.log.slice().reverse()")
+            if stopped and stopped["from"] == "owner-stopped" and stopped["lines"] == final:
+                break
+            assert time.monotonic() < deadline, (stopped, final)
+            watcher.wait_for_timeout(200)
+        assert "stopped" in stopped["lines"], stopped
+        watcher.screenshot(path=str(SCREENSHOTS / "board-watching-autopilot.png"), full_page=True)
+    finally:
+        watcher.close()
+
+
 def end_game(agent: Agent, game: str) -> dict[str, Any]:
     """Quit, asking for every end-of-game window NetHack offers (a list to pick from is dismissed)."""
     frame = agent.call("observe", {"sessionId": game})
@@ -297,6 +352,90 @@ def test_the_tv_lists_every_live_game_and_follows_them(board: tuple[Page, Agent,
     wait_until(page, "(card) => !document.querySelector(card)", 10, card)
     page.locator(".tv-card a").first.click()
     wait_until(page, "() => document.getElementById('main').dataset.view === 'game'", 10)
+
+
+def quit_over_mcp(agent: ThreadedAgent, frame: dict[str, Any]) -> dict[str, Any]:
+    """Quit a stdio server's game (every end-of-game window declined, "Really quit?" confirmed)."""
+    frame = agent.call("session", **bound(frame), action="quit")
+    while frame["decision"] is not None:
+        decision = frame["decision"]
+        if decision["kind"] == "confirmation":
+            frame = agent.call("respond", **decision["reply"]["arguments"], value=decision["prompt"] == "Really quit?")
+        else:
+            frame = agent.call("respond", **decision["cancel"]["arguments"])
+    assert frame["control"]["gate"] == "ended", frame
+    return frame
+
+
+OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+TV_CARDS = "() => [...document.querySelectorAll('.tv-card')].map((c) => c.dataset.gameId)"
+
+
+def test_the_server_tv_shows_every_game_the_stdio_server_plays(browser: Browser, tmp_path: Path) -> None:
+    """The native server's spectator has the TV too (/#/tv): every game its agent plays, live, from its GET routes."""
+    require_driver()
+    agent = ThreadedAgent(tmp_path / "state")
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        base = agent.base
+        fay = agent.call("session", action="create", seed=2640, name="Fay")
+        gus = agent.call("session", action="create", seed=2641, name=HOSTILE_TV_NAME)
+        page.goto(f"{base}/")
+        page.locator("[data-control=tv]").click()  # the root links to it
+        wait_until(page, "() => document.getElementById('main').dataset.view === 'tv'", 10)
+        games = [fay["basis"]["sessionId"], gus["basis"]["sessionId"]]
+        assert wait_until(page, f"(ids) => ({TV_CARDS})().length === 2 && ({TV_CARDS})()", 10, games)
+        assert sorted(page.evaluate(TV_CARDS)) == sorted(games)
+        card = '.tv-card[data-game-id="{}"]'.format
+        wait_until(page, "(card) => document.querySelector(card + ' pre.map')", 10, card(games[0]))
+        assert page.locator(f"{card(games[0])} [data-field=tv-name]").text_content() == "Fay"
+        facts = page.locator(f"{card(games[0])} [data-field=tv-facts]").text_content() or ""
+        vitals = fay["scene"]["self"]["vitals"]
+        assert f"Dlvl 1 · HP {vitals['hp']}/{vitals['hpMax']}" in facts, facts
+        # a hostile name is the engine's accepted name, shown as text
+        accepted = gus["scene"]["self"]["name"]
+        assert accepted and HOSTILE_TV_NAME.startswith(accepted), accepted
+        assert page.locator(f"{card(games[1])} [data-field=tv-name]").text_content() == accepted
+        assert page.evaluate("() => document.querySelectorAll('main script, main img, main b').length") == 0
+
+        # the agent plays: the card follows the game's revision
+        moved = agent.call("travel", **bound(fay), mode="step", target={"direction": walkable_direction(fay)})
+        assert moved["outcome"]["submission"] == "accepted"
+        wait_until(
+            page,
+            "([card, r]) => document.querySelector(card)?.dataset.revision === String(r)",
+            10,
+            [card(games[0]), moved["basis"]["revision"]],
+        )
+        # a new game appears; an ended one leaves
+        hal = agent.call("session", action="create", seed=2642, name="Hal")
+        games.append(hal["basis"]["sessionId"])
+        wait_until(page, "(card) => document.querySelector(card)", 10, card(games[2]))
+        quit_over_mcp(agent, moved)
+        wait_until(page, "(card) => !document.querySelector(card)", 10, card(games[0]))
+        assert sorted(page.evaluate(TV_CARDS)) == sorted(games[1:])
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(100)
+            assert page.evaluate(OVERFLOW) <= 0
+            page.screenshot(path=str(SCREENSHOTS / f"server-tv-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": 1440, "height": 900})
+        assert axe(page) == []
+
+        # watching changes nothing: the games' revisions stay where the agent left them
+        revision = agent.call("observe", sessionId=games[2])["basis"]["revision"]
+        page.wait_for_timeout(2000)  # several polls
+        assert agent.call("observe", sessionId=games[2])["basis"]["revision"] == revision
+        page.locator(f"{card(games[2])} a").click()  # a card opens the game's page
+        wait_until(page, "(id) => document.getElementById('main').dataset.gameId === id", 10, games[2])
+        assert page.url == f"{base}/g/{games[2]}"
+    finally:
+        context.close()
+        agent.close()
+    assert not errors, errors
 
 
 def axe(page: Page) -> list[dict[str, Any]]:

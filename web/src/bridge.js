@@ -12,6 +12,7 @@
 //   const frame = await bridge.takeOver(gameId); // steal it from the tab that owns it
 //   const doc = await bridge.exportGame(gameId); // exchange document (or {error})
 //   const result = await bridge.importGame(text);
+//   bridge.publishNotes(gameId, lines, playing); // the autopilot's reasons, for every watching tab
 
 export class WorkerBridge {
   constructor(config, tabId, { testHooks = false, withoutJspi = false } = {}) {
@@ -104,6 +105,12 @@ export class WorkerBridge {
 
   async importGame(text) {
     return JSON.parse(await this.request('import', { text }));
+  }
+
+  /** Hand the worker the autopilot's latest notes for a game it owns: it
+   *  writes them into the game's snapshot, which every tab watching reads. */
+  publishNotes(gameId, notes, playing) {
+    return this.request('notes', { gameId, notes, playing }).catch(() => {}); // a stopped worker shows nothing more
   }
 
   /** Test hooks (answered only when the worker was booted with testHooks). */

@@ -120,10 +120,18 @@ function messagesPanel(observation, events, end) {
   return panel;
 }
 
+/** Whose autopilot notes are on show (renderGame's `notesFrom`). */
+const NOTES_FROM = {
+  here: 'The autopilot plays this game in this tab. Why it does what it does, newest first:',
+  owner: 'The autopilot plays this game in the tab that owns it. Why it does what it does, newest first:',
+  'owner-stopped': 'The autopilot played this game in the tab that owns it (it has stopped). Its last reasons, newest first:',
+};
+
 /** The recent tool calls that submitted input, newest first, and the
- *  autopilot's own notes when it plays this game in this tab. (Only the
- *  page's worker keeps the calls: a snapshot without `activity` has no feed.) */
-function activityPanel(activity, notes) {
+ *  autopilot's notes for this game: this tab's own, or those the owning tab
+ *  published with the snapshot. (Only the page's worker keeps the calls: a
+ *  snapshot without `activity` has no feed.) */
+function activityPanel(activity, notes, notesFrom) {
   const panel = h('section', { className: 'activity panel', dataset: { panel: 'activity' } },
     h('h3', { text: 'Activity' }));
   const calls = (activity || []).slice().reverse();
@@ -136,6 +144,8 @@ function activityPanel(activity, notes) {
     : h('p', { className: 'muted', dataset: { field: 'activity' }, text: 'No input has been sent yet.' }));
   if (notes && notes.length) {
     panel.append(h('h4', { text: 'Autopilot notes' }),
+      h('p', { className: 'muted', dataset: { field: 'autopilot-notes-from', from: notesFrom || 'here' },
+               text: NOTES_FROM[notesFrom || 'here'] }),
       h('ol', { className: 'log notes', tabindex: '0', dataset: { field: 'autopilot-notes' } },
         notes.slice().reverse().map((line) => h('li', { text: line }))));
   }
@@ -245,14 +255,16 @@ function mapPanel(snapshot, observation, mapMode, onMapMode) {
  *  says why there is no snapshot; `lifecycle` the state to show (default
  *  the record's); `notice` a line above everything (follow mode);
  *  `mapMode` 'ascii' | 'tiles' and `onMapMode(mode)` the map toggle;
- *  `notes` the autopilot's notes for this game.
+ *  `notes` the autopilot's notes for this game, `notesFrom` whose: 'here' (this
+ *  tab's autopilot), 'owner' / 'owner-stopped' (published by the owning tab).
  * @param {HTMLElement} root
  * @param {{gameId: string, record: Record<string, any>, snapshot: Record<string, any> | null, controls?: Node | null,
  *          home?: string, missing?: string, lifecycle?: string | null, notice?: Node | null, mapMode?: string,
- *          onMapMode?: ((mode: string) => void) | null, notes?: string[] | null}} game */
+ *          onMapMode?: ((mode: string) => void) | null, notes?: string[] | null, notesFrom?: string | null}} game */
 export function renderGame(root, { gameId, record, snapshot, controls = null, home = '#/',
                                    missing = 'No snapshot of this game was kept.', lifecycle = null,
-                                   notice = null, mapMode = 'ascii', onMapMode = null, notes = null }) {
+                                   notice = null, mapMode = 'ascii', onMapMode = null, notes = null,
+                                   notesFrom = null }) {
   const observation = snapshot?.observation || {};
   const ended = Boolean(record.endedAt || snapshot?.end);
   root.dataset.revision = String(snapshot?.revision ?? '');
@@ -278,7 +290,7 @@ export function renderGame(root, { gameId, record, snapshot, controls = null, ho
             status(observation),
             ended ? null : decisionPanel(snapshot.decision),
             messagesPanel(observation, snapshot.events, end),
-            Array.isArray(snapshot.activity) ? activityPanel(snapshot.activity, notes) : null,
+            Array.isArray(snapshot.activity) ? activityPanel(snapshot.activity, notes, notesFrom) : null,
             inventoryPanel(observation, snapshot),
             summary(record)))
       : h('div', { className: 'game-body no-board' }, endingPanel(record, null), summary(record),

@@ -119,8 +119,21 @@ window.addEventListener('pageshow', (event) => { if (event.persisted) register()
 // the game page's Let the autopilot play / Stop buttons follow it too
 const autopilot = new Autopilot(new ToolClient(context), () => {
   panel.update();
+  publishNotes();
   if (view && view.gamesChanged) view.gamesChanged();
 });
+let published = '';
+/** The autopilot's reasons go to this tab's worker, which owns the game it
+ *  plays and writes them into the game's snapshot: every tab watching the
+ *  game shows them (spectator.js), not only this one. Sent when they change. */
+function publishNotes() {
+  const { gameId, log, running } = autopilot.state;
+  if (!gameId) return;
+  const key = JSON.stringify([gameId, running, log]);
+  if (key === published) return;
+  published = key;
+  bridge.publishNotes(gameId, log.slice(), running);
+}
 site.autopilot = autopilot.state;
 const panel = new AutopilotPanel(autopilot, bridge.ready);
 

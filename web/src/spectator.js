@@ -164,9 +164,13 @@ export class SpectatorView {
     // an ended game's record is the one Python computed (GameRecord), not re-derived here
     const ended = this.controls.ended ? await durableRecord(gameId).catch(() => null) : null;
     if (this.disposed) return;
-    const notes = this.notes(gameId);
+    // this tab's autopilot's own notes, else those the owning tab published with the snapshot
+    const local = this.notes(gameId);
+    const published = snapshot && snapshot.autopilot && Array.isArray(snapshot.autopilot.notes) ? snapshot.autopilot : null;
+    const notes = local || (published ? published.notes : null);
+    const notesFrom = local ? 'here' : published ? (published.playing ? 'owner' : 'owner-stopped') : null;
     const key = `${record?.revision}/${record?.lifecycle}/${snapshot?.revision}/${snapshot?.lifecycle}/${orphaned}/${Boolean(ended)}`
-      + `/${this.mapMode}/${this.notice}/${notes ? notes.join('\n') : ''}`;
+      + `/${this.mapMode}/${this.notice}/${notesFrom}/${notes ? notes.join('\n') : ''}`;
     if (key === this.revision) {
       refreshAge(this.root, record);
       this.controls.update(snapshot);
@@ -175,7 +179,7 @@ export class SpectatorView {
     this.revision = key;
     const recorded = Object.fromEntries(Object.entries(ended || {}).filter(([, value]) => value !== null && value !== undefined));
     const shown = { ...(record || snapshot.record), ...recorded };
-    this.render(shown, snapshot, orphaned ? 'stored' : null, notes);
+    this.render(shown, snapshot, orphaned ? 'stored' : null, notes, notesFrom);
     this.controls.update(snapshot);
   }
 
@@ -183,13 +187,13 @@ export class SpectatorView {
     if (this.controls) this.controls.update();
   }
 
-  render(record, snapshot, lifecycle, notes) {
+  render(record, snapshot, lifecycle, notes, notesFrom) {
     const notice = this.follow
       ? h('p', { className: 'follow-notice', role: 'status', dataset: { field: 'follow-notice' },
                  text: this.notice || 'Following the newest live game.' })
       : null;
     renderGame(this.root, { gameId: /** @type {string} (draw) */ (this.gameId), record, snapshot, controls: this.controls.element, lifecycle,
-                            notice, mapMode: this.mapMode, notes,
+                            notice, mapMode: this.mapMode, notes, notesFrom,
                             onMapMode: (mode) => this.setMapMode(mode) });
     this.root.dataset.follow = String(this.follow);
   }

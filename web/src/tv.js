@@ -5,9 +5,8 @@
 // Lock is held: game-controls.js). The grid redraws a card when a tab
 // announces a newer snapshot (BroadcastChannel) and on a slow poll while
 // visible; like every spectator it calls no tool and changes no game.
-import { h, replace } from './dom.js';
 import { SESSION_LOCK, heldLocks } from './game-controls.js';
-import { renderMap } from './map.js';
+import { TvGrid } from './tv-grid.js';
 import { CHANNEL, getSnapshot, listGames } from './store.js';
 
 const POLL_MS = 1500;
@@ -18,32 +17,10 @@ async function liveGames() {
   return games.filter((game) => game.lifecycle === 'live' && !game.endedAt && held.has(SESSION_LOCK(game.gameId)));
 }
 
-function card(game, snapshot) {
-  const observation = snapshot?.observation || {};
-  const v = observation.vitals || {};
-  const name = snapshot?.session?.name || game.name || '(unnamed)';
-  const role = snapshot?.session?.role || game.role || '';
-  const depth = observation.depth ?? game.depth;
-  const hp = v.hp !== undefined ? `HP ${v.hp}/${v.hpMax}` : 'HP ?';
-  const facts = [role, `Dlvl ${depth ?? '?'}`, hp, `T:${observation.turn ?? game.turn ?? '?'}`].filter(Boolean).join(' · ');
-  return h('li', { className: 'tv-card panel', dataset: { gameId: game.gameId } },
-    h('a', { href: `#/g/${encodeURIComponent(game.gameId)}`, className: 'tv-link' }, // its name is its text (name, facts)
-      h('div', { className: 'tv-board', 'aria-hidden': 'true' },
-        snapshot ? renderMap(snapshot.map.rows, observation.position) : h('p', { className: 'muted', text: 'no board yet' })),
-      h('div', { className: 'tv-facts' }, h('strong', { className: 'name', dataset: { field: 'tv-name' }, text: name }),
-        ' ', h('span', { dataset: { field: 'tv-facts' }, text: facts }))));
-}
-
 export class TvView {
   constructor(root) {
-    this.root = root;
-    this.cards = new Map(); // gameId -> {key, element}
-    this.grid = h('ul', { className: 'tv-grid', dataset: { list: 'tv' } });
-    this.empty = h('p', { className: 'muted', dataset: { field: 'tv-empty' },
-      text: 'No game is being played in this browser right now. Start one on the home page, or start the autopilot.' });
-    replace(root, h('a', { className: 'back', href: '#/', text: '← all games' }),
-      h('h2', { className: 'tv-title', text: 'TV: every live game' }), this.empty, this.grid);
-    root.dataset.gameId = '';
+    this.grid = new TvGrid(root, { home: '#/', href: (gameId) => `#/g/${encodeURIComponent(gameId)}`,
+      emptyText: 'No game is being played in this browser right now. Start one on the home page, or start the autopilot.' });
     this.channel = new BroadcastChannel(CHANNEL);
     this.channel.onmessage = () => this.refresh();
     this.timer = setInterval(() => { if (document.visibilityState === 'visible') this.refresh(); }, POLL_MS);
@@ -60,26 +37,7 @@ export class TvView {
       const games = await liveGames();
       const snapshots = await Promise.all(games.map((game) => getSnapshot(game.gameId)));
       if (this.disposed) return;
-      const shown = new Set();
-      games.forEach((game, index) => {
-        const snapshot = snapshots[index];
-        const key = `${snapshot?.revision}/${game.revision}/${game.depth}`;
-        shown.add(game.gameId);
-        const drawn = this.cards.get(game.gameId);
-        if (drawn && drawn.key === key) return;
-        const element = card(game, snapshot);
-        if (drawn) drawn.element.replaceWith(element);
-        else this.grid.append(element);
-        this.cards.set(game.gameId, { key, element });
-      });
-      for (const [gameId, drawn] of this.cards) {
-        if (!shown.has(gameId)) {
-          drawn.element.remove();
-          this.cards.delete(gameId);
-        }
-      }
-      this.empty.hidden = games.length > 0;
-      this.root.dataset.live = String(games.length);
+      this.grid.show(games.map((game, index) => ({ game, snapshot: snapshots[index] || null })));
     } finally {
       this.refreshing = false;
       if (this.again && !this.disposed) {

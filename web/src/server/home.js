@@ -39,7 +39,9 @@ export class ServerHome {
         h('p', { text: 'Add the server to the client\'s MCP configuration, for example:' }),
         h('pre', { className: 'passage', text: CLIENT_CONFIG }),
         h('p', { text: 'The agent starts with help, then session {"action":"create"}; both results say where to watch.' })),
-      h('section', { className: 'panel' }, h('h2', { text: 'Games being played' }), this.liveBox),
+      h('section', { className: 'panel' }, h('h2', { text: 'Games being played' }),
+        h('p', {}, h('a', { href: '#/tv', dataset: { control: 'tv' }, text: 'TV: every game being played, at once →' })),
+        this.liveBox),
       h('section', { className: 'panel' }, h('h2', { text: 'Ten most recently completed games' }), this.recordsBox));
     this.poller = new Poller('/api/recent', {
       interval: RECENT_MS, onConnection: connection,

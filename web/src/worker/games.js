@@ -16,6 +16,8 @@ const FLUSH_MS = 120;
 const EVENT_LIMIT = 40;
 const ACTIVITY_LIMIT = 30;
 const ARGUMENT_CHARS = 300;
+const NOTE_LINES = 12;
+const NOTE_CHARS = 300;
 const channel = new BroadcastChannel(CHANNEL);
 
 /** The character and label fields of a games record, from a game's
@@ -119,6 +121,19 @@ export class GameBook {
                      imported: true };
     await putGame(record);
     channel.postMessage({ type: 'game', gameId, revision: record.revision });
+  }
+
+  /** The owning tab's autopilot says why it does what it does (its latest
+   *  notes, newest last). Kept with the game and written into its snapshot,
+   *  so every tab watching it shows them. Only a game this worker owns
+   *  keeps them (an observer's book has no entry); they are the agent's
+   *  words, not the game's, and stay plain text (pages use textContent). */
+  noted(gameId, notes, playing) {
+    const entry = this.games.get(gameId);
+    if (!entry || !Array.isArray(notes)) return;
+    const lines = notes.slice(-NOTE_LINES).map((line) => String(line).slice(0, NOTE_CHARS));
+    entry.autopilot = { notes: lines, playing: Boolean(playing), at: Date.now() };
+    this.schedule(gameId, entry);
   }
 
   /** Account for one tool call's frame; `argumentsText` is the call's
@@ -240,7 +255,7 @@ export class GameBook {
     const extra = { gameId, lifecycle: record.lifecycle, updatedAt: record.updatedAt, record };
     if (live) {
       writes.push(putSnapshot({ ...live, ...extra, events: entry.events.slice(), activity: entry.activity.slice(),
-                                lastInventory: entry.inventory }));
+                                lastInventory: entry.inventory, autopilot: entry.autopilot || null }));
     } else {
       // The engine is retired (closed game): keep its last snapshot, relabelled.
       writes.push(getSnapshot(gameId).then((last) => last && putSnapshot({ ...last, ...extra })));

@@ -146,6 +146,10 @@ function handle(message) {
         const result = JSON.parse(text);
         if (result.sessionId) book.imported(result.sessionId, result);
       });
+    case 'notes': // the page's autopilot: why it plays this game as it does (shown to every watching tab)
+      book.noted(message.gameId, message.notes, message.playing);
+      self.postMessage({ id, ok: true, text: '' });
+      return null;
     case 'test':
       if (!testHooks) {
         self.postMessage({ id, ok: false, message: 'test hooks are off in this page' });
