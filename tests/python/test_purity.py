@@ -30,6 +30,7 @@ HTTP = ("starlette", "uvicorn")
 HTTP_ALLOWED = {
     PACKAGE / "watch" / "app.py",
     PACKAGE / "watch" / "listener.py",
+    PACKAGE / "watch" / "json_response.py",  # raw ASGI JSON responses for the listener and the edge
     PACKAGE / "watch" / "connections.py",  # the listener's uvicorn protocol: head deadline, connection cap
     PACKAGE / "service" / "edge.py",
     PACKAGE / "service" / "metrics_route.py",
