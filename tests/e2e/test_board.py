@@ -254,6 +254,7 @@ def test_every_watching_tab_shows_the_autopilots_reasons(board: tuple[Page, Agen
         ownership = "() => document.querySelector('[data-panel=ownership]')?.dataset.ownership"
         assert wait_until(watcher, f"() => ({ownership})() === 'observer'", 30)
         assert watcher.evaluate(NOTES) is None, "no reasons before the autopilot plays"
+        made = page.evaluate("() => window.nethackSite.autopilot.notesMade")  # notes about earlier games
         page.locator("[data-control=autopilot-play]").click()
         assert wait_until(page, "(id) => window.nethackSite.autopilot.gameId === id", 10, game)
         shown = wait_until(
@@ -270,12 +271,17 @@ def test_every_watching_tab_shows_the_autopilots_reasons(board: tuple[Page, Agen
         deadline = time.monotonic() + 15
         while True:
             stopped = watcher.evaluate(NOTES)
-            final = page.evaluate("() => window.nethackSite.autopilot.log.slice().reverse()")
-            if stopped and stopped["from"] == "owner-stopped" and stopped["lines"] == final:
+            final = page.evaluate(NOTES)  # the playing tab shows its own notes for this game
+            if stopped and stopped["from"] == "owner-stopped" and final and stopped["lines"] == final["lines"]:
                 break
             assert time.monotonic() < deadline, (stopped, final)
             watcher.wait_for_timeout(200)
+        assert final["from"] == "here", final
         assert "stopped" in stopped["lines"], stopped
+        # only this game's notes: the ones made since it was handed over (12 at most), no earlier game's
+        since = page.evaluate("() => window.nethackSite.autopilot.notesMade") - made
+        assert len(stopped["lines"]) == min(12, since), (stopped, since)
+        assert since > 12 or stopped["lines"][-1] == "starting", stopped
         watcher.screenshot(path=str(SCREENSHOTS / "board-watching-autopilot.png"), full_page=True)
     finally:
         watcher.close()

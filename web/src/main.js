@@ -122,23 +122,33 @@ const autopilot = new Autopilot(new ToolClient(context), () => {
   publishNotes();
   if (view && view.gamesChanged) view.gamesChanged();
 });
+const NOTE_LINES = 12;
+/** @type {Map<string, string[]>} the autopilot's notes per game: each line filed under the game it was made for */
+const gameNotes = new Map();
+let notesSeen = 0;
 let published = '';
 /** The autopilot's reasons go to this tab's worker, which owns the game it
  *  plays and writes them into the game's snapshot: every tab watching the
- *  game shows them (spectator.js), not only this one. Sent when they change. */
+ *  game shows them (spectator.js), not only this one. Its log spans games,
+ *  so only the lines made since the last look are filed under the game it
+ *  plays now (a new game does not start with the last one's reasons). */
 function publishNotes() {
-  const { gameId, log, running } = autopilot.state;
-  if (!gameId) return;
-  const key = JSON.stringify([gameId, running, log]);
+  const { gameId, log, running, notesMade } = autopilot.state;
+  const fresh = log.slice(log.length - Math.min(log.length, notesMade - notesSeen));
+  notesSeen = notesMade;
+  if (!gameId) return; // made before its game exists ("starting" a new game): nobody's yet
+  const lines = [...(gameNotes.get(gameId) || []), ...fresh].slice(-NOTE_LINES);
+  gameNotes.set(gameId, lines);
+  const key = JSON.stringify([gameId, running, lines]);
   if (key === published) return;
   published = key;
-  bridge.publishNotes(gameId, log.slice(), running);
+  bridge.publishNotes(gameId, lines.slice(), running);
 }
 site.autopilot = autopilot.state;
 const panel = new AutopilotPanel(autopilot, bridge.ready);
 
 /** The autopilot's notes while it plays `gameId` in this tab (the activity feed shows them). */
-const autopilotNotes = (gameId) => (autopilot.state.gameId === gameId ? autopilot.state.log.slice() : null);
+const autopilotNotes = (gameId) => (autopilot.state.gameId === gameId ? (gameNotes.get(gameId) || []).slice() : null);
 
 /** The start form's game: created through the session tool, as an agent creates one. */
 async function createFromForm(args) {

@@ -23,7 +23,9 @@ const LOG_LINES = 12;
  *             gameCalls: number, actions: number, decisions: number, answersAccepted: number, notStanding: number,
  *             handledErrors: number, unhandled: Failure | null, note: string, why: string, turn: number,
  *             firstTurn: number | null, deepest: number, squares: number, turnsPlayed: number,
- *             summary: Summary | null, log: string[]}} AutopilotState what hosts read (the page's panel, the benches) */
+ *             summary: Summary | null, log: string[], notesMade: number}} AutopilotState what hosts read (the page's
+ *             panel, the benches); `log` is its last notes, across games; `notesMade` counts every note it made, so a
+ *             host can tell which lines are new (the page files them under the game they were made for) */
 /** @typedef {{call(name: string, args: Record<string, any>): Promise<Frame>}} Client */
 
 /** A finished (or stopped) game as hosts report it.
@@ -61,7 +63,8 @@ export class Autopilot {
     /** @type {AutopilotState} */
     this.state = { running: false, gameId: null, role: null, games: 0, calls: 0, gameCalls: 0, actions: 0,
                    decisions: 0, answersAccepted: 0, notStanding: 0, handledErrors: 0, unhandled: null, note: 'stopped', why: '',
-                   turn: 0, firstTurn: null, deepest: 0, squares: 0, turnsPlayed: 0, summary: null, log: [] };
+                   turn: 0, firstTurn: null, deepest: 0, squares: 0, turnsPlayed: 0, summary: null, log: [],
+                   notesMade: 0 };
     /** @type {Set<string>} */
     this.squares = new Set(); // every game's squares stood on (all games: progress over a session)
   }
@@ -70,6 +73,7 @@ export class Autopilot {
   note(text) {
     this.state.note = text;
     this.state.log.push(text);
+    this.state.notesMade += 1;
     if (this.state.log.length > LOG_LINES) this.state.log.shift();
     this.onchange(this.state);
   }
