@@ -8,6 +8,7 @@ appearance appear only when the engine disclosed them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..geometry import MAP_ROWS, MAX_X, MIN_X, direction_between
@@ -20,6 +21,7 @@ from .vocabulary import POINT_FEATURES
 FEATURE_CAP = 12  # nearest point features and objects listed; the map shows the rest
 #: Ways between levels and altars: listed however far, since a plan needs them.
 ALWAYS_LISTED = frozenset("<>lL_")
+_POINT_FEATURE = re.compile("[" + re.escape("".join(sorted(POINT_FEATURES))) + "]")
 
 
 def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -66,10 +68,8 @@ def features(level: LevelView) -> list[dict[str, Any]]:
     found = []
     for y in range(MAP_ROWS):
         row = level.features[y]
-        for x in range(MIN_X, MAX_X + 1):
-            code = row[x]
-            if code not in POINT_FEATURES:
-                continue
+        for match in _POINT_FEATURE.finditer(row, MIN_X, MAX_X + 1):  # a scan of the row, not per cell
+            x, code = match.start(), match.group()
             feature: dict[str, Any] = {
                 "kind": TERRAIN_TYPES[code],
                 "x": x,
@@ -88,6 +88,7 @@ def features(level: LevelView) -> list[dict[str, Any]]:
 
 
 OBJECT_KINDS = frozenset("OBS")  # displayed objects, boulders, statues
+_OBJECT_KIND = re.compile("[" + re.escape("".join(sorted(OBJECT_KINDS))) + "]")
 
 
 def objects(level: LevelView) -> list[dict[str, Any]]:
@@ -95,8 +96,9 @@ def objects(level: LevelView) -> list[dict[str, Any]]:
     FEATURE_CAP): a mark names a class, never the object itself."""
     found = []
     for y in range(MAP_ROWS):
-        for x in range(MIN_X, MAX_X + 1):
-            if level.kind(x, y) in OBJECT_KINDS and (x, y) != level.hero:
+        for match in _OBJECT_KIND.finditer(level.kinds[y], MIN_X, MAX_X + 1):  # a scan of the row, not per cell
+            x = match.start()
+            if (x, y) != level.hero:
                 found.append(
                     {
                         "mark": level.mark(x, y),

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""bench_tools.py - the stdio tool path against the SDK's own round trip (issue 27 item 2).
+
+One `python -m nethack_webmcp.mcp --no-spectator` driven by the official
+`mcp` client over stdio, one game (seed 42, a pinned game clock). Each round
+times, in a rotating order, `calls` of each of:
+
+  help              {} - no game work: the SDK's round trip plus a constant frame
+  observe           the full world (free: no input, no turn)
+  search            interact {action: search}: one acting call, one engine turn
+
+each timed as the client's round trip (perf_counter around call_tool). The
+ratios are median(observe) / median(help) and median(search) / median(help),
+both from this one run. Then, in this process, the same three calls go
+through the tools directly (no MCP) and each stage is timed apart: the tool
+call (validation, session, engine, projection), the text rendering, the SDK
+result model and its JSON serialisation - what a call costs before the wire.
+
+The last line is one JSON object (the numbers of the tables in
+docs/BENCHMARKS.md, "The stdio tool path").
+
+    ./scripts/bench-tools [--rounds 10] [--calls 30] [--seed 42]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "py"))
+
+from mcp import Client, StdioServerParameters  # noqa: E402
+from nethack_webmcp.hosting import native_registry  # noqa: E402
+from nethack_webmcp.mcp import tool_result  # noqa: E402
+from nethack_webmcp.projection.render import text  # noqa: E402
+from nethack_webmcp.tools import BY_NAME, ToolContext  # noqa: E402
+
+#: NetHack's moon phase and night depend on the date: every run plays the same game
+GAME_CLOCK = 1768046400
+KINDS = ("help", "observe", "search")
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+class Game:
+    """The arguments of the next call of each kind on one game, kept current
+    (a question is cancelled, an ended game replaced by the next seed)."""
+
+    def __init__(self, call: Any, seed: int) -> None:
+        self.call = call
+        self.seed = seed
+        self.frame: dict[str, Any] = {}
+
+    async def start(self) -> None:
+        self.frame = await self.call("session", {"action": "create", "seed": self.seed})
+
+    async def settle(self) -> None:
+        """Until the game is ready for an acting call (untimed)."""
+        while True:
+            if self.frame["control"]["gate"] == "ended":
+                self.seed += 1
+                await self.start()
+            elif self.frame.get("decision"):
+                cancel = self.frame["decision"].get("cancel") or self.frame["decision"]["reply"]
+                self.frame = await self.call("respond", cancel["arguments"])
+            else:
+                return
+
+    def arguments(self, kind: str) -> tuple[str, dict[str, Any]]:
+        basis = self.frame["basis"]
+        if kind == "help":
+            return "help", {}
+        if kind == "observe":
+            return "observe", {"sessionId": basis["sessionId"]}
+        return "interact", {"sessionId": basis["sessionId"], "viewId": basis["viewId"], "action": "search"}
+
+
+async def over_stdio(rounds: int, calls: int, seed: int, state_dir: Path) -> dict[str, list[float]]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "nethack_webmcp.mcp", "--no-spectator", "--game-clock", str(GAME_CLOCK)],
+        cwd=str(ROOT),
+        env={**os.environ, "NNH_STATE_DIR": str(state_dir), "PYTHONPATH": str(ROOT / "py")},
+    )
+    timed: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    async with Client(params) as client:
+
+        async def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            result = await client.call_tool(tool, arguments)
+            assert result.structured_content is not None
+            return result.structured_content
+
+        game = Game(call, seed)
+        await game.start()
+        for _ in range(20):  # warm-up: imports, caches, the first frames
+            for kind in KINDS:
+                await game.settle()
+                await call(*game.arguments(kind))
+        for number in range(rounds):
+            order = KINDS[number % 3 :] + KINDS[: number % 3]
+            for kind in order:
+                for _ in range(calls):
+                    await game.settle()
+                    tool, arguments = game.arguments(kind)
+                    started = time.perf_counter()
+                    result = await client.call_tool(tool, arguments)
+                    timed[kind].append((time.perf_counter() - started) * 1000)
+                    assert result.structured_content is not None
+                    if kind == "search":
+                        game.frame = result.structured_content
+    return timed
+
+
+class Clock:
+    """Adds up the wall time spent inside the wrapped coroutine methods."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def wrap(self, owner: Any, *names: str) -> None:
+        for name in names:
+            method = getattr(owner, name)
+
+            async def timed(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await _method(*args, **kwargs)
+                finally:
+                    self.seconds += time.perf_counter() - started
+
+            setattr(owner, name, timed)  # on the instance: the class stays as it is
+
+
+#: the store's methods a call may await (writes commit: SQLite WAL, synchronous=FULL)
+STORE_METHODS = (
+    "reserve", "complete", "put_receipt", "get_receipt", "operation_entries", "update_session",
+    "journal", "get_session", "put_record", "get_record",
+)  # fmt: skip
+
+
+async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[str, list[float]]]:
+    """Each stage of a call in this process, in ms: tool.call (and, inside it, the
+    engine's requests and the store's awaits), text(), CallToolResult, JSON."""
+    games = native_registry(str(state_dir))  # what the stdio server plays on
+    games.game_clock = GAME_CLOCK
+    engine_clock, store_clock = Clock(), Clock()
+    store_clock.wrap(games.store, *STORE_METHODS)
+    start_engine = games._engine_factory
+
+    async def timed_engine() -> Any:
+        engine = await start_engine()
+        engine_clock.wrap(engine, "request")
+        return engine
+
+    games._engine_factory = timed_engine
+    ctx = ToolContext(games)
+    stages: dict[str, dict[str, list[float]]] = {
+        kind: {"call": [], "engine": [], "store": [], "text": [], "result": [], "json": []} for kind in KINDS
+    }
+
+    async def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await BY_NAME[tool].call(ctx, arguments)
+
+    game = Game(call, seed)
+    try:
+        await game.start()
+        for warm in (True, False):
+            for kind in KINDS:
+                for _ in range(10 if warm else calls):
+                    await game.settle()
+                    tool, arguments = game.arguments(kind)
+                    engine, store = engine_clock.seconds, store_clock.seconds
+                    t0 = time.perf_counter()
+                    frame = await call(tool, arguments)
+                    t1 = time.perf_counter()
+                    engine, store = engine_clock.seconds - engine, store_clock.seconds - store
+                    rendered = text(frame)
+                    t2 = time.perf_counter()
+                    result = tool_result(frame, rendered)
+                    t3 = time.perf_counter()
+                    result.model_dump_json(by_alias=True, exclude_unset=True)
+                    t4 = time.perf_counter()
+                    if kind == "search":
+                        game.frame = frame
+                    if not warm:
+                        spent = (t1 - t0, engine, store, t2 - t1, t3 - t2, t4 - t3)
+                        for stage, seconds in zip(stages[kind], spent, strict=True):
+                            stages[kind][stage].append(seconds * 1000)
+    finally:
+        await games.close_all()
+        await games.store.close()
+    return stages
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--calls", type=int, default=30, help="calls of each kind per round")
+    parser.add_argument("--seed", type=int, default=42)
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-tools-") as directory:
+        state = Path(directory)
+        timed = await over_stdio(opts.rounds, opts.calls, opts.seed, state / "stdio")
+        stages = await in_process(opts.calls * 3, opts.seed, state / "in-process")
+    floor = median(timed["help"])
+    print("| call (stdio, client round trip) | calls | median ms | p95 ms | ÷ help |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for kind in KINDS:
+        print(
+            f"| {kind} | {len(timed[kind])} | {median(timed[kind]):.2f} | "
+            f"{percentile(timed[kind], 0.95):.2f} | {median(timed[kind]) / floor:.2f}× |"
+        )
+    print()
+    print("| stage (in process, median ms) | " + " | ".join(KINDS) + " |")
+    print("| --- | " + " | ".join("---:" for _ in KINDS) + " |")
+    for stage in stages["help"]:
+        print(f"| {stage} | " + " | ".join(f"{median(stages[kind][stage]):.3f}" for kind in KINDS) + " |")
+    summary = {
+        "rounds": opts.rounds,
+        "callsPerRound": opts.calls,
+        "medianMs": {kind: round(median(timed[kind]), 3) for kind in KINDS},
+        "p95Ms": {kind: round(percentile(timed[kind], 0.95), 3) for kind in KINDS},
+        "observeRatio": round(median(timed["observe"]) / floor, 3),
+        "actingRatio": round(median(timed["search"]) / floor, 3),
+        "stagesMs": {kind: {stage: round(median(v), 4) for stage, v in stages[kind].items()} for kind in KINDS},
+    }
+    print(json.dumps(summary, separators=(",", ":")))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
