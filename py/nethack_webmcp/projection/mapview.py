@@ -12,7 +12,7 @@ shows, from the row codes and the entity list, never from guesses.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..geometry import MAX_X, MAX_Y, MIN_X, MIN_Y
@@ -23,16 +23,23 @@ from .vocabulary import CREATURE_KINDS, KIND_NAMES, OBJECT_CLASS_MARKS, POINT_FE
 MAP_MARGIN = 1  # blank columns/rows kept around the known region
 SYMBOL_CAP = 24  # positions listed per mark before truncating
 LEGEND_MEANINGS = 4  # distinct meanings listed per mark
+#: pictures whose map is kept: a few games' latest (one process serves up to 16 games)
+RENDER_CACHE = 32
+Layer = tuple[str, ...]
 
 
 def bounds(level: LevelView) -> dict[str, int]:
     """The smallest box holding every known cell and the hero, plus margin."""
-    x_low = x_high = level.hero[0]
-    y_low = y_high = level.hero[1]
+    return _bounds(level.marks, level.terrain_marks, level.hero)
+
+
+def _bounds(marks: Layer, terrain: Layer, hero: tuple[int, int]) -> dict[str, int]:
+    x_low = x_high = hero[0]
+    y_low = y_high = hero[1]
     for y in range(MIN_Y, MAX_Y + 1):
         # a known cell is one whose mark or terrain is not a blank (' '): the
         # row's first and last such column, by string scans rather than per cell
-        known = [_span(row[MIN_X : MAX_X + 1]) for row in (level.marks[y], level.terrain_marks[y])]
+        known = [_span(row[MIN_X : MAX_X + 1]) for row in (marks[y], terrain[y])]
         spans = [span for span in known if span is not None]
         if not spans:
             continue
@@ -104,41 +111,57 @@ def is_indexed(kind: str, feature: str) -> bool:
     return True
 
 
-def _occupied(level: LevelView) -> dict[int, dict[int, str]]:
-    """y -> x -> meaning of the squares whose meaning is not their glyph's
-    alone: the hero's and each creature entity's (render's per-row lookup)."""
-    found: dict[int, dict[int, str]] = {}
-    for (x, y), entity in level.entities.items():
-        if (x, y) != level.hero:
-            found.setdefault(y, {})[x] = creature_label(entity)
-    found.setdefault(level.hero[1], {})[level.hero[0]] = "you"
-    return found
+def _occupied(level: LevelView) -> tuple[tuple[int, int, str], ...]:
+    """(y, x, meaning) of the squares whose meaning is not their glyph's
+    alone: the hero's and each creature entity's, in row-major order."""
+    found = {(y, x): creature_label(entity) for (x, y), entity in level.entities.items() if (x, y) != level.hero}
+    found[(level.hero[1], level.hero[0])] = "you"
+    return tuple((y, x, meaning) for (y, x), meaning in sorted(found.items()))
 
 
 def render(level: LevelView) -> dict[str, Any]:
     """The `scene.map` object for the current level.
 
-    One pass over the box's rows reading the layer strings directly (not
-    per-cell accessors: this runs on every frame); the same cells, in the
-    same row-major order, as cell_meaning and indexed describe them."""
-    box = bounds(level)
+    A function of the displayed layers, the hero's square and the creatures'
+    labels alone, so it is computed once per distinct picture: an observe
+    shows the picture the last acting frame already drew, and a search that
+    changed nothing draws the same one again. The result is shared between
+    the frames that show it; frames are never changed once built (every
+    later step copies: projection.frame.diagnosed, mcp.py's watchUrl)."""
+    return _render(level.marks, level.terrain_marks, level.kinds, level.features, level.hero, _occupied(level))
+
+
+@lru_cache(maxsize=RENDER_CACHE)
+def _render(
+    marks: Layer,
+    terrain: Layer,
+    kinds: Layer,
+    features: Layer,
+    hero: tuple[int, int],
+    occupied: tuple[tuple[int, int, str], ...],
+) -> dict[str, Any]:
+    """One pass over the box's rows reading the layer strings directly (not
+    per-cell accessors); the same cells, in the same row-major order, as
+    cell_meaning and indexed describe them."""
+    box = _bounds(marks, terrain, hero)
     x0, x1 = box["x0"], box["x1"]
     xs = range(x0, x1 + 1)
     lines = ["   " + "".join(str(x // 10) for x in xs), "   " + "".join(str(x % 10) for x in xs)]
     meanings: dict[str, list[str]] = {}
     symbols: dict[str, list[list[int]]] = {}
     truncated: dict[str, int] = {}
-    occupied = _occupied(level)
+    special_rows: dict[int, dict[int, str]] = {}
+    for y, x, label in occupied:
+        special_rows.setdefault(y, {})[x] = label
     for y in range(box["y0"], box["y1"] + 1):
-        marks, kinds, features = level.marks[y], level.kinds[y], level.features[y]
-        shown = marks[x0 : x1 + 1]
-        lines.append(f"{y:>2} " + shown.rstrip())
-        special = occupied.get(y, {})
+        row_marks, row_kinds, row_features = marks[y], kinds[y], features[y]
+        lines.append(f"{y:>2} " + row_marks[x0 : x1 + 1].rstrip())
+        special = special_rows.get(y, {})
         for x in xs:
-            mark = marks[x]
+            mark = row_marks[x]
             if mark == " ":
                 continue
-            kind, feature = kinds[x], features[x]
+            kind, feature = row_kinds[x], row_features[x]
             meaning = special.get(x)
             if meaning is None:
                 meaning = shown_meaning(kind, mark, feature)
@@ -158,7 +181,7 @@ def render(level: LevelView) -> dict[str, Any]:
     view: dict[str, Any] = {
         "text": "\n".join(lines),
         "bounds": box,
-        "hero": {"x": level.hero[0], "y": level.hero[1]},
+        "hero": {"x": hero[0], "y": hero[1]},
         "legend": legend,
         "symbols": dict(sorted(symbols.items())),
     }

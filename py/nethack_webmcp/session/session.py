@@ -155,6 +155,8 @@ class Session:
         self.notes: dict[str, Any] = {}  # one-shot diagnostics for the next frame
         self.journal = Journal(self.store, self.session_id, self.notes)
         self.last_state_hash: str | None = None
+        self._hashed: dict[str, Any] | None = None  # the observe response last_state_hash is of
+        self._snapshot: tuple[LevelView, dict[str, Any], int, Snapshot] | None = None  # (see snapshot)
         self.holder: dict[str, Any] | None = None  # what is known about the owner, for an observer
         self._operations = 0
         self._op_nonce = secrets.token_hex(3)
@@ -254,7 +256,7 @@ class Session:
         session.lost_ownership = not owner
         session.state.tracker = result.memory  # every replayed observation folded in (exact resume)
         session._apply(result.observed)
-        session.last_state_hash = state_hash(result.observed)
+        session._hash_observed(result.observed)
         session.journal.seq = result.last_seq
         session.recovery.replayed = result.replayed
         report: dict[str, Any] = {
@@ -396,20 +398,28 @@ class Session:
         return self.state.tracker.view()
 
     def snapshot(self) -> Snapshot:
+        """The facts an outcome compares. A step's `before` is the previous
+        step's `after` when nothing was applied in between (the same view,
+        observation and revision): that one is reused, not digested again."""
         obs = self.state.observation
         level = self.level()
+        kept = self._snapshot
+        if kept is not None and kept[0] is level and kept[1] is obs and kept[2] == self.state.revision:
+            return kept[3]
         digest = hashlib.blake2s(digest_size=8)
         digest.update(level.level_id.encode())
         for row in level.marks:
             digest.update(row.encode())
         digest.update(repr(sorted((k, sorted(v.items())) for k, v in level.entities.items())).encode())
-        return Snapshot(
+        snapshot = Snapshot(
             revision=self.state.revision,
             level_id=level.level_id,
             position=level.hero,
             turn=int(obs.get("turn", 0)),
             scene=digest.hexdigest(),
         )
+        self._snapshot = (level, obs, self.state.revision, snapshot)
+        return snapshot
 
     def new_operation_id(self) -> str:
         """A fresh operation ID for callers that supplied no requestId
@@ -622,8 +632,23 @@ class Session:
             error = response["error"]
             raise SessionError(error.get("code", "observeFailed"), error.get("message", ""))
         self._apply(response)
-        self.last_state_hash = state_hash(response)
+        self._hash_observed(response)
         return response
+
+    def _hash_observed(self, response: dict[str, Any]) -> None:
+        """last_state_hash of a full observe response. An observe of a game
+        nothing happened to since the last one gets the same response: its
+        hash is kept rather than the response serialised and hashed again
+        (the cheap fields are compared first, the whole response only then)."""
+        last = self._hashed
+        if not (
+            last is not None
+            and last.get("revision") == response.get("revision")
+            and (last.get("observation") or {}).get("turn") == (response.get("observation") or {}).get("turn")
+            and last == response
+        ):
+            self.last_state_hash = state_hash(response)
+        self._hashed = response
 
     async def lookup(self, name: str) -> dict[str, Any]:
         """The encyclopedia entry for a typed name, from the engine's own
@@ -664,7 +689,7 @@ class Session:
         old, self.engine = self.engine, engine
         await old.close()
         self._apply(observed)
-        self.last_state_hash = state_hash(observed)
+        self._hash_observed(observed)
 
     # ---- durability ---------------------------------------------------------------
 

@@ -1,0 +1,89 @@
+"""test_tool_path_reuse.py - what a call reuses from the last one is what it would have computed.
+
+The tool path (docs/BENCHMARKS.md, "The stdio tool path") keeps three things
+between calls instead of deriving them again: the state hash of an observe
+response equal to the last one, the `scene.map` of a picture already drawn
+(projection.mapview), and a step's `before` snapshot when nothing was applied
+since the last `after` (session.snapshot). Each is checked here against the
+same value computed from scratch, on live native games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from nethack_webmcp.navigation.level import LevelView
+from nethack_webmcp.projection import mapview
+from nethack_webmcp.session.session import state_hash
+from support.client import Client, bound
+
+pytestmark = pytest.mark.asyncio
+
+
+def drawn_afresh(level: LevelView) -> dict[str, Any]:
+    """scene.map computed without the picture cache."""
+    occupied = mapview._occupied(level)
+    return mapview._render.__wrapped__(
+        level.marks, level.terrain_marks, level.kinds, level.features, level.hero, occupied
+    )
+
+
+async def engine_state_hash(agent: Client, session_id: str) -> str:
+    session = agent.games.get(session_id)
+    response = await session.engine.request(
+        {"version": 1, "method": "session.observe", "params": {"sessionId": session_id}}
+    )
+    return state_hash(response)
+
+
+async def test_repeated_observe_keeps_the_hash_of_an_equal_response(agent: Client) -> None:
+    created = await agent.create(seed=42)
+    sid = created["basis"]["sessionId"]
+    first = await agent.ok("observe", sessionId=sid)
+    second = await agent.ok("observe", sessionId=sid)
+    assert first["result"]["stateHash"] == second["result"]["stateHash"] == await engine_state_hash(agent, sid)
+    observed = agent.games.get(sid).level().observed  # what an observe frame shows
+    assert observed is not None
+    assert second["scene"]["map"] == first["scene"]["map"] == drawn_afresh(observed)
+
+    searched = await agent.ok("interact", **bound(second), action="search")
+    assert searched["outcome"]["submission"] == "accepted"
+    third = await agent.ok("observe", sessionId=sid)
+    assert third["result"]["stateHash"] != first["result"]["stateHash"]
+    assert third["result"]["stateHash"] == await engine_state_hash(agent, sid)
+
+
+async def test_every_frame_map_equals_a_fresh_drawing(agent: Client) -> None:
+    created = await agent.create(seed=7)
+    sid = created["basis"]["sessionId"]
+    frame = created
+    compass = ["west", "north", "east", "south"]
+    for number in range(24):
+        if frame.get("decision"):
+            frame = await agent.ok("respond", **frame["decision"]["cancel"]["arguments"])
+        elif number % 4 == 3:
+            frame = await agent.ok("observe", sessionId=sid)
+            level = agent.games.get(sid).level()
+            assert frame["scene"]["map"] == drawn_afresh(level.observed or level)
+            continue
+        elif number % 2:
+            frame = await agent.call("travel", **bound(frame), mode="explore")
+        else:
+            frame = await agent.call("travel", **bound(frame), mode="step", target={"direction": compass[number % 4]})
+        assert frame["scene"]["map"] == drawn_afresh(agent.games.get(sid).level())
+
+
+async def test_a_step_before_snapshot_is_the_last_after_recomputed(agent: Client) -> None:
+    created = await agent.create(seed=42)
+    session = agent.games.get(created["basis"]["sessionId"])
+    kept = session.snapshot()
+    assert session.snapshot() is kept  # nothing applied: the same facts, not digested again
+    session._snapshot = None
+    assert session.snapshot() == kept  # recomputed from scratch: equal
+
+    searched = await agent.ok("interact", **bound(created), action="search")
+    after = session.snapshot()
+    assert after.revision == searched["basis"]["revision"] != kept.revision
+    session._snapshot = None
+    assert session.snapshot() == after
