@@ -11,6 +11,10 @@
                                    malformed one never reaches the store)
     GET /api/games/<id>/events     the same states as server-sent events (stream.py), for
                                    a loaded game; otherwise the state route's answer
+    GET /api/games/<id>/moves      the game's moves (journal inputs) and the tool calls that made
+                                   them, ?from=&to= (1-based, inclusive, 2000 at most), from the store
+    GET /api/games/<id>/frames/<k> the game's frame at move k: an ended game's from its verified
+                                   replay, a live game's from its stored receipts (timelines.py)
     GET /api/recent                live games and the ten most recently completed records
     GET /health                    readiness
     GET /assets/<name>             the page's script and style (web/dist, built by scripts/build)
@@ -38,10 +42,12 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
+from ..replay import ReplayRefused
 from ..store import StoreError
 from .board import Board, valid_game_id
 from .page import shell
 from .stream import state_events
+from .timelines import UnknownGame
 
 SITE_DIR = Path(__file__).resolve().parents[3] / "web" / "dist"
 # the page's files (built by scripts/build-site) and their content types
@@ -161,6 +167,25 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
             return Response(None, 200, headers, "text/event-stream")
         return StreamingResponse(state_events(board, session_id), 200, headers, "text/event-stream")
 
+    async def moves(request: Request) -> Response:
+        session_id = request.path_params["session_id"]
+        if not valid_game_id(session_id):
+            return _not_found("not a game ID")
+        try:
+            first = int(request.query_params.get("from", "1"))
+            last = int(request.query_params["to"]) if "to" in request.query_params else None
+        except ValueError:
+            return _json(400, {"error": "invalidArguments", "message": "from and to are move numbers (integers)"})
+        return await _timeline_answer(board.timelines.moves(session_id, first, last))
+
+    async def frame(request: Request) -> Response:
+        session_id, move = request.path_params["session_id"], request.path_params["move"]
+        if not valid_game_id(session_id):
+            return _not_found("not a game ID")
+        if not move.isdigit() or len(move) > 9:
+            return _json(400, {"error": "invalidArguments", "message": "a move is a number: 0, 1, 2, ..."})
+        return await _timeline_answer(board.timelines.frame(session_id, int(move)))
+
     async def recent(_: Request) -> Response:
         return _json(200, await board.overview())
 
@@ -184,10 +209,26 @@ def spectator_routes(board: Board, assets: Assets) -> list[BaseRoute]:
         Route("/g/{session_id}", game_page),
         Route("/api/games/{session_id}/state", state),
         Route("/api/games/{session_id}/events", events),
+        Route("/api/games/{session_id}/moves", moves),
+        Route("/api/games/{session_id}/frames/{move}", frame),
         Route("/api/recent", recent),
         Route("/health", health),
         Route("/assets/{name}", asset),
     ]
+
+
+async def _timeline_answer(work: Any) -> Response:
+    """A timeline route's answer, or why not: unknown game 404, a move outside the
+    game 404 moveOutOfRange, a replay that refuses 409 (never a wrong frame), the store 503."""
+    try:
+        return _json(200, await work)
+    except UnknownGame:
+        return _not_found("no game has this ID")
+    except ReplayRefused as refused:
+        status = 404 if refused.code == "moveOutOfRange" else 409
+        return _json(status, {"error": refused.code, "message": refused.message})
+    except StoreError as exc:
+        return _json(503, {"error": "storageFailed", "message": str(exc)})
 
 
 def build_app(board: Board, *, site_dir: Path = SITE_DIR, routes: list[BaseRoute] | None = None) -> Starlette:

@@ -36,6 +36,7 @@ from ..session.records import make_record
 from ..store import GameRecord, StoreError
 from .history import EVENT_LIMIT, StoredHistory, frame_events, merge
 from .snapshot import owner, spectator_snapshot
+from .timelines import Timelines
 
 RECENT_LIMIT = 10  # seed 002: the ten most recently completed games
 # the tools' sessionId rule (tools/base.ID_RULE) without a leading dot (no
@@ -136,6 +137,8 @@ class Board:
         self._published: dict[str, _Published] = {}
         self.history = StoredHistory(games.store)
         self._changed: dict[str, asyncio.Event] = {}  # per game: set (and replaced) when a call ends
+        self.timelines = Timelines(games.store)  # moves and frames for the timeline routes
+        self._closing: asyncio.Task[None] | None = None
 
     # ---- the agent's side: called after every tool call -----------------------------
 
@@ -174,6 +177,8 @@ class Board:
         for event in self._changed.values():
             event.set()
         self._changed.clear()
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing was ever replayed
+            self._closing = asyncio.get_running_loop().create_task(self.timelines.close())  # ended games' replays
 
     # ---- the spectators' side -----------------------------------------------------
 

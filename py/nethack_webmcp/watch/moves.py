@@ -1,0 +1,146 @@
+"""moves.py - a game's moves and tool calls for the timeline, from the store only.
+
+A *move* is one completed journal input (docs/REPLAY.md); the timeline's
+move list groups moves by the tool call (operation) that made them. Both
+come from stored data alone: the journal gives each input (method,
+arguments, the boundary it reached) and the operation that made it; the
+operation's receipt (its agent frame) gives what the call ended with
+(outcome, messages, turn, Dlvl, HP). Nothing is loaded, replayed or started
+here, so a live game's timeline never asks its engine anything and never
+sees its seed: journal inputs are the agent's own requests (session.create,
+which carries the seed, is not a journal entry) and receipts are agent
+frames, which never carry a live game's seed.
+
+An index is read incrementally: the journal after the last completed entry
+it holds, and each call's receipt once (a call whose receipt is not written
+yet - it is still running - is read again next time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..store import JournalEntry, Store, ToolReceipt
+
+# request fields that bind an input to a session and a view, not what it does
+BINDING = frozenset({"sessionId", "requestId", "expectedRevision", "viewId", "decisionId"})
+PRAYER_METHOD = "game.pray"
+# calls whose receipts are looked for again on each refresh: the running one, and a few before
+# it whose receipt write failed (a receipt never stored is not read for ever)
+RECEIPTS_AWAITED = 16
+
+
+def call_facts(receipt: ToolReceipt | None) -> dict[str, Any]:
+    """What a call ended with, from its receipt's frame (None: not stored yet)."""
+    if receipt is None:
+        return {"status": None, "messages": [], "turn": None, "depth": None, "hp": None, "hpMax": None, "events": []}
+    frame = receipt["frame"]
+    scene = frame.get("scene") or {}
+    me = scene.get("self") or {}
+    vitals = me.get("vitals") or {}
+    messages: list[str] = []
+    for event in frame.get("events") or ():
+        if event.get("type") == "passage":
+            messages.append(" ".join(str(line) for line in event.get("lines") or ()))
+        elif isinstance(event.get("text"), str):
+            messages.append(event["text"])
+    return {
+        "status": (frame.get("outcome") or {}).get("status"),
+        "messages": [text for text in messages if text.strip()],
+        "turn": (frame.get("basis") or {}).get("turn"),
+        "depth": (me.get("level") or {}).get("depth"),
+        "hp": vitals.get("hp"),
+        "hpMax": vitals.get("hpMax"),
+        "events": sorted({str(event.get("type")) for event in frame.get("events") or () if event.get("type")}),
+    }
+
+
+def input_label(entry: JournalEntry) -> str:
+    """One input as text: its method and what it asked (the binding fields left out)."""
+    params = {k: v for k, v in ((entry["request"] or {}).get("params") or {}).items() if k not in BINDING}
+    if not params:
+        return entry["method"]
+    return entry["method"] + " " + " ".join(f"{key}={_short(value)}" for key, value in params.items())
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+@dataclass
+class Call:
+    id: str
+    first: int
+    last: int
+    inputs: list[str] = field(default_factory=list)
+    facts: dict[str, Any] | None = None  # None until its receipt is stored
+
+    def view(self, index: int) -> dict[str, Any]:
+        labels = list(dict.fromkeys(self.inputs))  # a call of 40 steps west says "game.move direction=west" once
+        label = "; ".join(labels[:4]) + (f"; ... ({len(labels) - 4} more kinds)" if len(labels) > 4 else "")
+        facts = self.facts or call_facts(None)
+        events = list(facts["events"])
+        if any(text.startswith(PRAYER_METHOD) for text in self.inputs):
+            events.append("prayed")
+        return {"index": index, "id": self.id, "first": self.first, "last": self.last, "label": label,
+                **facts, "events": events}  # fmt: skip
+
+
+@dataclass
+class MoveIndex:
+    """The moves and calls of one game read so far."""
+
+    session_id: str
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    after_seq: int = 0  # the last journal entry taken (completed, rejected or not applied)
+
+    @property
+    def count(self) -> int:
+        return len(self.moves)
+
+    def call_of(self, move: int) -> Call | None:
+        """The call that made `move` (1..count)."""
+        if not 1 <= move <= self.count:
+            return None
+        return self.calls[self.moves[move - 1]["call"]]
+
+    async def refresh(self, store: Store) -> None:
+        """Read what the store added since the last refresh. Raises StoreError."""
+        for entry in await store.journal(self.session_id, after_seq=self.after_seq):
+            if entry["state"] == "reserved":
+                break  # in flight: read again next time, from here
+            self.after_seq = entry["seq"]
+            if entry["state"] != "completed":
+                continue  # refused inputs are not moves (the engine did not take them)
+            move = self.count + 1
+            if not self.calls or self.calls[-1].id != entry["operationId"]:
+                self.calls.append(Call(entry["operationId"], move, move))
+            call = self.calls[-1]
+            call.last = move
+            call.inputs.append(input_label(entry))
+            receipt = entry["receipt"] or {}
+            decision = receipt.get("decision")
+            self.moves.append({
+                "move": move,
+                "method": entry["method"],
+                "params": {k: v for k, v in (entry["request"].get("params") or {}).items() if k not in BINDING},
+                "revision": receipt.get("revision"),
+                "decision": decision.get("kind") if isinstance(decision, dict) else None,
+                "ended": bool(receipt.get("ended")),
+                "call": len(self.calls) - 1,
+            })  # fmt: skip
+        waiting = [call for call in self.calls[-RECEIPTS_AWAITED:] if call.facts is None]
+        for call in waiting:
+            if call.facts is None:
+                stored = await store.get_receipt(self.session_id, call.id)
+                if stored is not None:
+                    call.facts = call_facts(stored)
+
+    def page(self, first: int, last: int) -> dict[str, Any]:
+        """Moves first..last (clamped) and the calls that made them."""
+        chosen = self.moves[max(first, 1) - 1 : max(last, 0)]
+        indexes = sorted({move["call"] for move in chosen})
+        return {"moves": chosen, "calls": {str(i): self.calls[i].view(i) for i in indexes}}
