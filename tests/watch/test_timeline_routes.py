@@ -134,13 +134,12 @@ async def test_an_edited_journal_is_refused_and_no_frame_is_shown(tmp_path: Path
         game, frames = await play(session, 4)
         await quit_game(session, frames[-1])
     with sqlite3.connect(state / DATABASE_NAME) as db:
-        seq, receipt = db.execute(
-            "SELECT seq, receipt_json FROM journal WHERE session_id = ? AND state = 'completed' ORDER BY seq LIMIT 1 OFFSET 2",
-            (game,),
-        ).fetchone()
+        third = "SELECT seq, receipt_json FROM journal WHERE session_id = ? AND state = 'completed' ORDER BY seq"
+        seq, receipt = db.execute(third + " LIMIT 1 OFFSET 2", (game,)).fetchone()
         edited = json.loads(receipt)
         edited["revision"] += 7
-        db.execute("UPDATE journal SET receipt_json = ? WHERE session_id = ? AND seq = ?", (json.dumps(edited), game, seq))
+        update = "UPDATE journal SET receipt_json = ? WHERE session_id = ? AND seq = ?"
+        db.execute(update, (json.dumps(edited), game, seq))
     async with watched_server(state) as (_, base):
         for move in (0, 5):
             status, refused = await get(base, f"/api/games/{game}/frames/{move}")
