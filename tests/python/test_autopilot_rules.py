@@ -22,6 +22,8 @@ import { chooseAnswer } from './webmcp/autopilot/answers.js';
 import { CarefulBeginner } from './webmcp/autopilot/beginner.js';
 import { nextPush } from './webmcp/autopilot/boulders.js';
 import { freshSearchSpot } from './webmcp/autopilot/searching.js';
+import { digDown } from './webmcp/autopilot/rules/ways.js';
+import { freshCorpseHere } from './webmcp/autopilot/rules/eating.js';
 
 const out = {};
 out.corpses = ['a newt corpse', 'a partly eaten jackal corpse', 'a kobold corpse', 'an acid blob corpse',
@@ -50,10 +52,10 @@ out.safe = [policy.prayerLikelySafe(100), policy.prayerLikelySafe(160)];
 policy.prayed(500);
 out.afterPrayer = [policy.prayerLikelySafe(1400), policy.prayerLikelySafe(1500)];
 policy.observe({ basis: { turn: 1600, levelId: 'd0-l1' }, scene: { self: { position: { x: 1, y: 1 }, level: {} } },
-                 events: [{ text: 'You feel guilty.' }] });
+                 events: [{ type: 'heard', text: 'You feel guilty.' }] });
 out.afterGuilt = policy.prayerLikelySafe(1600);
 policy.observe({ basis: { turn: 1601, levelId: 'd0-l1' }, scene: { self: { position: { x: 1, y: 1 }, level: {} } },
-                 events: [{ text: 'You feel that Anu is displeased.' }] });
+                 events: [{ type: 'heard', text: 'You feel that Anu is displeased.' }] });
 out.afterDispleasure = policy.prayerLikelySafe(5000);
 
 // Weak with no food, 800 turns after the last prayer: pray (its meal lasts ~850 turns to Weak).
@@ -93,8 +95,9 @@ const stuckAt = (hp, entities, inventory) => {
   return [move.args?.action, move.args?.direction || move.args?.target?.direction || null, move.args?.itemId || null];
 };
 const eye = { x: 11, y: 10, appearance: 'floating eye', attitude: 'hostile', distance: 1, direction: 'east' };
-const quiver = [{ id: 'q', category: 'weapon', label: '53 +2 arrows (in quiver pouch)' }];
-const spareOnly = [{ id: 'd', category: 'weapon', label: 'a +1 dagger (weapon in hand)' }, { id: 'f', category: 'gem', label: '3 flint stones' }];
+const quiver = [{ id: 'q', category: 'weapon', label: '53 +2 arrows (in quiver pouch)', equipmentSlots: ['quiver'] }];
+const spareOnly = [{ id: 'd', category: 'weapon', label: 'a +1 dagger (weapon in hand)', equipmentSlots: ['weapon'] },
+  { id: 'f', category: 'gem', label: '3 flint stones', equipmentSlots: [] }];
 out.untouchable = [
   stuckAt(30, [eye], quiver), stuckAt(30, [eye], spareOnly),
   stuckAt(30, [{ ...eye, appearance: 'gas spore' }], quiver), stuckAt(20, [{ ...eye, appearance: 'gas spore' }], quiver),
@@ -120,20 +123,19 @@ out.sporeBack = [backFrom[0].mode, backFrom[0].target?.direction, backFrom[1].ac
 const digging = new CarefulBeginner();
 const digLevel = digging.memory.level('d0-l4');
 const pick = { inventory: [{ id: 'p', category: 'tool', label: 'a +2 pick-axe' }] };
-out.digs = Array.from({ length: 7 }, () => digging.digDown(pick, digLevel, {})?.intent?.direction || null);
+out.digs = Array.from({ length: 7 }, () => digDown({ scene: pick, level: digLevel, base: {} })?.intent?.direction || null);
 // A corpse is fresh only on the square of a recent kill of its kind (an older one lies elsewhere).
 const diner = new CarefulBeginner();
 diner.memory.kills.push({ name: 'gnome', turn: 2741, levelId: 'd0-l7', at: { x: 34, y: 9 } });
-const corpseUnder = (x, y) => ({ basis: { turn: 2760, levelId: 'd0-l7' },
-  scene: { self: { position: { x, y }, race: 'human', role: 'Barbarian', vitals: { hunger: 'not_hungry' } },
-           here: { items: [{ label: 'a gnome corpse' }] } } });
-// A fast hero's kill on the turn of its attack still knows where the corpse lies.
+const corpseUnder = (x, y) => ({ memory: diner.memory, levelId: 'd0-l7', turn: 2760, hero: { x, y },
+  self: { position: { x, y }, race: 'human', role: 'Barbarian', vitals: { hunger: 'not_hungry' } },
+  scene: { here: { items: [{ label: 'a gnome corpse' }] } } });
+// A kill is the frame's creatureDied event, with the square the corpse lies on.
 const fast = new CarefulBeginner();
-fast.lastAttack = { turn: 3668, at: { x: 13, y: 3 } };
 fast.observe({ basis: { turn: 3668, levelId: 'd0-l8' }, scene: { self: { position: { x: 14, y: 4 }, level: {} } },
-               events: [{ text: 'You kill the iguana!' }] });
+               events: [{ type: 'creatureDied', levelId: 'd0-l8', x: 13, y: 3, turn: 3668, appearance: 'iguana' }] });
 out.fastKill = fast.memory.kills[0].at;
-out.corpseHere = [diner.freshCorpseHere(corpseUnder(33, 8)), diner.freshCorpseHere(corpseUnder(34, 9))];
+out.corpseHere = [freshCorpseHere(corpseUnder(33, 8)), freshCorpseHere(corpseUnder(34, 9))];
 // Once the plan's spots are searched, the walls not searched yet (seed 40 searched one square for 200 calls).
 const room = ['  WWWWWWWWWW', '  W........W', '  W........W', '  W........W', '  W........W', '  WWWWWWWWWW']
   .map((row) => row.replace(/W/g, '-'));

@@ -15,21 +15,24 @@ const KINDS = [
 // Shop goods are not a beginner's to take.
 const NOT_OURS = /for sale|unpaid|no charge/;
 
-/** The slots the hero wears something in now.
+/** The slots the hero wears armour in now: the items' `equipmentSlots` (the
+ *  driver's worn masks), never their labels.
  * @param {import('./frame').Item[] | null | undefined} inventory
  * @returns {Set<string>} */
 export function wornSlots(inventory) {
   /** @type {Set<string>} */
   const slots = new Set();
   for (const item of inventory || []) {
-    if (item.category !== 'armor' || !/\(being worn\)/.test(item.label)) continue;
-    for (const slot of item.equipmentSlots || []) slots.add(slot);
-    // Slots may be named by kind; the label settles what the piece is.
-    for (const kind of KINDS) if (kind.pattern.test(item.label)) slots.add(kind.slot);
-    if (/\bcloak\b|\brobe\b|mantelet|apron|cape|pall|opera|ornamental/.test(item.label)) slots.add('cloak');
-    if (/armor|mail|jacket|coat/.test(item.label)) slots.add('bodyArmor');
+    if (item.category === 'armor') for (const slot of item.equipmentSlots || []) slots.add(slot);
   }
   return slots;
+}
+
+/** True when the item is worn, wielded or readied in any slot.
+ * @param {import('./frame').Item} item
+ * @returns {boolean} */
+export function inUse(item) {
+  return Boolean(item.equipmentSlots && item.equipmentSlots.length);
 }
 
 /** The slot a found piece would fill for this hero, or null when it is not to be worn.
@@ -60,6 +63,6 @@ export function armourPattern(label) {
  * @returns {import('./frame').Item | null} */
 export function armourToWear(inventory, role) {
   const worn = wornSlots(inventory);
-  return (inventory || []).find((item) => item.category === 'armor' && !/\(being worn\)/.test(item.label)
+  return (inventory || []).find((item) => item.category === 'armor' && !inUse(item)
     && wearableSlot(item.label, role, worn)) || null;
 }

@@ -5,9 +5,9 @@ import { armourPattern, armourToWear, wearableSlot, wornSlots } from './armour.j
 
 const cloak = { id: 'c', category: 'armor', label: 'a +0 leather cloak (being worn)', equipmentSlots: ['cloak'] };
 
-test('wornSlots reads the slots from the pieces being worn', () => {
+test('wornSlots reads the equipmentSlots of the pieces worn (the driver lists a slot only while it is filled)', () => {
   assert.deepEqual([...wornSlots([cloak])], ['cloak']);
-  assert.deepEqual([...wornSlots([{ ...cloak, label: 'a leather cloak' }])], [], 'carried, not worn');
+  assert.deepEqual([...wornSlots([{ ...cloak, equipmentSlots: [] }])], [], 'carried, not worn, whatever the label says');
   assert.deepEqual([...wornSlots(null)], []);
 });
 
@@ -27,7 +27,7 @@ test('body armour: never under a worn cloak, never for a Monk', () => {
 });
 
 test('armourToWear picks a carried piece; armourPattern picks it out of a menu', () => {
-  assert.equal(armourToWear([{ id: 'a', category: 'armor', label: 'a pair of jackboots' }], 'Caveman')?.id, 'a');
+  assert.equal(armourToWear([{ id: 'a', category: 'armor', label: 'a pair of jackboots', equipmentSlots: [] }], 'Caveman')?.id, 'a');
   assert.equal(armourToWear([cloak], 'Caveman'), null, 'already worn');
   assert.ok(armourPattern('a pair of jackboots')?.test('j - a pair of jackboots'));
   assert.equal(armourPattern('a pair of combat boots'), null);

@@ -4,7 +4,8 @@
 // for throwing or a stone, else any spare weapon. Thrown things land
 // beyond the target; the hero walks on.
 
-const IN_USE = /\((?:weapon in hands?|wielded|being worn|in use)/;
+import { inUse } from './armour.js';
+
 const THROWABLE = /dagger|knife|spear|javelin|dart|shuriken|axe|flint|rock|stone|sling bullet|arrow|ya\b|bolt|boomerang/;
 
 /** The call that throws at `direction`, or null when nothing can be spared.
@@ -14,11 +15,11 @@ const THROWABLE = /dagger|knife|spear|javelin|dart|shuriken|axe|flint|rock|stone
  * @returns {import('./frame').Call | null} */
 export function missileAt(inventory, direction, base) {
   const items = inventory || [];
-  if (items.some((item) => /\(in quiver/.test(item.label || ''))) {
+  if (items.some((item) => (item.equipmentSlots || []).includes('quiver'))) {
     return { tool: 'use', args: { ...base, action: 'fire', direction } };
   }
   const spareOf = (/** @type {(label: string) => boolean} */ fits) => items.find((item) => ['weapon', 'gem', 'rock'].includes(item.category)
-    && !IN_USE.test(item.label || '') && !/cursed|loadstone/.test(item.label || '') && fits(item.label || ''));
+    && !inUse(item) && !/cursed|loadstone/.test(item.label || '') && fits(item.label || ''));
   // Made for throwing first; else any spare weapon (a short sword thrown still hits).
   const spare = spareOf((label) => THROWABLE.test(label)) || spareOf(() => true);
   if (!spare) return null;

@@ -1,0 +1,35 @@
+// eating.test.mjs - fresh corpses come from the frames' creatureDied events (node --test, real frames).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CarefulBeginner } from '../beginner.js';
+import { frame } from './fixtures.mjs';
+
+test('a creatureDied event is a kill at its square, whatever the messages say', () => {
+  const policy = new CarefulBeginner();
+  const killed = frame('monk-lichen-killed');
+  killed.events = killed.events.filter((event) => event.type !== 'heard'); // no "You kill" needed
+  policy.observe(killed);
+  assert.deepEqual(policy.memory.kills.map((kill) => [kill.name, kill.at]), [['lichen', { x: 22, y: 16 }]]);
+});
+
+test('a fresh safe kill close by where a % shows is walked onto, then eaten', () => {
+  const policy = new CarefulBeginner();
+  const killed = frame('monk-lichen-killed');
+  policy.observe(killed);
+  const walk = policy.next(killed, null);
+  assert.equal(walk.rule, 'eatFreshCorpse');
+  assert.deepEqual([walk.tool, walk.args.mode, walk.args.to], ['travel', 'to', { x: 22, y: 16 }]);
+  const onIt = frame('monk-on-lichen-corpse');
+  policy.observe(onIt);
+  const meal = policy.next(onIt, null);
+  assert.deepEqual([meal.rule, meal.tool, meal.args.action, meal.intent.corpse], ['eatFreshCorpse', 'use', 'eat', 'a lichen corpse']);
+  assert.notEqual(policy.next(onIt, null).rule, 'eatFreshCorpse', 'one try per corpse');
+});
+
+test('an old corpse of a kind that rots is not eaten: no kill of it was seen there', () => {
+  const policy = new CarefulBeginner();
+  const onIt = frame('monk-on-lichen-corpse');
+  onIt.scene.here.items[0].label = 'a jackal corpse';
+  policy.observe(onIt);
+  assert.notEqual(policy.next(onIt, null).rule, 'eatFreshCorpse');
+});

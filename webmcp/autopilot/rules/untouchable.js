@@ -1,0 +1,75 @@
+// untouchable.js - a creature it must not touch where the hero has nowhere
+// else to go (the level explored, the way down blocked, or searching):
+// throw at it. A gas spore explodes for up to 24 HP on its neighbours when it
+// dies: it is fought only with HP to spare, shot at from two squares or more,
+// and next to a weaker hero kept off with Elbereth until it drifts away.
+
+import { missileAt } from '../missiles.js';
+import { ENGRAVABLE, NEVER_MELEE, directionOf, inLine } from './context.js';
+
+const UNTOUCHABLE_TRIES = 30; // per level: throws, Elbereths and waits at a creature in the way
+const SPORE_BLAST = 24; // a gas spore's explosion: 4d6
+
+const spore = (entity) => /gas spore/.test(entity.appearance || '');
+
+export function untouchableInTheWay(ctx) {
+  const { scene, level, vitals, base } = ctx;
+  const stuck = level.explored || level.calls < level.descendBlockedUntil || level.searches > 0;
+  if (!stuck || level.untouchableTries >= UNTOUCHABLE_TRIES) return null;
+  const throwAt = (entity, direction) => {
+    const missile = missileAt(scene.inventory, direction, base);
+    if (!missile) return null;
+    level.untouchableTries += 1;
+    return { ...missile, why: `the ${entity.appearance} to the ${direction} is in the way and must not be touched: `
+      + `${missile.args.action} at it` };
+  };
+  const eye = ctx.adjacent.find((entity) => NEVER_MELEE.test(entity.appearance || '') && !spore(entity));
+  if (eye) return throwAt(eye, eye.direction);
+  // Stepped back from a spore two squares in line: in a dark corridor it is
+  // out of sight now, but it was there a turn ago: shoot where it was.
+  const backed = level.sporeBehind;
+  level.sporeBehind = null;
+  if (backed && ctx.turn - backed.turn <= 2 && !ctx.hostiles.some(spore)) {
+    const shot = throwAt({ appearance: 'gas spore' }, backed.direction);
+    if (shot) return { ...shot, why: `${shot.why} (out of sight where it was)` };
+  }
+  const near = ctx.adjacent.find(spore);
+  if (near && vitals.hp > SPORE_BLAST) {
+    return { tool: 'interact', args: { ...base, action: 'attack', target: { direction: near.direction } },
+             why: `the gas spore to the ${near.direction} is in the way; HP ${vitals.hp} outlasts its blast: fight it` };
+  }
+  if (near && missileAt(scene.inventory, near.direction, base)) {
+    // Too weak to take its blast, but with something to throw: step back to
+    // two squares in line with it (out of the blast) and shoot from there.
+    const back = (scene.nearby || []).find((cell) => cell.direction && cell.walkable && !cell.occupant && !cell.blocked
+      && cell.terrain !== 'closedDoor' && !(cell.hazards && cell.hazards.length) && inLine(cell, near) === 2);
+    if (back) {
+      level.untouchableTries += 1;
+      level.sporeBehind = { turn: ctx.turn, direction: directionOf(near.x - back.x, near.y - back.y) };
+      return { tool: 'travel', args: { ...base, mode: 'step', target: { direction: back.direction } },
+               why: `the gas spore to the ${near.direction} is in the way and its blast could kill: step back ${back.direction} to shoot it` };
+    }
+  }
+  if (near) {
+    const at = ctx.hero;
+    const mark = ctx.memory.elbereth;
+    const onIt = mark && mark.levelId === ctx.levelId && mark.x === at.x && mark.y === at.y;
+    level.untouchableTries += 1;
+    if (!onIt && ENGRAVABLE.includes(scene.here && scene.here.terrain)) {
+      ctx.memory.elbereth = { levelId: ctx.levelId, x: at.x, y: at.y, hp: vitals.hp };
+      return { tool: 'use', args: { ...base, action: 'engrave', hands: true, text: 'Elbereth' },
+               why: 'a gas spore is in the way and its blast could kill: write Elbereth so it drifts off',
+               intent: { kind: 'engrave', text: 'Elbereth' } };
+    }
+    return { tool: 'interact', args: { ...base, action: 'search', turns: 5 }, why: 'wait for the gas spore to drift off' };
+  }
+  for (const entity of ctx.hostiles.filter(spore)) {
+    const dx = entity.x - ctx.hero.x;
+    const dy = entity.y - ctx.hero.y;
+    const far = Math.max(Math.abs(dx), Math.abs(dy));
+    if (far < 2 || far > 5 || !(dx === 0 || dy === 0 || Math.abs(dx) === Math.abs(dy))) continue;
+    const shot = throwAt(entity, directionOf(dx, dy));
+    if (shot) return shot;
+  }
+  return null;
+}
