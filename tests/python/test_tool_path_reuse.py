@@ -1,11 +1,13 @@
 """test_tool_path_reuse.py - what a call reuses from the last one is what it would have computed.
 
-The tool path (docs/BENCHMARKS.md, "The stdio tool path") keeps three things
+The tool path (docs/BENCHMARKS.md, "The stdio tool path") keeps four things
 between calls instead of deriving them again: the state hash of an observe
 response equal to the last one, the `scene.map` of a picture already drawn
-(projection.mapview), and a step's `before` snapshot when nothing was applied
-since the last `after` (session.snapshot). Each is checked here against the
-same value computed from scratch, on live native games.
+(projection.mapview), a step's `before` snapshot when nothing was applied
+since the last `after` (session.snapshot), and an observe's picture when it
+is the merged memory's own view (navigation.level.WorldTracker). Each is
+checked here against the same value computed from scratch, on live native
+games.
 """
 
 from __future__ import annotations
@@ -59,19 +61,27 @@ async def test_every_frame_map_equals_a_fresh_drawing(agent: Client) -> None:
     sid = created["basis"]["sessionId"]
     frame = created
     compass = ["west", "north", "east", "south"]
+    shortcuts = 0
     for number in range(24):
         if frame.get("decision"):
             frame = await agent.ok("respond", **frame["decision"]["cancel"]["arguments"])
         elif number % 4 == 3:
             frame = await agent.ok("observe", sessionId=sid)
-            level = agent.games.get(sid).level()
-            assert frame["scene"]["map"] == drawn_afresh(level.observed or level)
+            tracker = agent.games.get(sid).state.tracker
+            level = tracker.view()
+            assert level.observed is not None and tracker._observed is not None
+            # the observe's picture, kept or built, is the one built from its own rows
+            memory = tracker._levels[level.level_id]
+            assert level.observed == tracker._observed_view(memory, tracker._observed)
+            shortcuts += level.observed is tracker._memory_view
+            assert frame["scene"]["map"] == drawn_afresh(level.observed)
             continue
         elif number % 2:
             frame = await agent.call("travel", **bound(frame), mode="explore")
         else:
             frame = await agent.call("travel", **bound(frame), mode="step", target={"direction": compass[number % 4]})
         assert frame["scene"]["map"] == drawn_afresh(agent.games.get(sid).level())
+    assert shortcuts > 0  # the memory's own view was shown without building another
 
 
 async def test_a_step_before_snapshot_is_the_last_after_recomputed(agent: Client) -> None:

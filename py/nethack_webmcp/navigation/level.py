@@ -52,6 +52,15 @@ from .outcome import Sightings
 
 #: The six per-cell display layers of a rows-v1 row.
 LAYERS = ("marks", "colors", "kinds", "terrain", "features", "visible")
+#: Each layer's LevelView field.
+_LAYER_FIELDS = (
+    ("marks", "marks"),
+    ("colors", "colors"),
+    ("kinds", "kinds"),
+    ("terrain", "terrain_marks"),
+    ("features", "features"),
+    ("visible", "visibility"),
+)
 #: The per-row standing record: '1' where the hero has stood on this level.
 VISITED = "visited"
 _BLANK: Mapping[str, str] = MappingProxyType(
@@ -291,6 +300,8 @@ class _LevelMemory:
     def trap_bases(self) -> dict[Position, str]:
         found = {}
         for y, row in self.rows.items():
+            if "^" not in row["features"]:
+                continue  # (most rows show no trap: no per-cell scan)
             for x, code in enumerate(row["features"]):
                 if code == "^" and (x, y) in self.bases:
                     found[(x, y)] = self.bases[(x, y)]
@@ -321,6 +332,8 @@ class WorldTracker:
         # The view of the latest observation: views are immutable and the
         # session, projection and tools ask for it several times per call.
         self._view: LevelView | None = None
+        # The merged memory's own view: an observe changes only what is shown, so it is kept across one
+        self._memory_view: LevelView | None = None
         self._observed: Mapping[str, Any] | None = None  # the latest observe, shown but not merged
         self.sightings = Sightings()
 
@@ -343,6 +356,7 @@ class WorldTracker:
         if isinstance(world, Mapping) and world.get("full") and level_id == self._level_id:
             self._observed = dict(observation)  # the caller may take the world out of its copy
             return
+        self._memory_view = None
         self._observed = None
         memory = self._levels.setdefault(level_id, _LevelMemory())
         if isinstance(world, Mapping):
@@ -403,21 +417,57 @@ class WorldTracker:
         if self._view is not None:
             return self._view
         memory = self._levels[self._level_id]
-        self._view = LevelView.from_rows(
-            self._level_id,
-            memory.rows,
-            self._hero,
-            self._entities,
-            frozenset(memory.visited),
-            memory.trap_bases(),
-            self._doors,
-            self._turn,
-            frozenset(memory.walked),
-            self._traps,
-        )
+        if self._memory_view is None:
+            self._memory_view = LevelView.from_rows(
+                self._level_id,
+                memory.rows,
+                self._hero,
+                self._entities,
+                frozenset(memory.visited),
+                memory.trap_bases(),
+                self._doors,
+                self._turn,
+                frozenset(memory.walked),
+                self._traps,
+            )
+        self._view = self._memory_view
         if self._observed is not None:
-            self._view = replace(self._view, observed=self._observed_view(memory, self._observed))
+            observed = self._memory_view
+            if not self._shows_memory(memory, self._memory_view, self._observed):
+                observed = self._observed_view(memory, self._observed)
+            self._view = replace(self._view, observed=observed)
         return self._view
+
+    def _shows_memory(self, memory: _LevelMemory, view: LevelView, observation: Mapping[str, Any]) -> bool:
+        """True when the observe's picture is the memory's own view, field for
+        field (the usual case: the memory is exact after every acting
+        response): the same layers, hero, creatures, doors, traps and turn,
+        and no row's `visited` string adding a square. Then `_observed_view`
+        would build an equal view, so it need not be built."""
+        position = observation.get("position")
+        turn = observation.get("turn")
+        if not (
+            isinstance(position, Mapping)
+            and (position.get("x"), position.get("y")) == view.hero
+            and list(observation.get("entities") or ()) == self._entities
+            and list(observation.get("doors") or ()) == self._doors
+            and list(observation.get("traps") or ()) == self._traps
+            and (not isinstance(turn, int) or turn == self._turn)
+        ):
+            return False
+        rows: dict[int, Mapping[str, Any]] = {}
+        for row in observation["world"].get("rows") or ():
+            y = int(row["y"])
+            if 0 <= y < MAP_ROWS:
+                rows[y] = row
+        for y, row in rows.items():
+            stood = row.get(VISITED)
+            if stood != memory._visited_rows.get(y) and not row_visited(y, stood) <= memory.visited:
+                return False
+        return all(
+            tuple(_layer(rows.get(y, _BLANK), name) for y in range(MAP_ROWS)) == getattr(view, field_name)
+            for name, field_name in _LAYER_FIELDS
+        )
 
     def _observed_view(self, memory: _LevelMemory, observation: Mapping[str, Any]) -> LevelView:
         """The observe's own picture: its rows, position, creatures and doors,
