@@ -8,6 +8,9 @@ times, in a rotating order, `calls` of each of:
   help              {} - no game work: the SDK's round trip plus a constant frame
   observe           the full world (free: no input, no turn)
   search            interact {action: search}: one acting call, one engine turn
+  observeAfterSearch  observe right after an (untimed) search: a state no
+                    observe has seen yet, what an agent that looks after
+                    every action pays
 
 each timed as the client's round trip (perf_counter around call_tool). The
 ratios are median(observe) / median(help) and median(search) / median(help),
@@ -46,7 +49,7 @@ from nethack_webmcp.tools import BY_NAME, ToolContext  # noqa: E402
 
 #: NetHack's moon phase and night depend on the date: every run plays the same game
 GAME_CLOCK = 1768046400
-KINDS = ("help", "observe", "search")
+KINDS = ("help", "observe", "search", "observeAfterSearch")
 
 
 def median(values: list[float]) -> float:
@@ -82,11 +85,18 @@ class Game:
             else:
                 return
 
+    async def prepare(self, kind: str) -> None:
+        """Untimed: ready for an acting call; before observeAfterSearch, one search."""
+        await self.settle()
+        if kind == "observeAfterSearch":
+            self.frame = await self.call(*self.arguments("search"))
+            await self.settle()
+
     def arguments(self, kind: str) -> tuple[str, dict[str, Any]]:
         basis = self.frame["basis"]
         if kind == "help":
             return "help", {}
-        if kind == "observe":
+        if kind in ("observe", "observeAfterSearch"):
             return "observe", {"sessionId": basis["sessionId"]}
         return "interact", {"sessionId": basis["sessionId"], "viewId": basis["viewId"], "action": "search"}
 
@@ -110,18 +120,21 @@ async def over_stdio(rounds: int, calls: int, seed: int, state_dir: Path) -> dic
         await game.start()
         for _ in range(20):  # warm-up: imports, caches, the first frames
             for kind in KINDS:
-                await game.settle()
-                await call(*game.arguments(kind))
+                await game.prepare(kind)
+                warmed = await call(*game.arguments(kind))
+                if kind == "search":
+                    game.frame = warmed
         for number in range(rounds):
-            order = KINDS[number % 3 :] + KINDS[: number % 3]
+            turn = number % len(KINDS)
+            order = KINDS[turn:] + KINDS[:turn]
             for kind in order:
                 for _ in range(calls):
-                    await game.settle()
+                    await game.prepare(kind)
                     tool, arguments = game.arguments(kind)
                     started = time.perf_counter()
                     result = await client.call_tool(tool, arguments)
                     timed[kind].append((time.perf_counter() - started) * 1000)
-                    assert result.structured_content is not None
+                    assert result.structured_content is not None and not result.is_error, result.structured_content
                     if kind == "search":
                         game.frame = result.structured_content
     return timed
@@ -183,13 +196,14 @@ async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[s
         for warm in (True, False):
             for kind in KINDS:
                 for _ in range(10 if warm else calls):
-                    await game.settle()
+                    await game.prepare(kind)
                     tool, arguments = game.arguments(kind)
                     engine, store = engine_clock.seconds, store_clock.seconds
                     t0 = time.perf_counter()
                     frame = await call(tool, arguments)
                     t1 = time.perf_counter()
                     engine, store = engine_clock.seconds - engine, store_clock.seconds - store
+                    assert "error" not in frame, frame["error"]  # every timed call is one that did its work
                     rendered = text(frame)
                     t2 = time.perf_counter()
                     result = tool_result(frame, rendered)
@@ -237,6 +251,7 @@ async def main() -> None:
         "medianMs": {kind: round(median(timed[kind]), 3) for kind in KINDS},
         "p95Ms": {kind: round(percentile(timed[kind], 0.95), 3) for kind in KINDS},
         "observeRatio": round(median(timed["observe"]) / floor, 3),
+        "observeAfterSearchRatio": round(median(timed["observeAfterSearch"]) / floor, 3),
         "actingRatio": round(median(timed["search"]) / floor, 3),
         "stagesMs": {kind: {stage: round(median(v), 4) for stage, v in stages[kind].items()} for kind in KINDS},
     }
