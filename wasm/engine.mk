@@ -227,12 +227,16 @@ $(OUT)/asyncify-remove.json: $(ROOT)/wasm/asyncify-remove.py $(NH)/.patched $(wi
 WASM_COMMON := -sMODULARIZE=1 -sEXPORT_NAME=createNetHackEngine -sEXPORT_ES6=1 \
     -sENVIRONMENT=web,worker,node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=0 \
     -sINITIAL_MEMORY=33554432 -sFORCE_FILESYSTEM=1 -sTOTAL_STACK=1048576 \
-    -sEXPORTED_RUNTIME_METHODS='["FS","UTF8ToString","stringToUTF8","lengthBytesUTF8"]' \
     -sEXPORTED_FUNCTIONS='["_main","_malloc","_free"]' \
     --js-library $(DRIVER)/io_wasm.js --embed-file $(OUT)/data@/nh
-ASYNCIFY_LDFLAGS := -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["nnh_js_next_request"]' \
+WASM_RUNTIME := "FS","UTF8ToString","stringToUTF8","lengthBytesUTF8"
+# The Asyncify build also exports what a checkpoint must save and restore
+# besides linear memory (web/src/worker/checkpoints.js): Asyncify's JS-side
+# state (the unwound stack's data pointer, the rewind IDs) and the C stack
+# pointer, a wasm global outside memory.
+ASYNCIFY_LDFLAGS := -sEXPORTED_RUNTIME_METHODS='[$(WASM_RUNTIME),"Asyncify","stackSave","stackRestore"]' -sASYNCIFY=1 -sASYNCIFY_IMPORTS='["nnh_js_next_request"]' \
     -sASYNCIFY_REMOVE=@$(OUT)/asyncify-remove.json -sASYNCIFY_STACK_SIZE=65536
-JSPI_LDFLAGS := -lexports.js -sINVOKE_RUN=0
+JSPI_LDFLAGS := -sEXPORTED_RUNTIME_METHODS='[$(WASM_RUNTIME)]' -lexports.js -sINVOKE_RUN=0
 
 $(OUT)/out/asyncify/nethack.js: $(NH_OBJS) $(DRV_OBJS) $(OUT)/data/nhdat $(OUT)/asyncify-remove.json $(DRIVER)/io_wasm.js
 	@mkdir -p $(dir $@)

@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+// wasm-checkpoints.mjs - Asyncify checkpoints of the WebAssembly engine under
+// Node (web/src/worker/checkpoints.js, docs/REPLAY.md "Page checkpoints").
+//
+//   node scripts/wasm-checkpoints.mjs check <game.json> [--at k,k2,...] [--span 100]
+//       For each k: a straight run of the journal with full responses; a
+//       checkpoint taken at k (encoded, compressed, decoded again) restored
+//       into a fresh instance, then the same requests k+1..k+span sent to it;
+//       every response must equal the straight run's byte for byte. Then a
+//       tampered checkpoint (one byte changed), a stale one (another base) and
+//       one claimed for another journal must be refused. Prints one JSON line.
+//   node scripts/wasm-checkpoints.mjs verify <game.json> [--seeks 12]
+//       Seeks to random moves on checkpoints (checkpoint-replay.js) each equal a
+//       straight run's session.observe at that move; then one stored checkpoint
+//       gets a byte changed and a reopen must refuse it and rebuild.
+//   node scripts/wasm-checkpoints.mjs bench <game.json> [--sizes 1000,10000,50000] [--seeks 40]
+//       For each size: open (one verified quiet replay of the first N inputs,
+//       checkpoints spaced by replay cost), seek p50/p95 to random moves
+//       (restore the nearest checkpoint into a fresh instance, replay the rest
+//       verified, observe), resume (an engine at the last move), checkpoint
+//       bytes per 10k inputs. One JSON line per size.
+//
+// <game.json> is {"info": SessionInfo, "entries": [JournalEntry...]}, as
+// scripts/bench-replay --dump writes it. --engine DIR picks the engine
+// (default web/dist/engine; the asyncify build is always the one used).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { answerHelp } from './usage.mjs';
+import { CheckpointRefused, captureBase, decode, encode, restoreInto, snapshot } from '../web/src/worker/checkpoints.js';
+import { ReplayEngine } from '../web/src/worker/replay-engine.js';
+import { Replayer } from '../web/src/worker/checkpoint-replay.js';
+
+answerHelp(import.meta.url);
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : fallback;
+};
+const [mode, gamePath] = process.argv.slice(2);
+if (!['check', 'bench', 'verify'].includes(mode) || !gamePath) {
+  process.stderr.write('usage: wasm-checkpoints.mjs check|verify|bench <game.json> (see --help)\n');
+  process.exit(2);
+}
+
+// emcc 3.1.6's ES-module output still reaches for CommonJS globals under Node.
+const buildDir = join(resolve(option('--engine', join(root, 'web', 'dist', 'engine'))), 'asyncify');
+globalThis.__dirname = buildDir;
+globalThis.require = createRequire(import.meta.url);
+// NetHack's exit() when a replay engine is closed surfaces as ExitStatus out
+// of a resumed stack: a normal end. emcc's Node glue installs process-wide
+// handlers that rethrow it (once per instance): they are not installed.
+process.on('unhandledRejection', (/** @type {any} */ error) => {
+  if (!(error && error.name === 'ExitStatus')) throw error;
+});
+const { default: emccFactory } = await import(pathToFileURL(join(buildDir, 'nethack.js')).href);
+const factory = (options) => {
+  const on = process.on;
+  // @ts-ignore - a narrowed process.on for the factory's synchronous setup only
+  process.on = (event, listener) => (event === 'unhandledRejection' || event === 'uncaughtException'
+    ? process : on.call(process, event, listener));
+  try {
+    return emccFactory(options);
+  } finally {
+    process.on = on;
+  }
+};
+const compiled = await WebAssembly.compile(readFileSync(join(buildDir, 'nethack.wasm')));
+const wasmHash = (await import('node:crypto')).createHash('sha256').update(readFileSync(join(buildDir, 'nethack.wasm')))
+  .digest('hex');
+const start = () => ReplayEngine.start(factory, compiled);
+
+const game = JSON.parse(readFileSync(gamePath, 'utf8'));
+const moves = game.entries.filter((entry) => entry.state === 'completed' && entry.receipt);
+
+function createRequest() {
+  return JSON.stringify({ version: 1, method: 'session.create', params: game.info.create });
+}
+
+async function check() {
+  const span = Number(option('--span', '100'));
+  const ats = option('--at', '0,1,37,150').split(',').map(Number);
+  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  const results = [];
+  for (const at of ats) {
+    const last = Math.min(moves.length, at + span);
+    const straight = await start();
+    await straight.request(createRequest());
+    await straight.requestMany(moves.slice(0, at).map((entry) => JSON.stringify(entry.request)));
+    const meta = { move: at, digest: `test-${at}`, build: base.build, baseHash: base.hash };
+    const record = await encode(meta, snapshot(straight, base));
+    const tail = moves.slice(at, last).map((entry) => JSON.stringify(entry.request));
+    const expected = await straight.requestMany(tail);
+    straight.close();
+
+    const fresh = await start();
+    restoreInto(fresh, await decode(record, base, meta.digest), base);
+    const got = await fresh.requestMany(tail);
+    fresh.close();
+    const differing = got.findIndex((text, i) => text !== expected[i]);
+    const errors = got.filter((text) => JSON.parse(text).error).length;
+    results.push({ at, replayed: tail.length, errors, identical: differing < 0 && got.length === expected.length,
+                   firstDifference: differing < 0 ? null : at + differing + 1, bytes: record.bytes.length });
+  }
+  // refusals
+  const engine = await start();
+  await engine.request(createRequest());
+  const meta = { move: 0, digest: 'journal-a', build: base.build, baseHash: base.hash };
+  const record = await encode(meta, snapshot(engine, base));
+  engine.close();
+  const refusal = async (what, changed, digest = 'journal-a', against = base) => {
+    try {
+      await decode(changed, against, digest);
+      return { what, refused: false };
+    } catch (error) {
+      return { what, refused: error instanceof CheckpointRefused, code: error.code, message: error.message };
+    }
+  };
+  const flipped = record.bytes.slice();
+  flipped[flipped.length >> 1] ^= 1;
+  const refusals = [
+    await refusal('tampered bytes', { ...record, bytes: flipped }),
+    await refusal('another base', record, 'journal-a', { ...base, hash: 'other' }),
+    await refusal('another journal', record, 'journal-b'),
+  ];
+  process.stdout.write(`${JSON.stringify({ results, refusals })}\n`);
+}
+
+function percentile(values, fraction) {
+  const ordered = [...values].sort((a, b) => a - b);
+  return ordered[Math.min(ordered.length - 1, Math.round(fraction * (ordered.length - 1)))];
+}
+
+async function bench() {
+  const sizes = option('--sizes', '1000,10000,50000').split(',').map(Number);
+  const seeks = Number(option('--seeks', '40'));
+  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  for (const size of sizes) {
+    const inputs = moves.slice(0, size);
+    const store = new Map(); // move -> record: what IndexedDB holds in the page
+    const replayer = new Replayer({ start, base, info: game.info, moves: inputs,
+                                    save: async (record) => { store.set(record.move, record); },
+                                    load: async (move) => store.get(move) || null });
+    let started = performance.now();
+    await replayer.open();
+    const openMs = performance.now() - started;
+    let seed = size;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const times = [];
+    for (let i = 0; i < seeks; i++) {
+      const move = Math.floor(random() * (inputs.length + 1));
+      started = performance.now();
+      await replayer.frameAt(move);
+      times.push(performance.now() - started);
+    }
+    started = performance.now();
+    const resumed = await replayer.resume();
+    const resumeMs = performance.now() - started;
+    resumed.close();
+    // a second open finds its checkpoints stored: what a reload costs
+    const reopened = new Replayer({ start, base, info: game.info, moves: inputs, save: async () => {},
+                                    load: async (move) => store.get(move) || null, known: [...store.keys()] });
+    started = performance.now();
+    await reopened.open();
+    const reopenMs = performance.now() - started;
+    started = performance.now();
+    (await reopened.resume()).close();
+    const coldResumeMs = performance.now() - started;
+    replayer.close();
+    reopened.close();
+    const bytes = [...store.values()].reduce((sum, record) => sum + record.bytes.length, 0);
+    process.stdout.write(`${JSON.stringify({
+      inputs: inputs.length, openMs: round(openMs), reopenMs: round(reopenMs), checkpoints: store.size,
+      seekP50Ms: round(percentile(times, 0.5)), seekP95Ms: round(percentile(times, 0.95)),
+      resumeMs: round(resumeMs), reopenResumeMs: round(coldResumeMs),
+      checkpointBytesPer10k: Math.round(bytes * 10000 / Math.max(1, inputs.length)),
+    })}\n`);
+  }
+}
+
+/** Seeks on a Replayer equal a straight run's observation; then a stored
+ *  checkpoint with one byte changed is refused at reopen and rebuilt. */
+async function verify() {
+  const seeks = Number(option('--seeks', '12'));
+  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  const store = new Map();
+  const options = { start, base, info: game.info, moves, save: async (record) => { store.set(record.move, record); },
+                    load: async (move) => store.get(move) || null, spacingMs: 5 };
+  const replayer = new Replayer(options);
+  await replayer.open();
+  const observe = JSON.stringify({ version: 1, method: 'session.observe', params: { sessionId: game.info.sessionId } });
+  const straightAt = async (move) => {
+    const engine = await start();
+    await engine.request(createRequest());
+    await engine.requestMany(moves.slice(0, move).map((entry) =>
+      JSON.stringify({ ...entry.request, params: { ...entry.request.params, quiet: true } })));
+    const text = await engine.request(observe);
+    engine.close();
+    return text;
+  };
+  let seed = 7;
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const targets = Array.from({ length: seeks }, () => Math.floor(random() * (moves.length + 1)));
+  const mismatches = [];
+  for (const move of targets) {
+    const frame = await replayer.frameAt(move);
+    if (JSON.stringify(frame) !== JSON.stringify(JSON.parse(await straightAt(move)))) mismatches.push(move);
+  }
+  replayer.close();
+  const victim = [...store.keys()].sort((a, b) => a - b)[1];
+  const record = store.get(victim);
+  const bytes = record.bytes.slice();
+  bytes[bytes.length >> 1] ^= 1;
+  store.set(victim, { ...record, bytes });
+  const reopened = new Replayer({ ...options, known: [...store.keys()] });
+  const { rebuilt } = await reopened.open();
+  const move = Math.min(moves.length, victim + 3);
+  const equal = JSON.stringify(await reopened.frameAt(move)) === JSON.stringify(JSON.parse(await straightAt(move)));
+  reopened.close();
+  process.stdout.write(`${JSON.stringify({ seeks: targets.length, checkpoints: replayer.checkpoints.length, mismatches,
+    reopenAfterTamper: { rebuilt, refused: reopened.refusals }, seekAfterTamperEqual: equal })}\n`);
+}
+
+const round = (value) => Math.round(value * 10) / 10;
+
+await ({ check, bench, verify })[mode]();
+process.exit(0);

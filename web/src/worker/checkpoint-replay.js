@@ -1,0 +1,251 @@
+// checkpoint-replay.js - open a stored game's journal on checkpoints and
+// reach any move in milliseconds, every boundary verified (docs/REPLAY.md,
+// "Page checkpoints"). Environment-neutral: the page's worker passes its
+// IndexedDB checkpoint store (checkpoint-store.js), Node scripts a Map.
+//
+// Move k is the game after its k-th completed journal input (move 0: just
+// created). Replays run in instances of their own (replay-engine.js), never
+// the live game's.
+//
+//   open()        reuse the stored checkpoints that are this journal's (digest),
+//                 this build's and base's, and intact (sha256 of their bytes); otherwise (none, stale, tampered) one
+//                 verified quiet replay that takes new ones: at move 0, every
+//                 `spacingMs` of replay cost (later inputs replay slower, so an
+//                 old game's checkpoints are denser in inputs) and at the last
+//                 move; each one encoded, compressed and saved.
+//   frameAt(k)    the verified session.observe response at move k: restore the
+//                 nearest checkpoint at or before k into a fresh instance (or
+//                 step on from the previous seek), replay the inputs after it
+//                 with each boundary compared, observe and compare. A
+//                 checkpoint is thus verified whenever it is used; a mismatch
+//                 rejects with CheckpointRefused and no frame is returned.
+//   resume()      a fresh engine at the last move, verified the same way.
+import {
+  CheckpointRefused, chainDigests, canonical, decode, encode, restoreInto, sha256Hex, snapshot,
+} from './checkpoints.js';
+
+const DEFAULT_SPACING_MS = 40;
+
+/** The boundary a response reports (py/nethack_webmcp/session/replay.py summary_of). */
+export function summaryOf(response) {
+  const decision = response.decision;
+  return {
+    revision: Number(response.revision),
+    decision: decision == null ? null
+      : { id: decision.id ?? null, kind: decision.kind ?? null, prompt: decision.prompt ?? null },
+    ended: Boolean(response.ended),
+    end: response.end ?? null,
+  };
+}
+
+function quiet(request) {
+  return JSON.stringify({ ...request, params: { ...request.params, quiet: true } });
+}
+
+export class Replayer {
+  /** @param {{start: () => Promise<any>, base: any, info: any, moves: any[],
+   *           save: (record: any) => Promise<void>, load: (move: number) => Promise<any>,
+   *           known?: number[], spacingMs?: number, onCheckpoint?: (move: number) => void}} options
+   *  `moves` are the journal's completed entries in order; `known` the moves
+   *  stored checkpoints are at (from the store's index). */
+  constructor({ start, base, info, moves, save, load, known = [], spacingMs = DEFAULT_SPACING_MS }) {
+    this.start = start;
+    this.base = base;
+    this.info = info;
+    this.moves = moves;
+    this.save = save;
+    this.load = load;
+    this.spacingMs = spacingMs;
+    this.known = [...new Set(known)].filter((move) => move <= moves.length).sort((a, b) => a - b);
+    this.checkpoints = []; // moves with a usable checkpoint, ascending
+    this.digests = new Map(); // move -> journal digest
+    this.cursor = null; // {move, engine} left by the last seek
+    this.spare = null; // a fresh instance started ahead, for the next restore
+    this.refusals = []; // stored checkpoints refused at open (kept for diagnostics)
+  }
+
+  get length() { return this.moves.length; }
+
+  summaryAt(move) {
+    return move === 0 ? this.info.createdSummary : this.moves[move - 1].receipt;
+  }
+
+  async digestsAt(moves) {
+    const missing = moves.filter((move) => !this.digests.has(move));
+    if (missing.length) {
+      const creation = { create: this.info.create, created: this.info.createdSummary };
+      const inputs = this.moves.map((entry) => ({ request: entry.request, receipt: entry.receipt }));
+      const values = await chainDigests(creation, inputs, missing);
+      missing.forEach((move, at) => this.digests.set(move, values[at]));
+    }
+    return moves.map((move) => this.digests.get(move));
+  }
+
+  async open() {
+    const started = performance.now();
+    if (this.known.includes(0) && this.known.includes(this.length)) {
+      // the stored checkpoints are trusted only after their digest matches this
+      // journal; each one is decoded (and so fully checked) when first used
+      const digests = await this.digestsAt(this.known);
+      const usable = [];
+      for (const [at, move] of this.known.entries()) {
+        const record = await this.load(move);
+        if (record && record.digest === digests[at] && record.build === this.base.build
+            && record.baseHash === this.base.hash && record.bytes instanceof Uint8Array
+            && await sha256Hex(record.bytes) === record.sha256) usable.push(move);
+        else this.refusals.push(move);
+      }
+      // one refused checkpoint (changed, stale) means the set is rebuilt, not patched
+      if (!this.refusals.length) {
+        this.checkpoints = usable;
+        this.openMs = performance.now() - started;
+        this.prepareSpare();
+        return { rebuilt: false };
+      }
+    }
+    await this.rebuild();
+    this.openMs = performance.now() - started;
+    this.prepareSpare();
+    return { rebuilt: true };
+  }
+
+  /** One verified quiet replay of the whole journal, checkpoints saved as it goes. */
+  async rebuild() {
+    const engine = await this.start();
+    const pending = [];
+    try {
+      await this.create(engine);
+      const take = async (move) => {
+        const [digest] = await this.digestsAt([move]);
+        const state = snapshot(engine, this.base); // copied now; encoded while the replay goes on
+        pending.push(encode({ move, digest, summary: this.summaryAt(move), build: this.base.build,
+                              baseHash: this.base.hash }, state).then((record) => this.save(record)));
+        this.checkpoints.push(move);
+      };
+      await take(0);
+      let at = 0;
+      let batch = 64;
+      let since = performance.now();
+      while (at < this.length) {
+        const to = Math.min(this.length, at + batch);
+        await this.replay(engine, at, to);
+        at = to;
+        const now = performance.now();
+        if (now - since >= this.spacingMs || at === this.length) {
+          await take(at);
+          since = performance.now();
+        } else {
+          batch = Math.max(16, Math.min(1024, Math.round(batch * 1.5)));
+        }
+      }
+      await Promise.all(pending);
+    } finally {
+      engine.close();
+    }
+  }
+
+  async create(engine) {
+    const text = await engine.request(JSON.stringify({ version: 1, method: 'session.create', params: this.info.create }));
+    const created = JSON.parse(text);
+    if (created.error || canonical(summaryOf(created)) !== canonical(this.info.createdSummary)) {
+      throw new CheckpointRefused('replayDiverged', 'the engine did not recreate this game as the journal recorded it');
+    }
+  }
+
+  /** Send moves from+1..to (quiet) and compare each boundary with the journal's. */
+  async replay(engine, from, to) {
+    const replies = await engine.requestMany(this.moves.slice(from, to).map((entry) => quiet(entry.request)));
+    replies.forEach((text, index) => {
+      const move = from + index + 1;
+      const response = JSON.parse(text);
+      const expected = this.summaryAt(move);
+      if (response.error || canonical(summaryOf(response)) !== canonical(expected)) {
+        throw diverged(move, this.moves[move - 1]);
+      }
+    });
+  }
+
+  prepareSpare() {
+    if (!this.spare) this.spare = this.start().catch(() => null);
+  }
+
+  async fresh() {
+    const spare = this.spare && await this.spare;
+    this.spare = null;
+    this.prepareSpare(); // the next restore's instance starts while this one replays
+    return spare || this.start();
+  }
+
+  /** The last checkpoint at or before `move` (move 0 always has one). */
+  nearest(move) {
+    let found = 0;
+    for (const at of this.checkpoints) if (at <= move) found = at;
+    return found;
+  }
+
+  async restore(move) {
+    const from = this.nearest(move);
+    const [digest] = await this.digestsAt([from]);
+    const record = await this.load(from);
+    if (!record) throw new CheckpointRefused('checkpointMissing', `the checkpoint at move ${from} is gone; reopen to rebuild it`);
+    const state = await decode(record, this.base, digest);
+    const engine = await this.fresh();
+    restoreInto(engine, state, this.base);
+    return { engine, from };
+  }
+
+  /** The verified session.observe response (parsed) at `move`. */
+  async frameAt(move) {
+    if (!Number.isInteger(move) || move < 0 || move > this.length) {
+      throw new CheckpointRefused('moveOutOfRange', `move ${move} is outside this game's 0..${this.length}`);
+    }
+    const nearest = this.nearest(move);
+    let engine;
+    let from;
+    if (this.cursor && this.cursor.move <= move && this.cursor.move >= nearest) {
+      ({ engine, move: from } = this.cursor); // stepping on from the last seek: no restore needed
+    } else {
+      if (this.cursor) this.cursor.engine.close();
+      ({ engine, from } = await this.restore(move));
+    }
+    this.cursor = null;
+    try {
+      await this.replay(engine, from, move);
+      const observed = JSON.parse(await engine.request(JSON.stringify(
+        { version: 1, method: 'session.observe', params: { sessionId: this.info.sessionId } })));
+      if (observed.error || canonical(summaryOf(observed)) !== canonical(this.summaryAt(move))) {
+        throw diverged(move, move ? this.moves[move - 1] : null);
+      }
+      this.cursor = { move, engine };
+      return observed;
+    } catch (error) {
+      engine.close();
+      throw error;
+    }
+  }
+
+  /** A fresh engine at the last move, boundaries verified; the caller closes it. */
+  async resume() {
+    const { engine, from } = await this.restore(this.length);
+    try {
+      await this.replay(engine, from, this.length);
+      return engine;
+    } catch (error) {
+      engine.close();
+      throw error;
+    }
+  }
+
+  close() {
+    if (this.cursor) this.cursor.engine.close();
+    this.cursor = null;
+    if (this.spare) this.spare.then((engine) => engine && engine.close());
+    this.spare = null;
+  }
+}
+
+function diverged(move, entry) {
+  const where = entry ? `move ${move} (journal entry ${entry.seq}, ${entry.method})` : `move ${move} (the creation)`;
+  return new CheckpointRefused('replayDiverged', `the replay reached a different boundary at ${where} than the journal `
+    + 'recorded; the journal or its checkpoint does not reproduce this game, so no frame is shown');
+}

@@ -1,0 +1,285 @@
+// checkpoints.js - exact checkpoints of an Asyncify engine that waits for
+// input (replay-engine.js), restored into a fresh instance, never the live one.
+//
+// What the next input depends on, and where a checkpoint keeps it:
+//   linear memory      NetHack's and the driver's globals, the heap, the RNG,
+//                      and the C stack Asyncify unwound into memory at the wait
+//                      (stored as the 4 KiB pages that differ from the *base*:
+//                      a fresh instance's memory before any request)
+//   the stack pointer  a wasm global outside memory (stackSave/stackRestore)
+//   Asyncify's JS side the unwound stack's data pointer and the export-name
+//                      IDs its header refers to (the build exports Asyncify)
+//   the engine's files Emscripten's in-memory file system under /nh (level
+//                      files, lock, record...): the files that differ from the
+//                      base, and the descriptors open across the wait (nhdat)
+//                      with their positions
+// The host's navigation memory is Python's (the session layer), not the
+// engine's: a seek shows the engine's own frame, which does not depend on it.
+//
+// A checkpoint names what it was made from and is refused otherwise:
+//   build + baseHash   the Asyncify build and its base memory (stale: rebuilt)
+//   digest             the journal's chain digest at its move (journalChanged)
+//   sha256             of its encoded bytes (checkpointTampered)
+// and a restored checkpoint is verified when used: replaying from it must
+// reach the boundaries the journal recorded (checkpoint-replay.js).
+
+export const FORMAT = 1;
+const PAGE = 4096;
+const ROOT = '/nh';
+const MAGIC = 'NNHCKPT1';
+
+export class CheckpointRefused extends Error {
+  /** @param {string} code checkpointTampered | checkpointStale | journalChanged | replayDiverged
+   *  @param {string} message */
+  constructor(code, message) {
+    super(message);
+    this.name = 'CheckpointRefused';
+    this.code = code;
+  }
+}
+
+export async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+// ---- the base: a fresh instance before any request -------------------------
+
+/** The base every checkpoint of this build is a difference from. */
+export async function captureBase(engine, build) {
+  const memory = new Uint8Array(engine.memory.buffer).slice();
+  return { build, memory, files: readFiles(engine.module.FS), hash: await sha256Hex(memory) };
+}
+
+function readFiles(FS) {
+  const files = new Map();
+  const walk = (dir) => {
+    for (const name of FS.readdir(dir)) {
+      if (name === '.' || name === '..') continue;
+      const path = `${dir}/${name}`;
+      const mode = FS.stat(path).mode;
+      if (FS.isDir(mode)) walk(path);
+      else if (FS.isFile(mode)) files.set(path, FS.readFile(path));
+    }
+  };
+  walk(ROOT);
+  return files;
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// ---- taking one ------------------------------------------------------------
+
+/** The engine's state now, as a difference from `base`. The engine must be
+ *  waiting for input with its stack unwound (engine.quiescent). */
+export function snapshot(engine, base) {
+  if (!engine.quiescent) throw new Error('checkpoint: the engine is not waiting for input');
+  const module = engine.module;
+  const FS = module.FS;
+  // files held open across the wait (the data library nhdat stays open):
+  // path, flags and position, reopened at the same descriptor on restore
+  const streams = FS.streams.filter((stream) => stream && stream.fd > 2)
+    .map((stream) => ({ fd: stream.fd, path: stream.path, flags: stream.flags, position: stream.position }));
+  const memory = new Uint8Array(engine.memory.buffer);
+  const words = new Uint32Array(engine.memory.buffer);
+  const baseWords = new Uint32Array(base.memory.buffer, base.memory.byteOffset, base.memory.byteLength >> 2);
+  const pages = [];
+  const perPage = PAGE >> 2;
+  for (let page = 0, count = memory.length / PAGE; page < count; page++) {
+    const start = page * perPage;
+    let differs = false;
+    if (start >= baseWords.length) {
+      for (let i = start; i < start + perPage; i++) if (words[i] !== 0) { differs = true; break; }
+    } else {
+      for (let i = start; i < start + perPage; i++) if (words[i] !== baseWords[i]) { differs = true; break; }
+    }
+    if (differs) pages.push(page);
+  }
+  const pageData = new Uint8Array(pages.length * PAGE);
+  pages.forEach((page, at) => pageData.set(memory.subarray(page * PAGE, (page + 1) * PAGE), at * PAGE));
+  const files = [];
+  const now = readFiles(FS);
+  for (const [path, data] of now) {
+    const was = base.files.get(path);
+    if (!was || !sameBytes(was, data)) files.push({ path, data });
+  }
+  const removed = [...base.files.keys()].filter((path) => !now.has(path));
+  const asyncify = module.Asyncify;
+  return {
+    memoryLength: memory.length,
+    pages: Uint32Array.from(pages),
+    pageData,
+    stackPointer: module.stackSave(),
+    asyncify: {
+      currData: asyncify.currData,
+      callStackId: asyncify.callStackId,
+      callStackIdToName: { ...asyncify.callStackIdToName },
+    },
+    files,
+    removed,
+    streams,
+  };
+}
+
+// ---- restoring one ---------------------------------------------------------
+
+/** Put `state` (snapshot()) into `engine`, a fresh instance of the same
+ *  build still waiting for its first request. Its next request then runs
+ *  exactly as the snapshotted engine's next request would have. */
+export function restoreInto(engine, state, base) {
+  if (!engine.quiescent) throw new Error('checkpoint: the instance to restore into is not waiting');
+  const module = engine.module;
+  if (engine.memory.buffer.byteLength < state.memoryLength) {
+    // grown through the engine's own allocator, so emcc's heap views follow;
+    // the allocation is overwritten with everything else just below
+    const grow = state.memoryLength - engine.memory.buffer.byteLength;
+    if (!module._malloc(grow)) throw new Error('checkpoint: could not grow the memory to restore into');
+  }
+  const memory = new Uint8Array(engine.memory.buffer);
+  memory.set(base.memory.subarray(0, Math.min(base.memory.length, state.memoryLength)));
+  if (state.memoryLength > base.memory.length) memory.fill(0, base.memory.length, state.memoryLength);
+  memory.fill(0, state.memoryLength); // room beyond what the engine had is what fresh memory is: zeros
+  state.pages.forEach((page, at) => memory.set(state.pageData.subarray(at * PAGE, (at + 1) * PAGE), page * PAGE));
+  module.stackRestore(state.stackPointer);
+  const asyncify = module.Asyncify;
+  asyncify.currData = state.asyncify.currData;
+  asyncify.callStackId = state.asyncify.callStackId;
+  asyncify.callStackIdToName = { ...state.asyncify.callStackIdToName };
+  asyncify.callStackNameToId = Object.fromEntries(
+    Object.entries(state.asyncify.callStackIdToName).map(([id, name]) => [name, Number(id)]));
+  const FS = module.FS;
+  for (const path of state.removed) FS.unlink(path);
+  for (const { path, data } of state.files) {
+    const dir = path.slice(0, path.lastIndexOf('/'));
+    if (dir && !FS.analyzePath(dir).exists) FS.mkdirTree(dir);
+    FS.writeFile(path, data);
+  }
+  const wanted = new Map(state.streams.map((stream) => [stream.fd, stream]));
+  for (const stream of FS.streams.filter((open) => open && open.fd > 2)) {
+    const want = wanted.get(stream.fd);
+    if (!want || want.path !== stream.path || want.flags !== stream.flags) FS.close(stream);
+  }
+  for (const want of state.streams) {
+    const stream = FS.getStream(want.fd) || FS.open(want.path, want.flags, 0, want.fd, want.fd);
+    if (stream.fd !== want.fd) throw new Error(`checkpoint: could not reopen ${want.path} as descriptor ${want.fd}`);
+    stream.position = want.position;
+  }
+}
+
+// ---- bytes: encoding, compression, integrity -------------------------------
+
+/** A checkpoint record as stored (IndexedDB, files): `meta` is what it
+ *  claims (move, digest, summary, build, baseHash), `bytes` the compressed
+ *  state and `sha256` the digest of those bytes. */
+export async function encode(meta, state) {
+  const blobs = [new Uint8Array(state.pages.buffer, state.pages.byteOffset, state.pages.byteLength), state.pageData,
+                 ...state.files.map((file) => file.data)];
+  const header = new TextEncoder().encode(JSON.stringify({
+    format: FORMAT, meta, memoryLength: state.memoryLength, stackPointer: state.stackPointer,
+    asyncify: state.asyncify, removed: state.removed, streams: state.streams, files: state.files.map((file) => file.path),
+    sizes: blobs.map((blob) => blob.byteLength),
+  }));
+  const magic = new TextEncoder().encode(MAGIC);
+  const length = new Uint8Array(new Uint32Array([header.length]).buffer);
+  const raw = await new Blob([magic, length, header, ...blobs]).arrayBuffer();
+  const bytes = await transform(new Uint8Array(raw), new CompressionStream('gzip'));
+  return { ...meta, format: FORMAT, sha256: await sha256Hex(bytes), bytes };
+}
+
+/** The state of a stored record, checked: its bytes are the ones it was
+ *  stored with, it is of this build and base, and (when given) the journal
+ *  digest at its move is the one it was made from.
+ * @param {any} record @param {any} base @param {string | null} [digest] */
+export async function decode(record, base, digest = null) {
+  if (!record || !(record.bytes instanceof Uint8Array)) {
+    throw new CheckpointRefused('checkpointTampered', 'the checkpoint has no state bytes');
+  }
+  if (await sha256Hex(record.bytes) !== record.sha256) {
+    throw new CheckpointRefused('checkpointTampered',
+      `the checkpoint at move ${record.move} does not match its digest: it was changed after it was made`);
+  }
+  if (record.format !== FORMAT || record.build !== base.build || record.baseHash !== base.hash) {
+    throw new CheckpointRefused('checkpointStale',
+      `the checkpoint at move ${record.move} was made by another engine build; it is rebuilt`);
+  }
+  if (digest !== null && record.digest !== digest) {
+    throw new CheckpointRefused('journalChanged',
+      `the checkpoint at move ${record.move} was made from a different journal than this game's`);
+  }
+  let raw;
+  try {
+    raw = await transform(record.bytes, new DecompressionStream('gzip'));
+  } catch (error) {
+    throw new CheckpointRefused('checkpointTampered', `the checkpoint at move ${record.move} cannot be read: ${error}`);
+  }
+  const magic = new TextDecoder().decode(raw.subarray(0, MAGIC.length));
+  if (magic !== MAGIC) throw new CheckpointRefused('checkpointTampered', 'not a checkpoint');
+  const headerLength = new DataView(raw.buffer, raw.byteOffset + MAGIC.length, 4).getUint32(0, true);
+  let offset = MAGIC.length + 4;
+  const header = JSON.parse(new TextDecoder().decode(raw.subarray(offset, offset + headerLength)));
+  offset += headerLength;
+  if (header.meta.move !== record.move || header.meta.digest !== record.digest) {
+    throw new CheckpointRefused('checkpointTampered', `the checkpoint at move ${record.move} describes another move`);
+  }
+  const blobs = header.sizes.map((size) => {
+    const blob = raw.slice(offset, offset + size);
+    offset += size;
+    return blob;
+  });
+  return {
+    memoryLength: header.memoryLength,
+    pages: new Uint32Array(blobs[0].buffer, 0, blobs[0].byteLength >> 2),
+    pageData: blobs[1],
+    stackPointer: header.stackPointer,
+    asyncify: header.asyncify,
+    files: header.files.map((path, at) => ({ path, data: blobs[2 + at] })),
+    removed: header.removed,
+    streams: header.streams,
+  };
+}
+
+async function transform(bytes, stream) {
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+// ---- the journal's digest chain at checkpoint moves ------------------------
+
+/** Canonical JSON (keys sorted, no spaces): the same text for the same value. */
+export function canonical(value) {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  return `{${Object.keys(value).sort().filter((key) => value[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+}
+
+const LINK = 512; // inputs per link of the chain
+
+/** digests[i] for each move in `moves`: the journal's digest at that move.
+ *  A chain over fixed links of LINK inputs (link j = sha256(link j-1 + the
+ *  canonical inputs of link j)), and digest(m) = sha256(the last whole link
+ *  before m + the inputs after it up to m): every byte of the journal is
+ *  hashed about once, the digest of a move does not depend on which other
+ *  moves have checkpoints, and a journal edited at or before a checkpoint's
+ *  move no longer yields its digest. `inputs[k-1]` is move k's {request,
+ *  receipt}; `creation` the game's {create, created}. */
+export async function chainDigests(creation, inputs, moves) {
+  const encoder = new TextEncoder();
+  const text = (from, to) => inputs.slice(from, to).map((input) => canonical(input)).join('\n');
+  const links = [await sha256Hex(encoder.encode(canonical(creation)))];
+  const last = Math.max(0, ...moves);
+  for (let j = 1; j * LINK <= last; j++) {
+    links.push(await sha256Hex(encoder.encode(`${links[j - 1]}\n${text((j - 1) * LINK, j * LINK)}`)));
+  }
+  const out = [];
+  for (const move of moves) {
+    const j = Math.floor(move / LINK);
+    out.push(move === j * LINK ? links[j]
+      : await sha256Hex(encoder.encode(`${links[j]}\n${text(j * LINK, move)}`)));
+  }
+  return out;
+}
