@@ -16,13 +16,15 @@ each timed as the client's round trip (perf_counter around call_tool). The
 ratios are median(observe) / median(help) and median(search) / median(help),
 both from this one run. Then, in this process, the same three calls go
 through the tools directly (no MCP) and each stage is timed apart: the tool
-call (validation, session, engine, projection), the text rendering, the SDK
-result model and its JSON serialisation - what a call costs before the wire.
+call (validation, session, engine, projection), within it the engine's
+requests, the store's awaits (SQLite commits: WAL, synchronous=FULL) and the
+rest (`python`: ours), then the text rendering, the SDK result model and its
+JSON serialisation - what a call costs before the wire.
 
 The last line is one JSON object (the numbers of the tables in
 docs/BENCHMARKS.md, "The stdio tool path").
 
-    ./scripts/bench-tools [--rounds 10] [--calls 30] [--seed 42]
+    ./scripts/bench-tools [--rounds 10] [--calls 30] [--seed 42] [--state-parent /dev/shm]
 """
 
 from __future__ import annotations
@@ -169,7 +171,8 @@ STORE_METHODS = (
 
 async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[str, list[float]]]:
     """Each stage of a call in this process, in ms: tool.call (and, inside it, the
-    engine's requests and the store's awaits), text(), CallToolResult, JSON."""
+    engine's requests, the store's awaits and the rest: our Python), text(),
+    CallToolResult, JSON."""
     games = native_registry(str(state_dir))  # what the stdio server plays on
     games.game_clock = GAME_CLOCK
     engine_clock, store_clock = Clock(), Clock()
@@ -184,7 +187,8 @@ async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[s
     games._engine_factory = timed_engine
     ctx = ToolContext(games)
     stages: dict[str, dict[str, list[float]]] = {
-        kind: {"call": [], "engine": [], "store": [], "text": [], "result": [], "json": []} for kind in KINDS
+        kind: {"call": [], "engine": [], "store": [], "python": [], "text": [], "result": [], "json": []}
+        for kind in KINDS
     }
 
     async def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -213,7 +217,7 @@ async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[s
                     if kind == "search":
                         game.frame = frame
                     if not warm:
-                        spent = (t1 - t0, engine, store, t2 - t1, t3 - t2, t4 - t3)
+                        spent = (t1 - t0, engine, store, t1 - t0 - engine - store, t2 - t1, t3 - t2, t4 - t3)
                         for stage, seconds in zip(stages[kind], spent, strict=True):
                             stages[kind][stage].append(seconds * 1000)
     finally:
@@ -227,8 +231,14 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--calls", type=int, default=30, help="calls of each kind per round")
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument(
+        "--state-parent",
+        default=None,
+        help="where the games' SQLite store lives (default: the system temp directory, on disk here); "
+        "/dev/shm puts it on tmpfs, where a commit's fsync costs nothing: acting calls without the disk",
+    )
     opts = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-tools-") as directory:
+    with tempfile.TemporaryDirectory(prefix="bench-tools-", dir=opts.state_parent) as directory:
         state = Path(directory)
         timed = await over_stdio(opts.rounds, opts.calls, opts.seed, state / "stdio")
         stages = await in_process(opts.calls * 3, opts.seed, state / "in-process")
