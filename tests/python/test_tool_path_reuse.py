@@ -1,9 +1,10 @@
 """test_tool_path_reuse.py - what a call reuses from the last one is what it would have computed.
 
-The tool path (docs/BENCHMARKS.md, "The stdio tool path") keeps four things
+The tool path (docs/BENCHMARKS.md, "The stdio tool path") keeps five things
 between calls instead of deriving them again: the state hash of an observe
 response equal to the last one, the `scene.map` of a picture already drawn
-(projection.mapview), a step's `before` snapshot when nothing was applied
+(projection.mapview) and the view-only parts of a scene of a view already
+drawn (projection.scene.drawn_from), a step's `before` snapshot when nothing was applied
 since the last `after` (session.snapshot), and an observe's picture when it
 is the merged memory's own view (navigation.level.WorldTracker). Each is
 checked here against the same value computed from scratch, on live native
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 from nethack_webmcp.navigation.level import LevelView
-from nethack_webmcp.projection import mapview
+from nethack_webmcp.projection import mapview, scene
 from nethack_webmcp.session.session import state_hash
 from support.client import Client, bound
 
@@ -29,6 +30,21 @@ def drawn_afresh(level: LevelView) -> dict[str, Any]:
     return mapview._render.__wrapped__(
         level.marks, level.terrain_marks, level.kinds, level.features, level.hero, occupied
     )
+
+
+def view_parts_afresh(level: LevelView) -> dict[str, Any]:
+    """The scene's view-only parts computed without scene.drawn_from's cache."""
+    return {
+        "nearby": scene.nearby(level),
+        "entities": scene.entities(level),
+        "features": scene.features(level),
+        "objects": scene.objects(level),
+        "map": drawn_afresh(level),
+    }
+
+
+def view_parts(frame: dict[str, Any]) -> dict[str, Any]:
+    return {key: frame["scene"][key] for key in ("nearby", "entities", "features", "objects", "map")}
 
 
 async def engine_state_hash(agent: Client, session_id: str) -> str:
@@ -56,7 +72,7 @@ async def test_repeated_observe_keeps_the_hash_of_an_equal_response(agent: Clien
     assert third["result"]["stateHash"] == await engine_state_hash(agent, sid)
 
 
-async def test_every_frame_map_equals_a_fresh_drawing(agent: Client) -> None:
+async def test_every_frame_view_parts_equal_a_fresh_drawing(agent: Client) -> None:
     created = await agent.create(seed=7)
     sid = created["basis"]["sessionId"]
     frame = created
@@ -74,13 +90,13 @@ async def test_every_frame_map_equals_a_fresh_drawing(agent: Client) -> None:
             memory = tracker._levels[level.level_id]
             assert level.observed == tracker._observed_view(memory, tracker._observed)
             shortcuts += level.observed is tracker._memory_view
-            assert frame["scene"]["map"] == drawn_afresh(level.observed)
+            assert view_parts(frame) == view_parts_afresh(level.observed)
             continue
         elif number % 2:
             frame = await agent.call("travel", **bound(frame), mode="explore")
         else:
             frame = await agent.call("travel", **bound(frame), mode="step", target={"direction": compass[number % 4]})
-        assert frame["scene"]["map"] == drawn_afresh(agent.games.get(sid).level())
+        assert view_parts(frame) == view_parts_afresh(agent.games.get(sid).level())
     assert shortcuts > 0  # the memory's own view was shown without building another
 
 

@@ -9,6 +9,7 @@ appearance appear only when the engine disclosed them.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from typing import Any
 
 from ..geometry import MAP_ROWS, MAX_X, MIN_X, direction_between
@@ -171,6 +172,35 @@ def world(level: LevelView) -> dict[str, Any]:
     }
 
 
+#: the view-only parts of the latest scenes, by the view they were drawn from
+_DRAWN: OrderedDict[int, tuple[LevelView, dict[str, Any]]] = OrderedDict()
+DRAWN_KEPT = 32  # a few games' latest views (one process serves up to 16 games)
+
+
+def drawn_from(level: LevelView) -> dict[str, Any]:
+    """nearby, entities, features, objects and map, in the scene's order:
+    functions of the (immutable) view alone, so a frame of a view already
+    drawn reuses them - an observe whose picture is the memory's own view
+    (navigation.level) shows what the last acting frame drew, and repeated
+    observes the same. Shared between the frames that show them: frames are
+    never changed once built (projection/mapview.render says who copies)."""
+    kept = _DRAWN.get(id(level))
+    if kept is not None and kept[0] is level:  # (the view is held here, so its id is not reused)
+        _DRAWN.move_to_end(id(level))
+        return kept[1]
+    drawn = {
+        "nearby": nearby(level),
+        "entities": entities(level),
+        "features": features(level),
+        "objects": objects(level),
+        "map": mapview.render(level),
+    }
+    _DRAWN[id(level)] = (level, drawn)
+    if len(_DRAWN) > DRAWN_KEPT:
+        _DRAWN.popitem(last=False)
+    return drawn
+
+
 def build(
     metadata: dict[str, Any],
     observation: dict[str, Any],
@@ -182,14 +212,11 @@ def build(
         # An observe frame shows the full world it just fetched, layers and
         # all; every other frame shows the merged memory (navigation.level).
         level = level.observed
+    drawn = drawn_from(level)
     scene: dict[str, Any] = {
         "kind": "snapshot",
         "self": self_view(metadata, observation),
-        "nearby": nearby(level),
-        "entities": entities(level),
-        "features": features(level),
-        "objects": objects(level),
-        "map": mapview.render(level),
+        **drawn,
         "inventory": inventory_items(observation),
         "here": here(observation, level),
         # the engine's active settings (an older recorded observation has none: off)
