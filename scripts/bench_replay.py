@@ -12,7 +12,6 @@ directory, per 10,000 inputs.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import statistics
@@ -100,7 +99,11 @@ async def measure(info: SessionInfo, entries: list[JournalEntry], inputs: int, s
         await timeline.close()
 
 
-async def main(sizes: list[int], seed: int, seeks: int, play: Callable[[Session, int], Awaitable[None]]) -> None:
+async def main(
+    sizes: list[int], seed: int, seeks: int, play: Callable[[Session, int], Awaitable[None]]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The native table (printed); returns the game and the largest run's
+    summary, which bench-replay prints last, after the page half."""
     started = time.perf_counter()
     info, entries = await play_game(max(sizes), seed, play)
     print(
@@ -118,7 +121,9 @@ async def main(sizes: list[int], seed: int, seeks: int, play: Callable[[Session,
             f"{row['resumeMs']} | {row['checkpointBytesPer10k'] / 1e6:.1f} MB |"
         )
     largest = results[-1]
-    print(json.dumps({key: largest[key] for key in ("inputs", "openMs", "seekP95Ms", "resumeMs")}))
+    return {"info": info, "entries": entries}, {
+        key: largest[key] for key in ("inputs", "openMs", "seekP95Ms", "resumeMs")
+    }
 
 
 if __name__ == "__main__":

@@ -8,6 +8,11 @@
 // buildIdentity}), `games` the games this tab's worker has loaded ({id:
 // {owner, gate}}), `lost` the games another tab took over from this one.
 //
+// window.nethackReplay replays this browser's stored games from checkpoints
+// (worker/page-replay.js; docs/REPLAY.md "Page checkpoints"): open(gameId),
+// moves(gameId, from, to), frame(gameId, move), resume(gameId), close(gameId),
+// each resolving with plain data (a frame's map rows, messages, status).
+//
 // Test hooks (window.nethackTest: run Python in the worker, inject IndexedDB
 // faults, terminate the worker) exist only when the page was loaded with
 // globalThis.__NETHACK_TEST_HOOKS__ === true set before its scripts ran (the
@@ -22,6 +27,7 @@ import { ToolClient } from '../../webmcp/client.js';
 import { Autopilot } from '../../webmcp/autopilot/autopilot.js';
 import { AutopilotPanel } from './autopilot-panel.js';
 import { BootStatus } from './boot-status.js';
+import { OfflineLine } from './offline.js';
 import { WorkerBridge } from './bridge.js';
 import { HomeView } from './home.js';
 import { SpectatorView } from './spectator.js';
@@ -37,7 +43,7 @@ if (config.tiles) configureTiles(config.tiles);
 /** @type {Record<string, any>} the facts window.nethackSite shows (above) */
 const site = { status: 'booting', stage: null, error: null, webmcp: null, tabId: crypto.randomUUID(),
                timings: null, autopilot: null, registered: false, identity: null, engine: null, games: {},
-               lost: [] };
+               lost: [], offline: {} };
 window.nethackSite = site;
 const testHooks = globalThis.__NETHACK_TEST_HOOKS__ === true;
 
@@ -49,6 +55,9 @@ const boot = new BootStatus(document.getElementById('boot'));
 const bridge = new WorkerBridge(config, site.tabId,
                                 { testHooks, withoutJspi: testHooks && globalThis.__NETHACK_TEST_WITHOUT_JSPI__ === true });
 bridge.onprogress = ({ stage, label }) => { site.stage = stage; boot.progress(stage, label); };
+// offline play: the service worker is registered once the game host is up
+const offline = new OfflineLine(document.getElementById('offline'), site.offline);
+offline.register(bridge.ready);
 bridge.ongames = (games) => {
   site.games = games;
   if (view && view.gamesChanged) view.gamesChanged();
@@ -56,6 +65,14 @@ bridge.ongames = (games) => {
 bridge.onlost = (gameId) => {
   if (!site.lost.includes(gameId)) site.lost.push(gameId);
   if (view && view.gamesChanged) view.gamesChanged();
+};
+const replay = async (action, fields) => JSON.parse(await bridge.request('replay', { action, ...fields }));
+window.nethackReplay = {
+  open: (gameId) => replay('open', { gameId }),
+  moves: (gameId, from, to) => replay('moves', { gameId, from, to }),
+  frame: (gameId, move) => replay('frame', { gameId, move }),
+  resume: (gameId) => replay('resume', { gameId }),
+  close: (gameId) => replay('close', { gameId }),
 };
 if (testHooks) {
   /** @type {Record<string, any>[]} */
@@ -93,6 +110,7 @@ async function execute(name, args) {
     throw new Error(`the game host in this page failed to start (${failure.stage}): ${failure.message}`);
   }
   if (site.status === 'failed') throw new Error(`the game host in this page is unusable: ${site.error.message}`);
+  if (name === 'session' && args && args.action === 'create') offline.gameCreated();
   return bridge.call(name, args);
 }
 

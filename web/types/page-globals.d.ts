@@ -8,6 +8,7 @@ declare global {
   interface Window {
     nethackSite: Record<string, any>;
     nethackTest?: Record<string, any>;
+    nethackReplay?: Record<string, (...args: any[]) => Promise<any>>;
     nethackSpectator?: unknown;
   }
   interface Document {

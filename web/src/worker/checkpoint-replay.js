@@ -25,6 +25,10 @@ import {
 } from './checkpoints.js';
 
 const DEFAULT_SPACING_MS = 40;
+// ... and at most this many inputs apart: the replay cost measured at open
+// can be far below a seek's (a busy machine, a colder engine), so a seek never
+// replays more than this many inputs (~45 KB per checkpoint: 2 MB per 10k inputs)
+const DEFAULT_MAX_INPUTS = 256;
 
 /** The boundary a response reports (py/nethack_webmcp/session/replay.py summary_of). */
 export function summaryOf(response) {
@@ -44,18 +48,22 @@ function quiet(request) {
 
 export class Replayer {
   /** @param {{start: () => Promise<any>, base: any, info: any, moves: any[],
-   *           save: (record: any) => Promise<void>, load: (move: number) => Promise<any>,
-   *           known?: number[], spacingMs?: number, onCheckpoint?: (move: number) => void}} options
+   *           save: (record: any) => Promise<any>, load: (move: number) => Promise<any>,
+   *           clear?: () => Promise<any>,
+   *           known?: number[], spacingMs?: number, maxInputs?: number}} options
    *  `moves` are the journal's completed entries in order; `known` the moves
    *  stored checkpoints are at (from the store's index). */
-  constructor({ start, base, info, moves, save, load, known = [], spacingMs = DEFAULT_SPACING_MS }) {
+  constructor({ start, base, info, moves, save, load, clear = async () => {}, known = [],
+                spacingMs = DEFAULT_SPACING_MS, maxInputs = DEFAULT_MAX_INPUTS }) {
     this.start = start;
     this.base = base;
     this.info = info;
     this.moves = moves;
     this.save = save;
     this.load = load;
+    this.clear = clear; // drop every stored checkpoint of the game (before a rebuild)
     this.spacingMs = spacingMs;
+    this.maxInputs = maxInputs;
     this.known = [...new Set(known)].filter((move) => move <= moves.length).sort((a, b) => a - b);
     this.checkpoints = []; // moves with a usable checkpoint, ascending
     this.digests = new Map(); // move -> journal digest
@@ -111,6 +119,8 @@ export class Replayer {
 
   /** One verified quiet replay of the whole journal, checkpoints saved as it goes. */
   async rebuild() {
+    await this.clear();
+    this.checkpoints = [];
     const engine = await this.start();
     const pending = [];
     try {
@@ -127,15 +137,19 @@ export class Replayer {
       let batch = 64;
       let since = performance.now();
       while (at < this.length) {
+        const from = at;
         const to = Math.min(this.length, at + batch);
-        await this.replay(engine, at, to);
+        const batchStarted = performance.now();
+        await this.replay(engine, from, to);
         at = to;
         const now = performance.now();
-        if (now - since >= this.spacingMs || at === this.length) {
+        // the next batch is what the last one says fits in one spacing: the
+        // replay slows as the game ages, so checkpoints densen in inputs
+        const rate = (to - from) / Math.max(1, now - batchStarted);
+        batch = Math.max(8, Math.min(this.maxInputs, Math.round(rate * this.spacingMs)));
+        if (now - since >= this.spacingMs * 0.9 || at === this.length) {
           await take(at);
           since = performance.now();
-        } else {
-          batch = Math.max(16, Math.min(1024, Math.round(batch * 1.5)));
         }
       }
       await Promise.all(pending);

@@ -133,16 +133,24 @@ export function snapshot(engine, base) {
 export function restoreInto(engine, state, base) {
   if (!engine.quiescent) throw new Error('checkpoint: the instance to restore into is not waiting');
   const module = engine.module;
-  if (engine.memory.buffer.byteLength < state.memoryLength) {
-    // grown through the engine's own allocator, so emcc's heap views follow;
-    // the allocation is overwritten with everything else just below
-    const grow = state.memoryLength - engine.memory.buffer.byteLength;
-    if (!module._malloc(grow)) throw new Error('checkpoint: could not grow the memory to restore into');
+  // A fresh instance's memory is the base, byte for byte (startup is
+  // deterministic: tests/replays/test_wasm_checkpoints.py restores exactly),
+  // so only the pages that differ from the base are written ...
+  if (engine.memory.buffer.byteLength !== base.memory.length) {
+    throw new Error('checkpoint: the instance to restore into is not fresh');
+  }
+  if (state.memoryLength > base.memory.length) {
+    // ... unless the memory must grow: grown through the engine's own
+    // allocator (so emcc's heap views follow), whose allocation dirties the
+    // memory, so then the whole base is written back first
+    if (!module._malloc(state.memoryLength - base.memory.length)) {
+      throw new Error('checkpoint: could not grow the memory to restore into');
+    }
+    const memory = new Uint8Array(engine.memory.buffer);
+    memory.set(base.memory);
+    memory.fill(0, base.memory.length);
   }
   const memory = new Uint8Array(engine.memory.buffer);
-  memory.set(base.memory.subarray(0, Math.min(base.memory.length, state.memoryLength)));
-  if (state.memoryLength > base.memory.length) memory.fill(0, base.memory.length, state.memoryLength);
-  memory.fill(0, state.memoryLength); // room beyond what the engine had is what fresh memory is: zeros
   state.pages.forEach((page, at) => memory.set(state.pageData.subarray(at * PAGE, (at + 1) * PAGE), page * PAGE));
   module.stackRestore(state.stackPointer);
   const asyncify = module.Asyncify;

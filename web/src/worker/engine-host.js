@@ -19,6 +19,9 @@ import { detectBuild, startEngine } from './engine-builds.js';
 let compiled = null;
 let createEngine = null;
 let engineBuild = null;
+let engineUrls = null; // what prepareEngine was given, for the replay build
+/** @type {Promise<{factory: any, compiled: WebAssembly.Module, build: string}> | null} */
+let replayBuild = null;
 
 async function sha256(buffer) {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', buffer));
@@ -58,7 +61,38 @@ export async function prepareEngine(urls, url) {
   compiled = module;
   createEngine = factory;
   engineBuild = build;
+  engineUrls = { urls, url, identity };
+  if (build === 'asyncify') replayBuild = Promise.resolve({ factory, compiled: module, build: `asyncify:${wasmHash}` });
   return { gameIdentity: identity.gameIdentity, build, buildIdentity: described.buildIdentity };
+}
+
+/** The Asyncify build, for replays (replay-engine.js: checkpoints need the
+ *  unwound stack in memory), whatever build live games run: fetched,
+ *  checked against identity.json and compiled once, on first use.
+ *  Resolves with {factory, compiled, build}; `build` names the exact build
+ *  (its wasm digest), so checkpoints of another build are stale. */
+export function prepareReplayBuild() {
+  if (replayBuild) return replayBuild;
+  if (!engineUrls) return Promise.reject(new Error('the engine is not prepared yet'));
+  const { urls, url, identity } = engineUrls;
+  replayBuild = (async () => {
+    const scriptUrl = url(urls.builds.asyncify.script);
+    const response = await fetch(url(urls.builds.asyncify.wasm));
+    if (!response.ok) throw new Error(`engine: the replay build answered HTTP ${response.status}`);
+    const bytes = await response.arrayBuffer();
+    const [wasmHash, factory, scriptHash] = await Promise.all([
+      sha256(bytes),
+      import(/* @vite-ignore */ scriptUrl).then((imported) => imported.default),
+      fetch(scriptUrl).then((answered) => answered.arrayBuffer()).then(sha256),
+    ]);
+    const files = (identity.builds && identity.builds.asyncify && identity.builds.asyncify.files) || {};
+    if (files['nethack.wasm'] !== wasmHash || files['nethack.js'] !== scriptHash) {
+      throw new Error('engine: the asyncify build does not match engine/identity.json; rebuild the site');
+    }
+    return { factory, compiled: await WebAssembly.compile(bytes), build: `asyncify:${wasmHash}` };
+  })();
+  replayBuild.catch(() => { replayBuild = null; });
+  return replayBuild;
 }
 
 // NetHack's exit() at shutdown surfaces as an ExitStatus thrown out of the

@@ -9,6 +9,8 @@
 //                 {id, op:'takeOver', gameId}        steal a game from its owning tab
 //                 {id, op:'export', gameId}          the game as an exchange document
 //                 {id, op:'import', text}            verify and store a document
+//                 {id, op:'replay', action, gameId, …} a stored game's replay (page-replay.js):
+//                                                    open | moves {from,to} | frame {move} | resume | close
 //                 {id, op:'test', action, …}         test hooks: only when booted with testHooks
 // Worker → page:  {type:'progress', stage, label}
 //                 {type:'ready', timings, declarations, identity, engine}
@@ -21,6 +23,7 @@
 import { loadPyodide } from 'pyodide';
 import { engineHost, prepareEngine } from './engine-host.js';
 import { GameBook } from './games.js';
+import { PageReplays } from './page-replay.js';
 import { createStorage } from './storage.js';
 
 let pyodide = null;
@@ -130,6 +133,18 @@ async function test(message) {
   throw new Error(`no test hook ${message.action}`);
 }
 
+let replays = null;
+function replay(message) {
+  replays = replays || new PageReplays(storage.store);
+  const { action, gameId } = message;
+  if (action === 'open') return replays.open(gameId);
+  if (action === 'moves') return Promise.resolve(replays.moves(gameId, message.from, message.to));
+  if (action === 'frame') return replays.frame(gameId, message.move);
+  if (action === 'resume') return replays.resume(gameId);
+  if (action === 'close') return Promise.resolve(replays.close(gameId));
+  return Promise.reject(new Error(`no replay action ${action}`));
+}
+
 function handle(message) {
   const { id } = message;
   switch (message.op) {
@@ -146,6 +161,8 @@ function handle(message) {
         const result = JSON.parse(text);
         if (result.sessionId) book.imported(result.sessionId, result);
       });
+    case 'replay':
+      return answer(id, () => replay(message).then((value) => JSON.stringify(value ?? null)));
     case 'notes': // the page's autopilot: why it plays this game as it does (shown to every watching tab)
       book.noted(message.gameId, message.notes, message.playing);
       self.postMessage({ id, ok: true, text: '' });

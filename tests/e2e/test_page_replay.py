@@ -1,0 +1,103 @@
+"""test_page_replay.py - the page seeks a stored game from IndexedDB checkpoints (docs/REPLAY.md).
+
+A game played natively is stored in the page's journal database; the page
+opens its replay (worker/page-replay.js: the Asyncify build in instances of
+its own, checkpoints compressed into IndexedDB), seeks to random moves, and
+each frame's map rows equal what a brand-new native engine shows at that
+move. After a reload the stored checkpoints are reused (no rebuild); one of
+them with a byte changed is refused and the set rebuilt, and seeks are still
+exact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from nethack_webmcp.engine.native import NativeEngine
+from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.session import replay as journal_replay
+from nethack_webmcp.store.memory import MemoryStore
+from playwright.sync_api import BrowserContext
+
+from .durable_harness import open_site, reload
+from .page_replay_harness import replay, store_game, tamper_checkpoint
+
+COMPASS = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
+
+
+async def play(inputs: int) -> dict[str, Any]:
+    store = MemoryStore()
+    games = GameRegistry(NativeEngine.start, store=store)
+    session = await games.create({"seed": 23, "name": "Seek", "createdAt": 1700000000, "wizard": True})
+    for sent in range(inputs):
+        decision = session.decision
+        if decision is not None:
+            await session.step("decision.cancel", {"decisionId": decision["id"]}, request_id=f"s{sent}")
+        elif sent % 3 == 2:
+            await session.step("game.search", {"turns": 1}, request_id=f"s{sent}")
+        else:
+            await session.step("game.move", {"direction": COMPASS[(sent * 3) % 8]}, request_id=f"s{sent}")
+    info = await store.get_session(session.session_id)
+    entries = await store.journal(session.session_id)
+    await games.close_all()
+    return {"info": info, "entries": entries}
+
+
+async def native_rows(game: dict[str, Any], move: int) -> list[str]:
+    """The oracle: a brand-new native engine, the first `move` inputs, observe."""
+    todo = journal_replay.plan(game["entries"])[0][:move]
+    engine = await NativeEngine.start()
+    try:
+        await engine.request({"version": 1, "method": "session.create", "params": game["info"]["create"]})
+        for entry in todo:
+            await engine.request(journal_replay.quiet(entry["request"]))
+        observed = await engine.request(
+            {"version": 1, "method": "session.observe", "params": {"sessionId": game["info"]["sessionId"]}}
+        )
+    finally:
+        await engine.close()
+    rows = [""] * 21
+    for row in observed["observation"]["world"]["rows"]:
+        rows[row["y"]] = row["marks"]
+    return rows
+
+
+def run(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run natively beside the sync Playwright API (whose event loop holds this thread)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def test_page_seeks_equal_native_frames_and_a_tampered_checkpoint_is_rebuilt(
+    ctx: BrowserContext, site_url: str
+) -> None:
+    game = run(play(900))
+    session_id = game["info"]["sessionId"]
+    targets = random.Random(5).sample(range(0, 901), 8) + [900, 0]
+    expected = {move: run(native_rows(game, move)) for move in targets}
+
+    page = open_site(ctx, site_url)
+    assert store_game(page, game) == 900
+    opened = replay(page, "open", session_id)
+    assert opened["moves"] == 900 and opened["rebuilt"] is True and opened["checkpoints"] >= 3, opened
+    for move in targets:
+        frame = replay(page, "frame", session_id, move)
+        assert frame["move"] == move and frame["exact"] is True
+        assert frame["rows"] == expected[move], f"move {move}: the page's frame is not the game's"
+    assert replay(page, "resume", session_id)["ms"] > 0
+
+    reload(page)  # a new worker: only IndexedDB remains
+    reopened = replay(page, "open", session_id)
+    assert reopened["rebuilt"] is False and reopened["refused"] == [], reopened
+    assert replay(page, "frame", session_id, targets[0])["rows"] == expected[targets[0]]
+
+    victim = tamper_checkpoint(page, session_id)
+    reload(page)
+    refused = replay(page, "open", session_id)
+    assert refused["refused"] == [victim] and refused["rebuilt"] is True, refused
+    for move in targets[:4]:
+        assert replay(page, "frame", session_id, move)["rows"] == expected[move]

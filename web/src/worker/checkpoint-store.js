@@ -1,0 +1,80 @@
+// checkpoint-store.js - replay checkpoints in IndexedDB, beside the journal.
+//
+// A database of its own (CHECKPOINTS), not a store of the journal's database
+// (idb-store.js): checkpoints are derived data - every one can be rebuilt
+// from the journal by one verified replay - so they never take part in the
+// journal's schema versions, ownership fence or durability guarantees, and a
+// lost or cleared checkpoint database costs one replay, never a game.
+//
+// One record per (sessionId, move): checkpoints.js encode()'s record
+// {move, digest, summary, build, baseHash, format, sha256, bytes} plus the
+// sessionId. Records are checked when read (checkpoints.js decode), never trusted.
+
+export const CHECKPOINTS = 'nethack-webmcp-checkpoints';
+const STORE = 'checkpoints';
+
+function promised(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+export class CheckpointStore {
+  constructor(name = CHECKPOINTS) {
+    this.name = name;
+    /** @type {Promise<IDBDatabase> | null} */
+    this.opening = null;
+  }
+
+  open() {
+    if (!this.opening) {
+      const request = indexedDB.open(this.name, 1);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore(STORE, { keyPath: ['sessionId', 'move'] });
+      };
+      this.opening = promised(request);
+    }
+    return this.opening;
+  }
+
+  async transaction(mode, body) {
+    const db = await this.open();
+    const tx = db.transaction(STORE, mode);
+    const done = new Promise((resolve, reject) => {
+      tx.oncomplete = () => resolve(undefined);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error || new Error('checkpoint write aborted'));
+    });
+    const result = await body(tx.objectStore(STORE));
+    await done;
+    return result;
+  }
+
+  save(sessionId, record) {
+    return this.transaction('readwrite', (store) => promised(store.put({ ...record, sessionId })));
+  }
+
+  load(sessionId, move) {
+    return this.transaction('readonly', (store) => promised(store.get([sessionId, move])));
+  }
+
+  /** The moves this game has checkpoints at, ascending. */
+  async moves(sessionId) {
+    const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
+    const keys = await this.transaction('readonly', (store) => promised(store.getAllKeys(range)));
+    return keys.map((key) => /** @type {any[]} */ (key)[1]);
+  }
+
+  /** Bytes held for a game (the size budget is stated per 10k inputs). */
+  async bytes(sessionId) {
+    const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
+    const records = await this.transaction('readonly', (store) => promised(store.getAll(range)));
+    return records.reduce((sum, record) => sum + record.bytes.byteLength, 0);
+  }
+
+  clear(sessionId) {
+    const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
+    return this.transaction('readwrite', (store) => promised(store.delete(range)));
+  }
+}

@@ -1,0 +1,151 @@
+// page-replay.js - the page's replays: any move of a stored game, from
+// checkpoints in IndexedDB (checkpoint-store.js), in engine instances of
+// their own (never the live game's). The worker's 'replay' operation
+// (worker/main.js) lands here; web/src/page-timeline-source.js is the page side.
+//
+//   open(gameId)          the game's journal, its checkpoints reused or rebuilt
+//                         -> {moves, rebuilt, openMs, checkpoints, bytes, refused}
+//   moves(gameId, a, b)   TimelineMove[] for moves a..b (web/src/timeline/source.js)
+//   frame(gameId, k)      TimelineFrame at move k, verified (a refusal rejects: no frame)
+//   resume(gameId)        an engine at the last move, verified, closed again -> {ms}
+//   close(gameId)
+//
+// Only game text leaves: frames carry the map rows, messages and status,
+// never the session metadata (a live game's seed stays in the worker).
+import { captureBase } from './checkpoints.js';
+import { Replayer } from './checkpoint-replay.js';
+import { CheckpointStore } from './checkpoint-store.js';
+import { prepareReplayBuild } from './engine-host.js';
+import { ReplayEngine } from './replay-engine.js';
+
+const ROWS = 21;
+
+export class PageReplays {
+  /** @param {{call: (op: string, argsJson: string) => Promise<string>}} journal the durable store (idb-store.js) */
+  constructor(journal, checkpoints = new CheckpointStore()) {
+    this.journal = journal;
+    this.checkpoints = checkpoints;
+    this.open_ = new Map(); // gameId -> {replayer, entries}
+    this.base = null;
+  }
+
+  async read(op, ...args) {
+    const answer = JSON.parse(await this.journal.call(op, JSON.stringify(args)));
+    if (!answer.ok) throw new Error(`${op}: ${answer.message}`);
+    return answer.value;
+  }
+
+  async engineParts() {
+    const { factory, compiled, build } = await prepareReplayBuild();
+    const start = () => ReplayEngine.start(factory, compiled);
+    if (!this.base || this.base.build !== build) {
+      const first = await start();
+      this.base = await captureBase(first, build);
+      first.close();
+    }
+    return { start, base: this.base };
+  }
+
+  async open(gameId) {
+    this.close(gameId);
+    const info = await this.read('getSession', gameId);
+    if (!info) throw new Error(`no stored game ${gameId}`);
+    const entries = (await this.read('journal', gameId, 0)).filter((entry) => entry.state === 'completed'
+      && entry.receipt);
+    const { start, base } = await this.engineParts();
+    const store = this.checkpoints;
+    const replayer = new Replayer({
+      start, base, info, moves: entries,
+      save: (record) => store.save(gameId, record),
+      load: (move) => store.load(gameId, move),
+      clear: () => store.clear(gameId),
+      known: await store.moves(gameId),
+    });
+    const { rebuilt } = await replayer.open();
+    this.open_.set(gameId, { replayer, entries, info });
+    return { moves: entries.length, rebuilt, openMs: replayer.openMs, checkpoints: replayer.checkpoints.length,
+             bytes: await store.bytes(gameId), refused: replayer.refusals, ended: info.status === 'ended' };
+  }
+
+  opened(gameId) {
+    const game = this.open_.get(gameId);
+    if (!game) throw new Error(`the replay of ${gameId} is not open`);
+    return game;
+  }
+
+  moves(gameId, from, to) {
+    const { entries } = this.opened(gameId);
+    const calls = new Map();
+    const out = [];
+    for (let move = Math.max(1, from); move <= Math.min(to, entries.length); move++) {
+      const entry = entries[move - 1];
+      const params = { ...entry.request.params };
+      delete params.sessionId;
+      delete params.requestId;
+      delete params.expectedRevision;
+      delete params.quiet;
+      let call = calls.get(entry.operationId);
+      if (!call) {
+        call = { id: entry.operationId, first: move, last: move, label: entry.method, status: null, messages: [],
+                 turn: null, depth: null, hp: null, hpMax: null, events: [] };
+        calls.set(entry.operationId, call);
+      }
+      call.last = move;
+      const receipt = entry.receipt;
+      out.push({ move, method: entry.method, params, revision: receipt.revision,
+                 decision: receipt.decision ? receipt.decision.kind : null, ended: Boolean(receipt.ended), call });
+    }
+    return out;
+  }
+
+  async frame(gameId, move) {
+    const { replayer } = this.opened(gameId);
+    return frameOf(move, await replayer.frameAt(move));
+  }
+
+  async resume(gameId) {
+    const { replayer } = this.opened(gameId);
+    const started = performance.now();
+    const engine = await replayer.resume();
+    const ms = performance.now() - started;
+    engine.close();
+    return { ms };
+  }
+
+  close(gameId) {
+    const game = this.open_.get(gameId);
+    if (game) game.replayer.close();
+    this.open_.delete(gameId);
+  }
+}
+
+/** The TimelineFrame (web/src/timeline/source.js) of a session.observe response. */
+export function frameOf(move, observed) {
+  const observation = observed.observation || {};
+  const rows = Array.from({ length: ROWS }, () => '');
+  for (const row of (observation.world && observation.world.rows) || []) {
+    if (row.y >= 0 && row.y < ROWS) rows[row.y] = row.marks || '';
+  }
+  const vitals = observation.vitals || {};
+  const messages = observation.recentMessages || [];
+  const decision = observed.decision ? { kind: observed.decision.kind, prompt: observed.decision.prompt || '' } : null;
+  return {
+    move,
+    exact: true,
+    rows,
+    message: messages.length ? messages[messages.length - 1] : '',
+    status: [
+      `St:${vitals.strength ?? '?'} Dx:${vitals.dexterity ?? '?'} Co:${vitals.constitution ?? '?'} `
+        + `In:${vitals.intelligence ?? '?'} Wi:${vitals.wisdom ?? '?'} Ch:${vitals.charisma ?? '?'}`,
+      `${observation.levelLabel || ''} $:${vitals.gold ?? 0} HP:${vitals.hp ?? '?'}(${vitals.hpMax ?? '?'}) `
+        + `Pw:${vitals.energy ?? '?'}(${vitals.energyMax ?? '?'}) AC:${vitals.ac ?? '?'} Xp:${vitals.level ?? '?'} `
+        + `T:${observation.turn ?? '?'}`,
+    ],
+    turn: observation.turn ?? null,
+    depth: observation.depth ?? null,
+    hp: vitals.hp ?? null,
+    hpMax: vitals.hpMax ?? null,
+    decision,
+    ended: Boolean(observed.ended),
+  };
+}
