@@ -295,8 +295,31 @@ async def check_the_close_mark_is_kept_until_cleared(store: Store) -> None:
         await store.update_session("nope", {"closedAt": 1.0})
 
 
+async def check_max_level_is_kept_with_the_record(store: Store) -> None:
+    """A record's maxLevel reads back; a record without one reads back without the key."""
+    assert await store.put_record({**record("x"), "maxLevel": 7}) is True
+    assert await store.put_record(record("y")) is True
+    kept, bare = await store.get_record("x"), await store.get_record("y")
+    assert kept is not None and kept.get("maxLevel") == 7
+    assert bare is not None and "maxLevel" not in bare
+
+
+async def check_max_level_is_a_session_field(store: Store) -> None:
+    """A game's highest experience level is set like its depth, with a receipt too, and reads back."""
+    await store.create_session(info("lv"))
+    assert "maxLevel" not in (await store.get_session("lv") or {})
+    await store.update_session("lv", {"maxLevel": 2})
+    await store.reserve(entry(1, "lv"))
+    await store.complete("lv", 1, state="completed", receipt=done(1), completed_at=5.0,
+                         session_fields={"updatedAt": 5.0, "maxLevel": 3})  # fmt: skip
+    stored = await store.get_session("lv")
+    assert stored is not None and stored["maxLevel"] == 3 and stored["updatedAt"] == 5.0
+
+
 CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_sessions,
+    check_max_level_is_kept_with_the_record,
+    check_max_level_is_a_session_field,
     check_the_close_mark_is_kept_until_cleared,
     check_journal_is_dense_and_completed_once,
     check_record_is_written_once_with_its_receipt,

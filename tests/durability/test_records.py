@@ -74,6 +74,7 @@ async def test_quit_writes_one_record(state_dir: Path) -> None:
         "deepestDepth": 1,
         "seed": 42,
         "seedChoice": "chosen",
+        "maxLevel": 1,
     }
     assert started <= record["startedAt"] <= record["endedAt"] <= time.time()
     assert stored["status"] == "ended" and stored["endedAt"] is not None

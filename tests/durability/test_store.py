@@ -269,7 +269,7 @@ async def test_a_schema_5_database_migrates_and_its_games_are_open(tmp_path: Pat
     assert "closed_at_s" not in {row[1] for row in raw.execute("PRAGMA main.table_info(sessions)")}
     raw.close()
     store = SqliteStore(path)  # schema 5 -> 6
-    assert await store.schema_version() == SQL_SCHEMA_VERSION == 6
+    assert await store.schema_version() == SQL_SCHEMA_VERSION == 7
     opened = await store.get_session("g1")
     assert opened == info() and "closedAt" not in opened, "a game from before schema 6 is open"
     await store.update_session("g1", {"closedAt": 300.5})
@@ -284,4 +284,33 @@ async def test_a_schema_5_database_migrates_and_its_games_are_open(tmp_path: Pat
     assert [e["seq"] for e in await again.journal("g1")] == [1, 2]
     await again.close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == 6
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SQL_SCHEMA_VERSION
+
+
+async def test_a_schema_6_database_migrates_and_keeps_the_highest_level(tmp_path: Path) -> None:
+    """Schema 7 adds the highest experience level (sessions.max_level, game_records.max_level):
+    a game and a record stored under schema 6 read back without one (NULL is absent, not 0),
+    the game's maximum is then set and kept across processes, and a new record keeps its own."""
+    scratch = SqliteStore(tmp_path / "scratch.sqlite3")
+    await scratch.put_record(record("old"))
+    await scratch.close()
+    path = tmp_path / "games.sqlite3"
+    raw = await one_game_at(tmp_path, path, 6)
+    copy_rows(raw, ("game_records",))
+    raw.commit()
+    assert "max_level" not in {row[1] for row in raw.execute("PRAGMA main.table_info(game_records)")}
+    raw.close()
+    store = SqliteStore(path)  # schema 6 -> 7
+    assert await store.schema_version() == SQL_SCHEMA_VERSION == 7
+    assert await store.get_session("g1") == info(), "a game from before schema 7 has no maxLevel"
+    assert await store.get_record("old") == record("old")
+    await store.update_session("g1", {"maxLevel": 4})
+    assert await store.put_record({**record("new"), "maxLevel": 4}) is True
+    await store.close()
+    again = SqliteStore(path)  # another process on the same file
+    assert await again.get_session("g1") == {**info(), "maxLevel": 4}
+    new = await again.get_record("new")
+    assert new is not None and new["maxLevel"] == 4
+    await again.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 7

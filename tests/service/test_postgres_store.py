@@ -16,9 +16,8 @@ import pytest
 import pytest_asyncio
 from nethack_webmcp.store import OwnershipLost, Store, StoreError
 from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresDialect, PostgresStore, open_postgres, pyformat
-from nethack_webmcp.store.rows import SESSION_COLUMNS, record_values, session_values
+from nethack_webmcp.store.rows import RECORD_COLUMNS, SESSION_COLUMNS, record_values, session_values
 from nethack_webmcp.store.schema import SQL_SCHEMA_VERSION, statements
-from nethack_webmcp.store.sql import INSERT_RECORD
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "durability"))
 import store_contract
@@ -216,26 +215,32 @@ async def test_a_schema_4_database_migrates_and_keeps_its_games(database: str) -
             for statement in statements(number, "postgresql"):
                 await raw.execute(statement)
             await raw.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (number + 1,))
-        # the session row as schema 4 had it: without schema 6's close mark
-        old_columns = [column for column in SESSION_COLUMNS if column != "closed_at_s"]
+        # the session row as schema 4 had it: without schema 6's close mark and schema 7's max level
+        old_columns = [column for column in SESSION_COLUMNS if column not in ("closed_at_s", "max_level")]
         old_values = session_values(info())[: len(old_columns)]
         await raw.execute(
             f"INSERT INTO sessions ({', '.join(old_columns)}) VALUES ({', '.join('%s' for _ in old_columns)})",
             old_values,
         )
-        await raw.execute(pyformat(INSERT_RECORD), record_values(record()))
+        old_record = [column for column in RECORD_COLUMNS.values() if column != "max_level"]  # schema 7's
+        await raw.execute(
+            f"INSERT INTO game_records ({', '.join(old_record)}) VALUES ({', '.join('%s' for _ in old_record)})",
+            record_values(record())[: len(old_record)],
+        )
         for request_id, created in (("walk-1", 5.0), ("walk-2", 4.0)):
             frame = f'{{"id": "{request_id}"}}'
             await raw.execute("INSERT INTO receipts VALUES ('g1', %s, NULL, %s, %s)", (request_id, frame, created))
-    store = await PostgresStore.connect(database)  # schema 4 -> 5 -> 6
+    store = await PostgresStore.connect(database)  # schema 4 -> 5 -> 6 -> 7
     try:
-        assert await store.schema_version() == SQL_SCHEMA_VERSION == 6
+        assert await store.schema_version() == SQL_SCHEMA_VERSION == 7
         assert await store.get_session("g1") == info() and await store.get_record("g1") == record()
         await store.update_session("g1", {"closedAt": 9.5})  # schema 6: the close mark, kept and cleared
         closed = await store.get_session("g1")
         assert closed is not None and closed["closedAt"] == 9.5
         await store.update_session("g1", {"closedAt": None})
         assert await store.get_session("g1") == info()
+        await store.update_session("g1", {"maxLevel": 3})  # schema 7: the highest level, kept
+        assert await store.get_session("g1") == {**info(), "maxLevel": 3}
         latest = await store.latest_receipt("g1")
         assert latest is not None and latest["frame"] == {"id": "walk-1"}
         async with await psycopg.AsyncConnection.connect(database, autocommit=True) as raw:

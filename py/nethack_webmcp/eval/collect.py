@@ -3,10 +3,13 @@
 The record and the replay come from the service's store (the exported
 journal, `exchange.export_game`, replayed on the native engine for its state
 hash; the tool receipts are left out - the journal replays to every frame -
-so a results file stays small). The highest experience level is the larger
-of the record's `maxLevel` (when the store kept it), the highest
-`vitals.level` of the stored tool receipts' frames, and of the frames the
-agent got; the deepest level likewise from the record's `deepestDepth`.
+so a results file stays small). The highest experience level is the
+record's `maxLevel` (every store keeps it since SQL schema 7: the maximum
+over the whole game, resumes included); only a game without one (no store
+to read, `--server` without `--store`, or a record from an older program)
+falls back to the highest `vitals.level` in the stored receipts' frames and
+in the frames the agent got. The deepest level is the largest of the
+record's `deepestDepth`, the ending's `deepest` and the frames'.
 """
 
 from __future__ import annotations
@@ -60,9 +63,9 @@ def game_entry(
     receipts = list((document or {}).get("receipts") or [])
     end = ((final.get("scene") or {}).get("end")) or {}
     deepest = _largest(record.get("deepestDepth"), end.get("deepest"), meter.deepest)
-    max_level = _largest(record.get("maxLevel"), receipts_max_level(receipts), meter.max_level)
-    if record:
-        record["maxLevel"] = max_level  # the results' record carries it whatever the store kept
+    max_level = record.get("maxLevel")
+    if not isinstance(max_level, int):  # no record, or one stored before maxLevel was
+        max_level = _largest(receipts_max_level(receipts), meter.max_level)
     reason = record.get("endReason") or end.get("how")
     if not harness_quit and reason in NATURAL_ENDS or reason == "ascended":
         cause = f"{reason}: {record.get('death') or end.get('death') or reason}" if reason == "died" else reason

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any, cast
+from typing import Any
 
 from ..store import GameRecord, SessionInfo
 from ..store.base import EndReason
@@ -71,25 +71,26 @@ def track_depth(info: SessionInfo, depth: Any) -> dict[str, Any]:
     return {"lastDepth": depth, "deepestDepth": deepest}
 
 
-#: The highest experience level seen, kept on the in-memory SessionInfo under this key and copied to the
-#: record. Not a stored session column (yet), so it counts from when this process loaded the game: exact for
-#: a game played in one process (every evaluation game), a lower bound for one resumed after a restart.
+#: The highest experience level reached, a stored session field (SQL schema 7) copied to the record. It is
+#: only ever raised: a level drain lowers `vitals.level`, never the maximum; a resumed game goes on from
+#: the stored value (a game stored before schema 7 counts from its first acting call after the upgrade).
 MAX_LEVEL = "maxLevel"
 
 
-def track_level(info: SessionInfo, level: Any) -> None:
-    """Raise the info's highest experience level from an observation's `vitals.level`."""
-    facts = cast(dict[str, Any], info)
-    if isinstance(level, int) and level > (facts.get(MAX_LEVEL) or 0):
-        facts[MAX_LEVEL] = level
+def track_level(info: SessionInfo, level: Any) -> dict[str, Any]:
+    """Raise the info's highest experience level from an observation's `vitals.level`; the changed
+    field (to store), empty when the level is not above the maximum."""
+    if not isinstance(level, int) or level <= (info.get("maxLevel") or 0):
+        return {}
+    info["maxLevel"] = level
+    return {MAX_LEVEL: level}
 
 
 def progress(
     info: SessionInfo, depth: Any, ended: bool, end: dict[str, Any] | None, now: float, level: Any = None
 ) -> tuple[dict[str, Any], GameRecord | None]:
     """Session fields (and the record, the first time the game is seen ended) to store with a receipt."""
-    track_level(info, level)
-    fields: dict[str, Any] = {"updatedAt": now, **track_depth(info, depth)}
+    fields: dict[str, Any] = {"updatedAt": now, **track_depth(info, depth), **track_level(info, level)}
     record = None
     if ended and info["status"] != "ended":
         fields.update(status="ended", endedAt=now)
@@ -123,9 +124,9 @@ def make_record(info: SessionInfo, end: dict[str, Any] | None, ended_at: float) 
         seed=info["create"].get("seed"),
         seedChoice=info.get("seedChoice", "chosen"),
     )
-    max_level = cast(dict[str, Any], info).get(MAX_LEVEL)
+    max_level = info.get("maxLevel")
     if isinstance(max_level, int):
-        cast(dict[str, Any], record)[MAX_LEVEL] = max_level  # the highest experience level reached
+        record["maxLevel"] = max_level  # the highest experience level reached
     return record
 
 

@@ -30,7 +30,7 @@ EndReason = Literal["ascended", "escaped", "died", "quit", "failed", "idle_timeo
 SeedChoice = Literal["chosen", "sealed"]
 
 #: the SessionInfo fields `update_session` (and `complete`'s session_fields) may set
-UPDATABLE_SESSION_FIELDS = ("updatedAt", "endedAt", "status", "lastDepth", "deepestDepth", "closedAt")
+UPDATABLE_SESSION_FIELDS = ("updatedAt", "endedAt", "status", "lastDepth", "deepestDepth", "closedAt", "maxLevel")
 #: the close mark: set (a time) by `session close`, cleared (None: the field is absent
 #: again) by `session resume`; every store reads a cleared mark as absent
 CLOSE_MARK = "closedAt"
@@ -63,6 +63,9 @@ class SessionInfo(TypedDict):
     #: when `session close` closed the game (wall clock); absent while it is open
     #: (and in games stored before SQL schema 6 / IndexedDB version 3)
     closedAt: NotRequired[float]
+    #: the highest experience level the hero has reached (never lowered: a level drain leaves it);
+    #: absent in games stored before SQL schema 7 until their next acting call raises or sets it
+    maxLevel: NotRequired[int]
 
 
 class JournalEntry(TypedDict):
@@ -103,6 +106,7 @@ class GameRecord(TypedDict):
     deepestDepth: int | None
     seed: NotRequired[int | None]  # shown once the game has ended, sealed or not
     seedChoice: NotRequired[SeedChoice | None]
+    maxLevel: NotRequired[int]  # the highest experience level reached; absent from records stored before it
 
 
 def is_closed(info: SessionInfo) -> bool:

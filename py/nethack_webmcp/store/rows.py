@@ -30,15 +30,17 @@ RECORD_COLUMNS = {
     "deepestDepth": "deepest_depth",
     "seed": "seed",
     "seedChoice": "seed_choice",
+    "maxLevel": "max_level",
 }
-OPTIONAL_RECORD_FIELDS = {"seed", "seedChoice"}  # absent from records written before schema 2
+#: absent from records written before schema 2 (the seed fields) or schema 7 (maxLevel)
+OPTIONAL_RECORD_FIELDS = {"seed", "seedChoice", "maxLevel"}
 
 
 SESSION_COLUMNS = (
     "session_id", "seed", "name", "role", "race", "gender", "alignment", "created_at",
     "harness_name", "model_name", "wizard", "profile", "engine_identity", "view_nonce", "create_json",
     "metadata_json", "created_summary_json", "started_at_s", "updated_at_s", "ended_at_s", "status",
-    "last_depth", "deepest_depth", "seed_choice", "closed_at_s",
+    "last_depth", "deepest_depth", "seed_choice", "closed_at_s", "max_level",
 )  # fmt: skip
 ENTRY_COLUMNS = (
     "session_id", "seq", "operation_id", "request_id", "method", "request_json",
@@ -53,6 +55,7 @@ SESSION_FIELD_COLUMNS = {
     "lastDepth": "last_depth",
     "deepestDepth": "deepest_depth",
     "closedAt": "closed_at_s",
+    "maxLevel": "max_level",
 }
 
 
@@ -106,6 +109,7 @@ def session_values(info: SessionInfo) -> tuple[Any, ...]:
         info["deepestDepth"],
         info.get("seedChoice"),
         info.get("closedAt"),
+        info.get("maxLevel"),
     )
 
 
@@ -137,7 +141,7 @@ def receipt_values(receipt: ToolReceipt) -> tuple[Any, ...]:
 
 
 def record_values(record: GameRecord) -> tuple[Any, ...]:
-    """A record's row, in RECORD_COLUMNS order (absent seed fields are NULL)."""
+    """A record's row, in RECORD_COLUMNS order (absent optional fields are NULL)."""
     return tuple(record.get(key) for key in RECORD_COLUMNS)
 
 
@@ -161,6 +165,8 @@ def session_from_row(row: Row) -> SessionInfo:
         info["seedChoice"] = row["seed_choice"]
     if row["closed_at_s"] is not None:  # a cleared (or never set) close mark is absent
         info["closedAt"] = row["closed_at_s"]
+    if row["max_level"] is not None:  # NULL in games stored before schema 7
+        info["maxLevel"] = row["max_level"]
     return info
 
 

@@ -15,7 +15,8 @@ first schema allowed them already; SQLite cannot widen a CHECK, so it
 rebuilds game_records); 4 owner epochs (fenced journal writes); 5 an index
 for a game's latest receipt (token-less reads read only it); 6 the close mark
 (sessions.closed_at_s: `session close` closed the game until `session resume`;
-an older program refuses a schema 6 database, so none reopens a closed game).
+an older program refuses a schema 6 database, so none reopens a closed game);
+7 the highest experience level reached (sessions.max_level, game_records.max_level).
 """
 
 from __future__ import annotations
@@ -161,6 +162,12 @@ MIGRATIONS: list[list[Statement]] = [
     ["CREATE INDEX receipts_latest_idx ON receipts (session_id, created_at_s, request_id)"],
     # 5 -> 6: the close mark, NULL while the game is open (every game stored before)
     ["ALTER TABLE sessions ADD COLUMN closed_at_s {real}"],
+    # 6 -> 7: the highest experience level reached, on the game (kept across a resume) and its
+    # record; NULL for every game and record stored before
+    [
+        "ALTER TABLE sessions ADD COLUMN max_level INTEGER",
+        "ALTER TABLE game_records ADD COLUMN max_level INTEGER",
+    ],
 ]
 
 SQL_SCHEMA_VERSION = len(MIGRATIONS)
