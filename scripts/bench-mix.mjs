@@ -4,8 +4,8 @@
 //
 //   node [--experimental-wasm-jspi] scripts/bench-mix.mjs [--ops 20000]
 //        [--engine web/dist/engine] [--build jspi|asyncify] [--parse full|boundary] [--await]
-//        [--clock wall|cpu]
-//   node scripts/bench-mix.mjs --native [--ops 20000]
+//        [--clock wall|cpu] [--delta]
+//   node scripts/bench-mix.mjs --native [--ops 20000] [--delta]
 //
 // WASM runs in-process: one compiled module, a fresh instance per game (as
 // the browser worker does), of the build engine-builds.js picks (or
@@ -19,6 +19,10 @@
 // --await: the agent hands each request over through a promise, as the
 // page's Python does (the engine suspends at every step); by default it
 // answers synchronously, as an agent stepping NLE does.
+// --delta: every step asks for a delta response ("delta":true): members
+// unchanged since the last response come as null (docs/PROTOCOL.md). The
+// agent reads the boundary either way; putting the members back is the
+// host's work (py/nethack_webmcp/engine/deltas.py), outside this loop.
 // The mix matches scripts/bench-engine: even steps move (compass order),
 // odd steps search; a standing decision is cancelled; a finished game is
 // replaced by a new one with the next seed.
@@ -45,6 +49,7 @@ const useNative = process.argv.includes('--native');
 const build = arg('--build', detectBuild());
 const parse = arg('--parse', 'boundary');
 const awaited = process.argv.includes('--await');
+const delta = process.argv.includes('--delta') ? ',"delta":true' : '';
 // --clock cpu: time this process's CPU use instead of the wall clock - on a
 // shared machine the nearest measure of the engine's own speed (V8's
 // background threads count too, so it does not flatter the Node rows). The
@@ -85,7 +90,7 @@ const readResponse = parse === 'full' ? JSON.parse : boundaryOf;
 // stringify to, without an object graph per step.
 function nextRequest(state, response) {
   const head = `{"version":1,"method":"`;
-  const params = `"params":{"sessionId":"bench","requestId":"r${state.step}","expectedRevision":${response.revision}`;
+  const params = `"params":{"sessionId":"bench","requestId":"r${state.step}","expectedRevision":${response.revision}${delta}`;
   if (response.decision) return `${head}decision.cancel",${params},"decisionId":${JSON.stringify(response.decision.id)}}}`;
   state.step += 1;
   if (state.step % 2 === 0) return `${head}game.move",${params},"direction":"${DIRECTIONS[(state.step / 2) % 8]}"}}`;
@@ -156,5 +161,5 @@ for (let seed = 100; ops < totalOps; seed += 1) {
   const [gameOps, gameBytes, gameMs] = await playGame(seed, totalOps - ops);
   ops += gameOps; bytes += gameBytes; ms += gameMs; games += 1;
 }
-console.log(JSON.stringify({ target: useNative ? 'native' : `wasm ${build}${awaited ? ', awaited' : ''}`, node: process.version, parse, clock, ops, games, seconds: ms / 1000, opsPerSecond: ops / (ms / 1000), meanResponseBytes: bytes / ops }));
+console.log(JSON.stringify({ target: `${useNative ? 'native' : `wasm ${build}${awaited ? ', awaited' : ''}`}${delta ? ', deltas' : ''}`, node: process.version, parse, clock, ops, games, seconds: ms / 1000, opsPerSecond: ops / (ms / 1000), meanResponseBytes: bytes / ops }));
 process.exit(0);

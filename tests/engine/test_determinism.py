@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from engine_client import CREATED_AT, WASM_KINDS, DriverClient, build_staleness_note, driver_command, dumps
+from nethack_webmcp.engine.deltas import DeltaAssembler, ask_for_delta
 
 SEEDS = [42, 20240607, 3141592653]
 WIZARD_SEED = 780  # a fourth run in a wizard-mode fixture: wishes, teleports, monsters (777 died
@@ -224,14 +225,19 @@ class Policy:
 class Transcript:
     requests: list[str]
     responses: list[str]
+    sent_bytes: int = 0  # what the driver wrote (with deltas: before reassembly)
 
 
-def play(kind: str, seed: int, requests: int = REQUESTS_PER_RUN) -> Transcript:
+def play(kind: str, seed: int, requests: int = REQUESTS_PER_RUN, *, deltas: Deltas | None = None) -> Transcript:
+    """The policy's game on one build. With `deltas`, the requests it chooses
+    ask for delta responses and the transcript holds the responses the host
+    reassembles (tests/engine/test_deltas.py); `requests` stay the policy's."""
     session_id = f"det-{seed}"
     wizard = seed == WIZARD_SEED
     policy = Policy(seed, session_id, wizard)
     sent: list[str] = []
     received: list[str] = []
+    sent_bytes = 0
     with DriverClient(driver_command(kind)) as client:
         create: dict[str, Any] = {
             "version": 1,
@@ -244,10 +250,33 @@ def play(kind: str, seed: int, requests: int = REQUESTS_PER_RUN) -> Transcript:
             request = create if index == 0 else policy.next_request()
             line = dumps(request)
             sent.append(line)
-            raw, parsed = client.send(request)
+            if deltas is None:
+                raw, parsed = client.send(request)
+                size = len(raw)
+            else:
+                delta, _ = client.send(deltas.request(request, index))
+                size = len(delta)
+                raw = deltas.assembler.full(delta)
+                parsed = json.loads(raw)
+            sent_bytes += size
             received.append(raw)
             policy.absorb(parsed)
-    return Transcript(sent, received)
+    return Transcript(sent, received, sent_bytes)
+
+
+@dataclass
+class Deltas:
+    """How a delta run asks: every request that takes the flag, or (full_every
+    = n) every one but each n-th, so full responses fall inside the delta
+    stream; the host's assembler reassembles every response."""
+
+    full_every: int = 0
+    assembler: DeltaAssembler = field(default_factory=DeltaAssembler)
+
+    def request(self, request: dict, index: int) -> dict:
+        if self.full_every and index % self.full_every == 0:
+            return request
+        return ask_for_delta(request)
 
 
 @functools.cache

@@ -14,6 +14,12 @@ decision standing, a command while one stands. After every malformed frame:
   - session.observe must show the same revision (nothing reached the engine);
   - the process must still answer (no crash, no hang).
 
+A third of the games are delta games: a second sanitized driver, the twin,
+gets every frame as it is, while the first gets each valid request with
+`"delta": true`; every response of the first, reassembled by the host's
+DeltaAssembler (py/nethack_webmcp/engine/deltas.py), must equal the twin's
+byte for byte (a `delta_mismatches` finding otherwise).
+
 The driver is build/asan/nhdriver (make -f wasm/engine.mk TARGET=asan): any
 AddressSanitizer or UndefinedBehaviorSanitizer report ends the process, and its
 stderr is scanned after every game. Prints one JSON summary line; exits 1 on
@@ -37,7 +43,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "engine")]
 
+sys.path[:0] = [str(ROOT / "py")]
+
 from engine_client import CREATED_AT, DriverClient, DriverError, dumps  # noqa: E402
+from nethack_webmcp.engine.base import EngineError  # noqa: E402
+from nethack_webmcp.engine.deltas import DeltaAssembler, ask_for_delta  # noqa: E402
 from test_determinism import Policy  # noqa: E402
 
 ASAN_DRIVER = ROOT / "build" / "asan" / "nhdriver"
@@ -49,6 +59,7 @@ SANITIZER_ENV = {
 }
 STEPS_PER_GAME = 600
 MALFORMED_SHARE = 0.45
+DELTA_SHARE = 1 / 3  # games played twice in lockstep: delta responses against full ones
 ITEM_ALIASES: tuple[Callable[[str], str], ...] = (
     lambda n: f"item-{n}.junk",
     lambda n: f"item-0{n}",
@@ -111,6 +122,9 @@ class Stats:
     malformed: int = 0
     malformed_accepted: int = 0
     revision_moved: int = 0
+    delta_games: int = 0
+    delta_responses_compared: int = 0
+    delta_mismatches: int = 0
     crashes: int = 0
     sanitizer_reports: int = 0
     codes: dict = field(default_factory=dict)
@@ -271,11 +285,17 @@ class Fuzzer:
     def __init__(self, driver: Path, seed: int, findings: Path) -> None:
         self.driver = driver
         self.rng = random.Random(seed)
+        # which games are delta games: its own stream, so the games and frames
+        # of a seed stay what they were before delta games existed
+        self.delta_rng = random.Random(f"delta-{seed}")
         self.findings = findings
         self.stats = Stats()
         # every frame of the game being played, from its session.create: a finding
         # is saved as the whole stream, so replaying the file reproduces it
         self.game_frames: list[bytes] = []
+        # a delta game's full twin and the host's assembler for the first driver
+        self.twin: DriverClient | None = None
+        self.assembler = DeltaAssembler()
 
     def _record(self, frame: bytes) -> None:
         self.game_frames.append(frame)
@@ -286,11 +306,29 @@ class Fuzzer:
         path.write_bytes(b"\n".join(self.game_frames) + b"\n")
         print(f"finding: {what} (frames in {path})", file=sys.stderr)
 
-    def _send(self, client: DriverClient, frame: bytes) -> dict:
-        self._record(frame)
+    def _send(self, client: DriverClient, frame: bytes, valid: dict | None = None) -> dict:
+        """Send one frame (`valid`: the valid request it encodes). In a delta
+        game the first driver gets a valid request as a delta request and
+        the twin the frame as it is; the reassembled response must equal
+        the twin's. Returns the (full) response."""
+        asked = frame if self.twin is None or valid is None else dumps(ask_for_delta(valid)).encode()
+        self._record(asked)
         self.stats.requests += 1
-        _, parsed = client.send_raw(frame)
+        raw, parsed = client.send_raw(asked)
         client.transcript.clear()  # a long run must not keep every line
+        if self.twin is None:
+            return parsed
+        full, parsed = self.twin.send_raw(frame)
+        self.twin.transcript.clear()
+        self.stats.delta_responses_compared += 1
+        try:
+            same = self.assembler.full(raw) == full
+        except EngineError:
+            same = False
+        if not same:
+            self.stats.delta_mismatches += 1
+            self._save("a reassembled delta response differs from the full response")
+            raise Finding("delta mismatch")  # the two engines are out of step from here
         return parsed
 
     def play_one_game(self, deadline: float) -> None:
@@ -304,6 +342,10 @@ class Fuzzer:
         client = DriverClient([str(self.driver)])
         self.stats.games += 1
         self.game_frames = []
+        self.assembler = DeltaAssembler()
+        if self.delta_rng.random() < DELTA_SHARE:
+            self.stats.delta_games += 1
+            self.twin = DriverClient([str(self.driver)])
         try:
             created = self._send(client, dumps({"version": 1, "method": "session.create", "params": create}).encode())
             policy.absorb(created)
@@ -315,20 +357,25 @@ class Fuzzer:
                     self._malformed(client, policy, request)
                 else:
                     self.stats.valid += 1
-                    response = self._send(client, dumps(request).encode())
+                    response = self._send(client, dumps(request).encode(), request)
                     if "error" not in response and "outcome" in response:
                         self.stats.accepted += 1
                     policy.absorb(response)
         except DriverError as exc:
             self.stats.crashes += 1
             self._save(f"driver failed: {exc}")
+        except Finding:
+            pass  # counted and saved where it was found
         finally:
-            stderr = client.stderr_text()
-            client.close()
-        exit_code = client.proc.returncode
-        if any(marker in stderr for marker in SANITIZER_MARKERS) or exit_code in (86, 87):
-            self.stats.sanitizer_reports += 1
-            self._save(f"sanitizer report (exit {exit_code}):\n{stderr[-4000:]}")
+            twin, self.twin = self.twin, None
+            ended = [(client, client.stderr_text())] + ([(twin, twin.stderr_text())] if twin else [])
+            for driver, _ in ended:
+                driver.close()
+        for driver, stderr in ended:
+            exit_code = driver.proc.returncode
+            if any(marker in stderr for marker in SANITIZER_MARKERS) or exit_code in (86, 87):
+                self.stats.sanitizer_reports += 1
+                self._save(f"sanitizer report (exit {exit_code}):\n{stderr[-4000:]}")
 
     def _malformed(self, client: DriverClient, policy: Policy, request: dict) -> None:
         before = policy.revision
@@ -377,7 +424,9 @@ def main() -> int:
     stats = Fuzzer(args.driver, seed, args.findings).run(args.seconds)
     summary = {"fuzzer": "stateful", "seed": seed, "seconds": round(time.monotonic() - started, 1), **vars(stats)}
     print(json.dumps(summary, sort_keys=True))
-    findings = stats.crashes + stats.sanitizer_reports + stats.malformed_accepted + stats.revision_moved
+    findings = sum(
+        (stats.crashes, stats.sanitizer_reports, stats.malformed_accepted, stats.revision_moved, stats.delta_mismatches)
+    )
     return 1 if findings else 0
 
 

@@ -98,6 +98,9 @@ def test_stateful_fuzzer_finds_nothing_in_real_games(tmp_path: Path) -> None:
     assert run.returncode == 0, f"{summary}\n{run.stderr[-4000:]}"
     assert summary["crashes"] == summary["sanitizer_reports"] == 0, summary
     assert summary["malformed_accepted"] == summary["revision_moved"] == 0, summary
+    # delta games: every reassembled delta response equal to its full twin's
+    assert summary["delta_mismatches"] == 0, summary
+    assert summary["delta_games"] >= 1 and summary["delta_responses_compared"] >= 100, summary
     # it really played: games, accepted operations, and every kind of malformed frame
     assert summary["games"] >= 1 and summary["accepted"] >= 100 and summary["malformed"] >= 100, summary
     assert len(summary["mutations"]) >= 15, summary

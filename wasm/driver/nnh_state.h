@@ -88,6 +88,7 @@ typedef struct {
     /* the in-flight operation */
     int in_flight;
     int quiet;                     /* answer the in-flight request minimally */
+    int delta;                     /* elide members the host has (obs_delta.h) */
     long op_start_moves;
     int op_start_x, op_start_y, op_start_level;
     int op_requested_turns;

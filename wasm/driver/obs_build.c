@@ -16,6 +16,7 @@
 #include "pickup_config.h"
 #include "nnh_nethack.h"
 #include "obs_endings.h"
+#include "obs_delta.h"
 
 /* The vocabulary's hunger, burden and end lists are indexed by NetHack's
  * own values (nnh_vocabulary.h); these hold that indexing to hack.h. */
@@ -155,10 +156,13 @@ static const char *level_label(void)
 }
 
 /* Write the observation object. The world carries every row when
- * full_world, else only rows changed since the previous response. */
+ * full_world, else only rows changed since the previous response; in a
+ * delta response, members unchanged since the last one sent are null
+ * (obs_delta.h). */
 void nnh_obs_write(nnh_buf *b, int full_world)
 {
     int i;
+    size_t start; /* where the member being written began (obs_delta.h) */
 
     nnh_map_note_level(ledger_no(&u.uz));
     nnh_buf_cstr(b, "{\"turn\":");
@@ -176,26 +180,46 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_buf_cstr(b, ",\"y\":");
     nnh_buf_int(b, u.uy);
     nnh_buf_cstr(b, "},\"vitals\":");
+    start = b->len;
     vitals(b);
+    nnh_delta_settle(b, NNH_DELTA_VITALS, start);
     nnh_buf_cstr(b, ",\"inventoryKnown\":true,\"inventory\":");
+    start = b->len;
     nnh_inventory_write(b);
+    nnh_delta_settle(b, NNH_DELTA_INVENTORY, start);
     nnh_buf_cstr(b, ",\"here\":");
+    start = b->len;
     here(b);
-    nnh_buf_cstr(b, ",\"recentMessages\":[");
+    nnh_delta_settle(b, NNH_DELTA_HERE, start);
+    nnh_buf_cstr(b, ",\"recentMessages\":");
+    start = b->len;
+    nnh_buf_char(b, '[');
     for (i = 0; i < nnh.n_recent; i++) {
         if (i) nnh_buf_char(b, ',');
         nnh_buf_jstr(b, nnh.recent[i]);
     }
-    nnh_buf_cstr(b, "],\"entities\":");
+    nnh_buf_char(b, ']');
+    nnh_delta_settle(b, NNH_DELTA_RECENT_MESSAGES, start);
+    nnh_buf_cstr(b, ",\"entities\":");
+    start = b->len;
     nnh_map_entities(b);
+    nnh_delta_settle(b, NNH_DELTA_ENTITIES, start);
     nnh_buf_cstr(b, ",\"doors\":");
+    start = b->len;
     nnh_doors_write(b);
+    nnh_delta_settle(b, NNH_DELTA_DOORS, start);
     nnh_buf_cstr(b, ",\"traps\":");
+    start = b->len;
     nnh_map_traps(b);
+    nnh_delta_settle(b, NNH_DELTA_TRAPS, start);
     nnh_buf_cstr(b, ",\"knowledge\":");
+    start = b->len;
     nnh_knowledge_write(b);
+    nnh_delta_settle(b, NNH_DELTA_KNOWLEDGE, start);
     nnh_buf_cstr(b, ",\"automaticPickup\":");
+    start = b->len;
     nnh_pickup_write(b);
+    nnh_delta_settle(b, NNH_DELTA_AUTOMATIC_PICKUP, start);
     nnh_buf_cstr(b, ",\"world\":");
     nnh_map_encode(b, full_world);
     nnh_buf_char(b, '}');

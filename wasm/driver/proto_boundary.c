@@ -21,6 +21,7 @@
 #include "proto_boundary.h"
 #include "lore_lookup.h"
 #include "obs_build.h"
+#include "obs_delta.h"
 #include "port_keys.h"
 #include "port_map.h"
 
@@ -113,6 +114,8 @@ static void state_response(const char *request_id, int is_observe)
      * map keeps its changed rows for the next full response. */
     if (!(nnh.quiet && !is_observe)) {
         nnh_buf_cstr(b, ",\"observation\":");
+        /* observe and create always answer in full: a host resynchronises there */
+        nnh_delta_set_enabled(nnh.delta && !is_observe && nnh.op_method != NNH_M_CREATE);
         nnh_obs_write(b, is_observe || nnh.op_method == NNH_M_CREATE);
         nnh_buf_cstr(b, ",\"events\":[");
         if (!is_observe) nnh_events_write(b);
@@ -135,6 +138,7 @@ static void finish_operation(void)
     if (!nnh.quiet) nnh_map_mark_sent();
     nnh.in_flight = 0;
     nnh.quiet = 0;
+    nnh.delta = 0;
 }
 
 /* ---- session metadata ---------------------------------------------------- */
@@ -287,6 +291,7 @@ static int accept_input(const nnh_request *req)
     Strcpy(nnh.action, strchr(req->method->name, '.') + 1); /* "move", "answer", "wizard" */
     nnh.in_flight = 1;
     nnh.quiet = nnh_param_bool(req, "quiet", 0);
+    nnh.delta = nnh_param_bool(req, "delta", 0);
     nnh.op_method = req->method->id;
     nnh.op_movement = !continuation && nnh_method_moves(req->method);
     nnh.decision.active = 0;

@@ -36,7 +36,7 @@ struct nnh_field {
 #define SESSION { "sessionId", F_TOKEN, 1, 1, 64, NULL }
 #define INPUT SESSION, { "requestId", F_TOKEN, 1, 1, 128, NULL }, \
               { "expectedRevision", F_INT, 1, 0, SAFE, NULL }, \
-              { "quiet", F_BOOL, 0, 0, 0, NULL }
+              { "quiet", F_BOOL, 0, 0, 0, NULL }, { "delta", F_BOOL, 0, 0, 0, NULL }
 #define END { NULL, 0, 0, 0, 0, NULL }
 
 /* automatic pickup settings: game.configurePickup's params and

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import rundirs
 from .base import Check, Engine, EngineClosed, EngineError, JsonObject
-from .codec import decode, encode
+from .deltas import Wire
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 DEFAULT_DRIVER = REPOSITORY / "build" / "native" / "nhdriver"
@@ -84,8 +84,11 @@ def native_build_identity(path: str | os.PathLike[str] | None = None) -> str:
 class NativeEngine(Engine):
     """One `nhdriver` process. Create with `await NativeEngine.start()`."""
 
-    def __init__(self, process: asyncio.subprocess.Process, timeout: float, rundir: Path | None = None) -> None:
+    def __init__(
+        self, process: asyncio.subprocess.Process, timeout: float, rundir: Path | None = None, *, deltas: bool = True
+    ) -> None:
         super().__init__()
+        self._wire = Wire(deltas)  # delta responses reassembled (deltas.py), or full ones as sent
         self._process = process
         self._rundir = rundir  # the driver's $TMPDIR (rundirs.py), removed once it is reaped
         self._timeout = timeout
@@ -93,8 +96,12 @@ class NativeEngine(Engine):
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
 
     @classmethod
-    async def start(cls, path: str | os.PathLike[str] | None = None, timeout: float = RESPONSE_TIMEOUT) -> NativeEngine:
-        """Spawn a driver. Raises EngineError when it cannot be started."""
+    async def start(
+        cls, path: str | os.PathLike[str] | None = None, timeout: float = RESPONSE_TIMEOUT, *, deltas: bool = True
+    ) -> NativeEngine:
+        """Spawn a driver. Raises EngineError when it cannot be started.
+        `deltas`: ask for delta responses and reassemble them (the default;
+        callers see full responses either way), else ask for full ones."""
         executable = Path(path) if path else driver_path()
         if not os.access(executable, os.X_OK):
             raise EngineError(f"native driver not found at {executable}; run ./scripts/build or set NNH_DRIVER")
@@ -112,7 +119,7 @@ class NativeEngine(Engine):
             rundirs.remove(rundir)
             raise EngineError(f"cannot start {executable}: {exc}") from exc
         _live[process.pid] = process
-        return cls(process, timeout, rundir)
+        return cls(process, timeout, rundir, deltas=deltas)
 
     @property
     def pid(self) -> int:
@@ -136,7 +143,7 @@ class NativeEngine(Engine):
             await self._retire()
             raise EngineClosed("the driver has exited" + self._diagnostics())
         try:
-            stdin.write(encode(message).encode("utf-8") + b"\n")
+            stdin.write(self._wire.encode(message).encode("utf-8") + b"\n")
             await stdin.drain()
             line = await asyncio.wait_for(stdout.readline(), self._timeout)
         except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
@@ -152,7 +159,7 @@ class NativeEngine(Engine):
         try:
             if not line:
                 raise EngineError("driver closed its output" + self._diagnostics())
-            return decode(line)
+            return self._wire.decode(line)
         except EngineError:
             await self._retire()
             raise
@@ -170,7 +177,7 @@ class NativeEngine(Engine):
                 raise EngineClosed("the driver has exited" + self._diagnostics())
             stdin, stdout = self._process.stdin, self._process.stdout
             assert stdin is not None and stdout is not None
-            lines = [encode(m).encode("utf-8") + b"\n" for m in messages]
+            lines = [self._wire.encode(m).encode("utf-8") + b"\n" for m in messages]
             sent = received = 0
             try:
                 while received < len(lines):
@@ -185,7 +192,7 @@ class NativeEngine(Engine):
                         raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
                     if not line:
                         raise EngineError("driver closed its output" + self._diagnostics())
-                    check(received, decode(line))  # its own exception propagates unchanged
+                    check(received, self._wire.decode(line))  # its own exception propagates unchanged
                     received += 1
             except BaseException:
                 await self._retire()

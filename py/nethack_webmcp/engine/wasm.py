@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .base import Check, Engine, EngineClosed, EngineError, JsonObject
-from .codec import decode, encode, encode_lines
+from .deltas import Wire
 
 HOST_GLOBAL = "nethackEngineHost"
 PIPELINE_BATCH = 1024  # requests per crossing into JavaScript during a replay
@@ -46,15 +46,18 @@ def _host() -> Any:
 class WasmEngine(Engine):
     """One WebAssembly instance. Create with `await WasmEngine.start()`."""
 
-    def __init__(self, instance: Any) -> None:
+    def __init__(self, instance: Any, *, deltas: bool = True) -> None:
         super().__init__()
         self._instance = instance
+        self._wire = Wire(deltas)  # delta responses reassembled (deltas.py), or full ones as sent
 
     @classmethod
-    async def start(cls) -> WasmEngine:
+    async def start(cls, *, deltas: bool = True) -> WasmEngine:
         """Instantiate a fresh engine from the compiled module.
 
-        Raises EngineError when the host is missing or instantiation fails."""
+        Raises EngineError when the host is missing or instantiation fails.
+        `deltas` as for NativeEngine.start: callers see full responses
+        either way."""
         from pyodide.ffi import JsException
 
         host = _host()
@@ -62,13 +65,13 @@ class WasmEngine(Engine):
             instance = await host.start()
         except JsException as exc:
             raise EngineError(f"cannot start a WebAssembly engine: {exc}") from exc
-        return cls(instance)
+        return cls(instance, deltas=deltas)
 
     async def _exchange(self, message: JsonObject) -> JsonObject:
         from pyodide.ffi import JsException
 
         try:
-            text = await self._instance.request(encode(message))
+            text = await self._instance.request(self._wire.encode(message))
         except JsException as exc:
             # The instance trapped or exited mid-request: the effect of the
             # request is unknown and the instance is unusable from here on.
@@ -80,7 +83,7 @@ class WasmEngine(Engine):
             self._retire()
             raise
         try:
-            return decode(str(text))
+            return self._wire.decode(str(text))
         except EngineError:
             self._retire()
             raise
@@ -100,7 +103,7 @@ class WasmEngine(Engine):
                     raise EngineClosed("the engine is closed")
                 chunk = messages[start : start + batch]
                 try:
-                    replies = str(await self._instance.requestMany(encode_lines(chunk)))
+                    replies = str(await self._instance.requestMany(self._wire.encode_lines(chunk)))
                 except JsException as exc:
                     self._retire()
                     raise EngineError(f"engine failed: {exc}") from exc
@@ -113,7 +116,7 @@ class WasmEngine(Engine):
                     raise EngineError(f"engine answered {len(lines)} of {len(chunk)} pipelined requests")
                 for offset, line in enumerate(lines):
                     try:
-                        check(start + offset, decode(line))
+                        check(start + offset, self._wire.decode(line))
                     except BaseException:
                         self._retire()
                         raise
