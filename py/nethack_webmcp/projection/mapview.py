@@ -126,8 +126,9 @@ def render(level: LevelView) -> dict[str, Any]:
     labels alone, so it is computed once per distinct picture: an observe
     shows the picture the last acting frame already drew, and a search that
     changed nothing draws the same one again. The result is shared between
-    the frames that show it; frames are never changed once built (every
-    later step copies: projection.frame.diagnosed, mcp.py's watchUrl)."""
+    the frames that show it: a frame's scene is never changed once built
+    (what comes later touches only the frame's own dicts: frame.diagnosed
+    copies the top level, mcp.py adds watchUrl to the call's result)."""
     return _render(level.marks, level.terrain_marks, level.kinds, level.features, level.hero, _occupied(level))
 
 

@@ -183,7 +183,7 @@ def drawn_from(level: LevelView) -> dict[str, Any]:
     drawn reuses them - an observe whose picture is the memory's own view
     (navigation.level) shows what the last acting frame drew, and repeated
     observes the same. Shared between the frames that show them: frames are
-    never changed once built (projection/mapview.render says who copies)."""
+    never changed once built (projection/mapview.render says what is)."""
     kept = _DRAWN.get(id(level))
     if kept is not None and kept[0] is level:  # (the view is held here, so its id is not reused)
         _DRAWN.move_to_end(id(level))
