@@ -14,6 +14,7 @@ export const HARNESS = 'nethack-webmcp autopilot';
 export const MODEL = 'rule-based (no model)';
 
 const LOG_LINES = 12;
+const OPERATION_POLL_MS = 250; // between observes of an operation still running
 
 /** @typedef {import('./frame').Frame} Frame */
 /** @typedef {{code: string, message: string}} Failure */
@@ -190,6 +191,11 @@ export class Autopilot {
    * @param {Frame} frame
    * @returns {Promise<Frame | null>} */
   async act(frame) {
+    // An operation that outlived the call's deadline (a long leg on a busy
+    // machine) runs on: wait for it by its operationId, then play on.
+    const running = (frame.outcome && frame.outcome.status === 'running' && frame.outcome.operationId)
+      || (frame.error && frame.error.code === 'busy' && frame.error.operationId);
+    if (running) return this.awaitOperation(running);
     if (frame.error && !(frame.outcome && frame.outcome.submission === 'accepted')) {
       if (!RECOVERABLE_ERRORS.has(frame.error.code)) return this.fail(frame.error); // re-reading the game recovers
       this.state.handledErrors += 1;
@@ -202,6 +208,19 @@ export class Autopilot {
     if (gate === 'decision') return this.answer(frame);
     if (gate !== 'ready') return this.fail({ code: gate || 'noGate', message: 'the game accepts no input' });
     return this.play(frame);
+  }
+
+  /** Observe the running operation until it is done; the frame then is current.
+   * @param {string} operationId
+   * @returns {Promise<Frame>} */
+  async awaitOperation(operationId) {
+    this.state.handledErrors += 1;
+    this.note(`operation ${operationId} still running: waiting for it`);
+    for (;;) {
+      const frame = await this.call('observe', { sessionId: this.state.gameId, operationId });
+      if (!(frame.result && frame.result.running === operationId)) return this.call('observe', { sessionId: this.state.gameId });
+      await new Promise((resolve) => { setTimeout(resolve, OPERATION_POLL_MS); });
+    }
   }
 
   /** @param {Frame} frame

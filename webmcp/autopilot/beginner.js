@@ -21,6 +21,12 @@ const DUST_WRITING = /written here in the dust|cl.sed for .nv.nt.ry/i;
 // An angry god makes every later prayer dangerous: a pet killed ("You feel
 // guilty"), or any of angrygods()'s words. (The god's anger is in no frame
 // field; a Monk's "You feel guilty." after meat costs one alignment point only.)
+// A were-creature's bite: lycanthropy is major trouble a prayer cures, and
+// while it lasts its kind's corpses are cannibalism (Luck -2 to -5: a hero
+// that misses everything). The player is told only "You feel feverish."
+// (and "You feel purified." when cured): no frame field carries it.
+const FEVERISH = /You feel feverish/;
+const PURIFIED = /You feel purified/;
 const ANGRY_GOD = /You feel guilty\.\.\.|You murderer|is displeased|Thou hast angered me|relearn thy lessons|Thou durst|You feel that .+ is (?:displeased|bummed)/;
 
 /** Per-game memory. */
@@ -30,6 +36,7 @@ export class BeginnerMemory {
     this.elbereth = null; // {levelId, x, y, hp}: where it last wrote Elbereth and the HP then
     this.elberethTries = new Map(); // levelId -> engravings written there
     this.prayerUnsafe = false; // the god is angry (e.g. a pet died by our hand)
+    this.lycanthrope = false; // bitten by a were-creature ("You feel feverish"), not yet cured
     this.levels = new Map();
     this.kills = []; // {name, turn, levelId, at}: every creatureDied seen
     this.pickedAt = new Set();
@@ -96,6 +103,8 @@ export class CarefulBeginner {
       const text = String(event.text || '');
       if (DUST_WRITING.test(text)) memory.level(frame.basis.levelId).writingAt.add(`${at.x},${at.y}`);
       if (ANGRY_GOD.test(text)) memory.prayerUnsafe = true;
+      if (FEVERISH.test(text)) memory.lycanthrope = true;
+      if (PURIFIED.test(text)) memory.lycanthrope = false;
     }
   }
 

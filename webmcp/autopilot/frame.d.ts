@@ -51,7 +51,7 @@ export interface Frame {
   decision?: Decision | null;
   events?: any[];
   result?: any;
-  error?: { code: string; message: string; field?: string };
+  error?: { code: string; message: string; field?: string; operationId?: string };
   [key: string]: any;
 }
 

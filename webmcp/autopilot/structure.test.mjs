@@ -25,6 +25,8 @@ const MAP_TEXT_ALLOWED = {
 const MESSAGE_MATCHES_ALLOWED = {
   DUST_WRITING: 'engravings ("Closed for inventory" before a shop door) are in no frame field',
   ANGRY_GOD: "the god's anger (a pet killed, a prayer too soon) is in no frame field",
+  FEVERISH: 'lycanthropy is a hidden intrinsic: the player is told only "You feel feverish."',
+  PURIFIED: 'its cure, likewise: "You feel purified."',
 };
 const MESSAGE_READERS = new Set(['beginner.js']); // where the allowed matches are applied
 // Facts that fields carry: never matched in code (comments aside).

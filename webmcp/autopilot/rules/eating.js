@@ -20,6 +20,7 @@ export function eatPackFood(ctx) {
 
 /** A fresh safe corpse underfoot is eaten; one near (a kill seen within 3 squares) is walked onto. */
 export function eatFreshCorpse(ctx) {
+  // A lycanthrope eats no corpse (its kind's are cannibalism), lichens aside: pack food until a prayer cures it.
   if (ctx.vitals.hunger === 'satiated' || !(ctx.calm || ctx.weak)) return null;
   const corpse = freshCorpseHere(ctx);
   if (corpse) {
@@ -41,7 +42,7 @@ export function freshCorpseHere(ctx) {
   for (const item of (ctx.scene.here && ctx.scene.here.items) || []) {
     const label = String(item.label || item.name || item);
     const corpse = /^(?:an? |the )?(?:partly eaten )?(.+?) corpse$/.exec(label);
-    if (!corpse || !safeCorpse(corpse[1], self.race) || !corpseWelcome(corpse[1], self.role, self.vitals.hunger)
+    if (!corpse || !safeCorpse(corpse[1], self.race) || (memory.lycanthrope && corpse[1] !== 'lichen') || !corpseWelcome(corpse[1], self.role, self.vitals.hunger)
         || memory.eatTried.has(`${where}:${label}`)) continue;
     const fresh = NEVER_ROTS.includes(corpse[1]) || memory.kills.some((kill) => kill.name === corpse[1]
       && kill.levelId === levelId && turn - kill.turn <= CORPSE_FRESH_TURNS && kill.at.x === hero.x && kill.at.y === hero.y);
@@ -59,6 +60,7 @@ export function freshKillNear(ctx) {
   // Only where a % shows: small monsters leave a corpse only half the time.
   const shown = (at) => (scene.objects || []).some((object) => object.mark === '%' && object.x === at.x && object.y === at.y);
   const kill = ctx.memory.kills.find((entry) => (entry.walks || 0) < 2 && shown(entry.at)
+    && (!ctx.memory.lycanthrope || entry.name === 'lichen')
     && entry.levelId === ctx.levelId && ctx.turn - entry.turn <= CORPSE_FRESH_TURNS
     && safeCorpse(entry.name, self.race) && corpseWelcome(entry.name, self.role, self.vitals.hunger)
     && distance(entry.at, hero) <= 3 && (entry.at.x !== hero.x || entry.at.y !== hero.y));

@@ -33,3 +33,23 @@ test('an old corpse of a kind that rots is not eaten: no kill of it was seen the
   policy.observe(onIt);
   assert.notEqual(policy.next(onIt, null).rule, 'eatFreshCorpse');
 });
+
+test('bitten by a were-creature ("You feel feverish."): no corpse but lichen, and a prayer when safe', () => {
+  const policy = new CarefulBeginner();
+  const killed = frame('monk-lichen-killed');
+  killed.events.push({ type: 'heard', text: 'You feel feverish.' });
+  policy.observe(killed);
+  assert.equal(policy.memory.lycanthrope, true);
+  const move = policy.next(killed, null);
+  assert.deepEqual([move.rule, move.args.action], ['prayInTrouble', 'pray'], 'turn 603, never prayed: safe');
+  policy.prayed(killed.basis.turn);
+  const onIt = frame('monk-on-lichen-corpse');
+  onIt.scene.here.items[0].label = 'a jackal corpse';
+  onIt.scene.self.role = 'Valkyrie'; // (a Monk eats meat only when hungry)
+  policy.memory.kills.push({ name: 'jackal', turn: onIt.basis.turn, levelId: onIt.basis.levelId, at: onIt.scene.self.position });
+  policy.observe(onIt);
+  assert.notEqual(policy.next(onIt, null).rule, 'eatFreshCorpse');
+  onIt.events.push({ type: 'heard', text: 'You feel purified.' });
+  policy.observe(onIt);
+  assert.equal(policy.next(onIt, null).rule, 'eatFreshCorpse');
+});

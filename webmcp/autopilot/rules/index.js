@@ -10,6 +10,7 @@ import { descendWhenReady, explore, needPlan } from './descent.js';
 import { openDoors } from './doors.js';
 import { checkFood, eatFreshCorpse, eatPackFood, pickUpFood } from './eating.js';
 import { forceBolt, healerHeals } from './healing.js';
+import { quaffHealing } from './potions.js';
 import { prayInTrouble } from './prayer.js';
 import { pushBoulders } from './pushing.js';
 import { elberethRefuge, stairsRefuge, stepAway } from './refuge.js';
@@ -22,6 +23,7 @@ export const RULES = [
   // 1. real trouble and a prayer likely safe; a Healer's own healing
   ['prayInTrouble', prayInTrouble],
   ['healerHeals', healerHeals],
+  ['quaffHealing', quaffHealing],
   // 2. hurt with a threat near: the Mines' stairs up, Elbereth
   ['stairsRefuge', stairsRefuge],
   ['elberethRefuge', elberethRefuge],

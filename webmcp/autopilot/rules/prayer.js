@@ -31,7 +31,8 @@ export function trouble(ctx) {
   const starving = WEAK.includes(vitals.hunger) && !ctx.packFood;
   const deadly = ctx.conditions.filter((name) => DEADLY_CONDITIONS.includes(name));
   // (Hungry alone is minor trouble: with Luck 0 a god fixes only major trouble.)
-  const what = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}` : deadly.join(', ');
+  const what = lowHp ? `HP ${vitals.hp}/${vitals.hpMax}` : starving ? `hunger ${vitals.hunger}`
+    : deadly.length ? deadly.join(', ') : ctx.memory.lycanthrope ? 'lycanthropy' : '';
   if (!what) return null;
   const gap = !starving ? PRAYER_GAP : vitals.hunger === 'weak' ? STARVING_PRAYER_GAP : FAINTING_PRAYER_GAP;
   return { what, gap };
