@@ -87,6 +87,8 @@ def test_bad_arguments_are_refused_with_a_clear_message(secret_file: Path, tmp_p
     assert done.returncode == 2 and "--games must be at most 5" in done.stderr
     done = run_eval(["--agent", "llm", "--suite", "smoke"], secret_file)
     assert done.returncode == 2 and "--provider and --model" in done.stderr
+    done = run_eval(["--agent", "random", "--host", "browser", "--server", "http://127.0.0.1:9/"], secret_file)
+    assert done.returncode == 2 and "--host browser plays in a local page" in done.stderr
     (tmp_path / "x.json").write_text("{}")
     done = run_eval(["--compare", str(tmp_path / "x.json"), str(tmp_path / "x.json")], secret_file)
     assert done.returncode == 2 and "not a nethack-webmcp-eval results file" in done.stderr

@@ -40,7 +40,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--store", help="with --server: its store (state dir or postgresql://...) for records and replays")
     p.add_argument("--suite-secret-file", type=Path, help="the suite secret (else $NNH_EVAL_SECRET, else a file)")
     p.add_argument("--out", type=Path, help="the results file to write (default: stdout)")
-    p.add_argument("--host", choices=["native"], default="native", help="where games run (browser: not yet)")
+    p.add_argument(
+        "--host",
+        choices=["native", "browser"],
+        default="native",
+        help="where games run: the native engine, or the site in headless Chromium (unsealed)",
+    )
     p.add_argument("--harness-name", help="label for --agent-cmd runs")
     p.add_argument("--model-name", help="label for --agent-cmd runs")
     p.add_argument("--agent-seed", type=int, default=0, help="the random agent's seed")
@@ -127,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.store and not args.server:
         p.error("--store goes with --server (a local run reads its own store)")
+    if args.host == "browser" and args.server:
+        p.error("--host browser plays in a local page, not on --server")
     agent, label = _agent(args, p)
     from .runner import RunOptions, run_suite
 
@@ -134,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.games is not None and args.games > len(suite):
         p.error(f"--games must be at most {len(suite)} for suite {suite.name}")
     options = RunOptions(suite, load_secret(args.suite_secret_file), args.games, args.max_calls, args.max_turns,
-                         args.max_seconds, args.max_tokens, args.jobs, args.server, args.store, work_dir())  # fmt: skip
+                         args.max_seconds, args.max_tokens, args.jobs, args.server, args.store, work_dir(),
+                         args.host)  # fmt: skip
     document = asyncio.run(run_suite(agent, options, label))
     _write(document, args.out)
     s = document["summary"]

@@ -8,6 +8,10 @@ cancels the agent). A game left unfinished is quit by the harness
 (ending.py), so it has a record, its seed is published and nobody plays it
 on. Then its record and journal are read from the store. `--jobs N` plays N
 games at once.
+
+With `host="browser"` the "service" is the site in headless Chromium
+(browser_host.py): the same proxy, agents and ending, the page's tools, and
+each game's record and journal from the page's own export.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import asyncio
 import contextlib
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +49,7 @@ class RunOptions:
     server: str | None = None  # a running service's URL instead of a local one
     store_url: str | None = None  # with --server: its store, for records and replays
     work_dir: Path | None = None
+    host: str = "native"  # or "browser": each game in headless Chromium through the page's tools
 
 
 async def _open_store(options: RunOptions, local: LocalService | None) -> Store | None:
@@ -70,13 +76,23 @@ async def run_suite(agent: Agent, options: RunOptions, agent_label: dict[str, An
     created_at = time.time()
     with contextlib.ExitStack() as cleanup:
         work = options.work_dir or Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="nnh-eval-")))
-        local = None if options.server else LocalService(work / "service", options.jobs)
+        browser = None
+        if options.host == "browser":
+            from .browser_host import BrowserHost
+
+            browser = BrowserHost()
+            await browser.start()
+        local = None if options.server or browser else LocalService(work / "service", options.jobs)
         if local is not None:
             await local.start()
-        service_url = local.mcp_url if local is not None else _mcp_url(options.server or "")
+        service_url = browser.mcp_url if browser else local.mcp_url if local else _mcp_url(options.server or "")
         proxy = AgentProxy(service_url, [g.seed for g in played])
         await proxy.start()
-        store = await _open_store(options, local)
+        store = None if browser else await _open_store(options, local)
+
+        async def export(session_id: str) -> dict[str, Any] | None:
+            return await browser.export(session_id) if browser else await exported(store, session_id)
+
         try:
             async with ToolClient(service_url) as harness:
                 tool = quit_tool(await harness.tools())
@@ -84,7 +100,7 @@ async def run_suite(agent: Agent, options: RunOptions, agent_label: dict[str, An
 
             async def one(game: SuiteGame) -> dict[str, Any]:
                 async with gate:
-                    return await _play(agent, options, game, service_url, proxy, store, tool, work)
+                    return await _play(agent, options, game, service_url, proxy, export, tool, work)
 
             entries = await asyncio.gather(*(one(game) for game in played))
         finally:
@@ -93,6 +109,8 @@ async def run_suite(agent: Agent, options: RunOptions, agent_label: dict[str, An
                 await store.close()
             if local is not None:
                 await local.stop()
+            if browser is not None:
+                await browser.stop()
     handed = getattr(agent, "handed", [])
     for data in handed:
         proxy.note_handed(data)
@@ -106,8 +124,9 @@ async def run_suite(agent: Agent, options: RunOptions, agent_label: dict[str, An
              "fingerprint": fingerprint(options.suite, played)}  # fmt: skip
     budgets = {"maxCalls": options.max_calls, "maxTurns": options.max_turns, "maxSeconds": options.max_seconds,
                "maxTokens": options.max_tokens}  # fmt: skip
-    host = "native-http" if local is not None else "server"
-    return document(agent_label, suite, budgets, host, agent.sealed, seed_search, list(entries), created_at)
+    host = "browser" if browser else "native-http" if local is not None else "server"
+    sealed = agent.sealed and browser is None  # the page keeps the seed in the profile's IndexedDB
+    return document(agent_label, suite, budgets, host, sealed, seed_search, list(entries), created_at)
 
 
 async def _play(
@@ -116,7 +135,7 @@ async def _play(
     game: SuiteGame,
     service_url: str,
     proxy: AgentProxy,
-    store: Store | None,
+    export: Callable[[str], Awaitable[dict[str, Any] | None]],
     tool: str,
     work: Path,
 ) -> dict[str, Any]:
@@ -129,7 +148,7 @@ async def _play(
         if created.get("error"):
             raise RuntimeError(f"game {game.index}: the service refused to create it: {created['error']}")
         session_id = created["basis"]["sessionId"]
-        token = created["result"]["controlToken"]
+        token = created["result"].get("controlToken", "")  # the page has none: its tab controls the game
         url, meter = proxy.open(session_id, Budget(options.max_calls, options.max_turns))
         workdir = work / f"game-{game.index}"
         workdir.mkdir(parents=True, exist_ok=True)
@@ -157,5 +176,5 @@ async def _play(
         budget_cause = f"agent:{report.stopped}"
     accounting = {"tokensIn": report.tokens_in, "tokensOut": report.tokens_out, "costUsd": report.cost_usd,
                   "stopped": report.stopped, **report.notes}  # fmt: skip
-    return game_entry(game, session_id, meter, await exported(store, session_id), final, harness_quit,
+    return game_entry(game, session_id, meter, await export(session_id), final, harness_quit,
                       budget_cause, accounting, seconds)  # fmt: skip
