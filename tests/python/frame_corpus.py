@@ -68,6 +68,7 @@ async def free_calls(corpus: Corpus, frame: Frame) -> None:
         await corpus.call("use", sessionId=session_id, itemId=items[0]["id"])
     await corpus.call("plan", sessionId=session_id, query="navigation")
     await corpus.call("plan", sessionId=session_id, query="neighborhood")
+    await corpus.call("plan", sessionId=session_id, query="wayOn")
     hero = frame["scene"]["self"]["position"]
     await corpus.call("plan", sessionId=session_id, query="route", to={"x": hero["x"] + 1, "y": hero["y"]})
     await corpus.call("lookup", sessionId=session_id, name="newt")

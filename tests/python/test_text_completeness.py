@@ -10,6 +10,7 @@ one fails the test with the frame's label.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -117,6 +118,19 @@ def _result(frame: Frame) -> Iterator[str]:
             yield at(entry)
         for way in (*result["waysDown"], *result["waysUp"]):
             yield at(way)
+    elif kind == "wayOn":
+        for option in result["options"]:
+            yield f"{option['kind']} {at(option)}"
+            yield option["reason"]
+            yield json.dumps(option["next"]["arguments"], separators=(",", ":"))
+        for spot in result["searchSpots"]:
+            yield f"{at(spot)} d{spot['distance']}"
+            yield f"score {spot['score']}"
+            yield f"searched {spot['searched']}"
+        for push in result["pushes"]:
+            yield f"boulder {at(push['boulder'])} from {at(push)} push {push['direction']}"
+        for trap in result["trapDoors"]:
+            yield f"{trap['type']} {at(trap)}"
     elif kind == "inventory" and result.get("known"):
         for item in result["items"]:
             yield f"{item['id']} {item['letter']} - {item['label']}"
@@ -171,7 +185,7 @@ async def test_every_frame_of_the_corpus_carries_its_facts_in_text(agent: Client
     assert not dropped, dropped
     # the corpus exercises what the list names: not a few easy frames
     kinds = {frame["result"]["kind"] for _, frame in corpus if frame.get("result")}
-    assert {"leg", "navigation", "inventory", "neighborhood", "route"} <= kinds
+    assert {"leg", "navigation", "inventory", "neighborhood", "route", "wayOn"} <= kinds
     assert any(frame["scene"] and frame["scene"].get("end", {}).get("windows") for _, frame in corpus)
     assert any(frame.get("error", {}) and frame["error"]["code"] == "staleView" for _, frame in corpus)
 

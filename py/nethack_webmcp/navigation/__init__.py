@@ -5,6 +5,7 @@ Feed every driver observation to a WorldTracker and take its view(); then
 * neighborhood(view)   - the 9x9 surroundings with movement offers,
 * route(view, (x, y))  - the shortest known walking route,
 * navigation(view)     - frontiers, ways down/up and doors with approaches,
+* way_on(view)         - what to try next on the level, in order, with the calls,
 * await run_leg(...)   - one bounded travel/explore/descend leg over a
   caller-supplied step() and view().
 
@@ -21,7 +22,6 @@ from .frontiers import (
     doors,
     frontiers,
     is_frontier,
-    navigation,
     ways,
 )
 from .level import LevelView, WorldTracker
@@ -35,9 +35,11 @@ from .outcome import (
     newly_displayed,
     step_outcome,
 )
+from .overview import navigation
 from .policy import distances_from, passable, step_allowed
 from .route import WHY_REASONS, route, shortest_steps, why_unreachable
 from .terrain import TERRAIN_TYPES, walkable
+from .wayon import way_on
 
 __all__ = [
     "CARDINAL",
@@ -74,6 +76,7 @@ __all__ = [
     "step_allowed",
     "step_outcome",
     "walkable",
+    "way_on",
     "ways",
     "why_unreachable",
 ]

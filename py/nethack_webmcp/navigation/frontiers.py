@@ -1,7 +1,8 @@
 """frontiers.py - where to explore, where the ways down are, and how to reach doors.
 
-navigation(level) answers the seed's session.navigation query from one
-LevelView, under the same knownWalking policy as routes (policy.py):
+navigation(level) (overview.py) answers the seed's session.navigation query
+from one LevelView, under the same knownWalking policy as routes (policy.py),
+from the lists built here:
 
 * frontiers - reachable squares the hero has not stood on (neither in an
   observed position nor in the driver's `visited` rows, which include the
@@ -14,12 +15,8 @@ LevelView, under the same knownWalking policy as routes (policy.py):
 * deadEnds - reachable corridor squares where the corridor stops (its
   walkable neighbours form one short arc, so it comes from one side only):
   where a hidden passage most often continues, worth searching.
-* searchSpots - where to search for a hidden door or passage when no
-  frontier, door or dead end is left (at most SEARCH_SPOTS, best first):
-  the reachable square closest to each door or way down that is seen but
-  cannot be reached, then squares beside a wall or in a corridor with the
-  most undiscovered squares around them, at least three squares apart (a
-  search reaches only the eight neighbours).
+* searchSpots - where to search for a hidden door or passage, ranked
+  (searching.py).
 * doors - every remembered door square (doorway, open, closed) with the
   nearest reachable cardinal approach square, its walking distance and the
   direction from the approach into the door. Lock knowledge comes only from
@@ -40,11 +37,8 @@ from typing import Any
 from ..geometry import CARDINAL, COMPASS, Position, direction_between, in_bounds
 from .level import LevelView
 from .policy import distances_from, passable, step_allowed
-from .route import basis
 from .terrain import (
     DOOR_FEATURES,
-    WAYS_DOWN,
-    WAYS_UP,
     door_orientation,
     door_state,
     terrain_type,
@@ -228,83 +222,6 @@ def dead_ends(level: LevelView, steps: FirstSteps | None = None) -> list[dict[st
     return sorted(found, key=_order)
 
 
-SEARCH_SPOTS = 8
-# Undiscovered squares are counted in a box this far around a spot (wide,
-# because rooms are wide), inside the part of the map that can hold rooms.
-SEARCH_REACH_X, SEARCH_REACH_Y = 10, 4
-SEARCH_SPREAD = 2  # spots at least this many squares +1 apart
-SEARCH_WORTH = 30  # fewer undiscovered squares around than this: not worth searching
-ROOM_AREA_X, ROOM_AREA_Y = (1, 78), (1, 20)
-
-
-class _UndiscoveredCounts:
-    """Undiscovered squares in any box around a square, in constant time (2-D prefix sums)."""
-
-    def __init__(self, level: LevelView) -> None:
-        width, height = ROOM_AREA_X[1] + 2, ROOM_AREA_Y[1] + 2
-        self.sums = [[0] * (width + 1) for _ in range(height + 1)]
-        for y in range(height):
-            for x in range(width):
-                inside = ROOM_AREA_X[0] <= x <= ROOM_AREA_X[1] and ROOM_AREA_Y[0] <= y <= ROOM_AREA_Y[1]
-                cell = 1 if inside and _undiscovered(level, x, y) else 0
-                self.sums[y + 1][x + 1] = cell + self.sums[y][x + 1] + self.sums[y + 1][x] - self.sums[y][x]
-        self.width, self.height = width, height
-
-    def around(self, x: int, y: int) -> int:
-        x0, x1 = max(0, x - SEARCH_REACH_X), min(self.width - 1, x + SEARCH_REACH_X)
-        y0, y1 = max(0, y - SEARCH_REACH_Y), min(self.height - 1, y + SEARCH_REACH_Y)
-        s = self.sums
-        return s[y1 + 1][x1 + 1] - s[y0][x1 + 1] - s[y1 + 1][x0] + s[y0][x0]
-
-
-def _closest_reachable(steps: FirstSteps, goal: Position) -> Position | None:
-    """The reachable square nearest (as the crow flies) to goal, then nearest to walk to."""
-    best = min(
-        steps.distance.items(),
-        default=None,
-        key=lambda item: (max(abs(item[0][0] - goal[0]), abs(item[0][1] - goal[1])), item[1]),
-    )
-    return best[0] if best else None
-
-
-def search_spots(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
-    """Where to search for hidden doors and passages, best first (at most SEARCH_SPOTS):
-    the reachable squares closest to each remembered door or way down that cannot be
-    reached (`toward`), then squares next to a wall scored by the undiscovered squares
-    around them (`undiscovered`), most first, then nearest."""
-    steps = steps or FirstSteps(level)
-    spots: list[dict[str, Any]] = []
-    goals = [(x, y) for x, y in level.positions_with_feature("".join(sorted(DOOR_FEATURES)) + WAYS_DOWN)]
-    for goal in sorted(goals, key=lambda p: (p[1], p[0])):
-        if goal in steps.distance or any((goal[0] + dx, goal[1] + dy) in steps.distance for _, dx, dy in CARDINAL):
-            continue  # reachable, or a door with a reachable approach: nothing hidden in between
-        near = _closest_reachable(steps, goal)
-        if near is not None and all((e["x"], e["y"]) != near for e in spots):
-            spots.append({**_entry(near, steps), "toward": {"x": goal[0], "y": goal[1]}})
-    unknown = _UndiscoveredCounts(level)
-    scored = []
-    for (x, y), distance in steps.distance.items():
-        # Beside a room's wall, or in a corridor: hidden corridor squares break runs too.
-        if level.feature(x, y) != "#" and not any(level.feature(x + dx, y + dy) == "W" for _, dx, dy in CARDINAL):
-            continue
-        around = unknown.around(x, y)
-        if around >= SEARCH_WORTH:
-            scored.append((-around, distance, y, x))
-    scored.sort()
-    # A search reaches only the eight neighbours: a spot within SEARCH_SPREAD of a
-    # better one searches mostly the same wall, so the list spreads along the walls
-    # (otherwise all eight crowd into one corner facing the most unknown).
-    taken = [(spot["x"], spot["y"]) for spot in spots]
-    for score, _, y, x in scored:
-        if len(spots) >= SEARCH_SPOTS:
-            break
-        if any(max(abs(x - tx), abs(y - ty)) <= SEARCH_SPREAD for tx, ty in taken):
-            continue
-        taken.append((x, y))
-        spots.append({**_entry((x, y), steps), "undiscovered": -score})
-    return spots[:SEARCH_SPOTS]
-
-
 def ways(level: LevelView, codes: str, steps: FirstSteps | None = None) -> list[dict[str, Any]]:
     """Remembered stairs/ladders with one of the feature codes, reachable or not."""
     steps = steps or FirstSteps(level)
@@ -360,19 +277,3 @@ def doors(level: LevelView, steps: FirstSteps | None = None) -> list[dict[str, A
                 entry["firstStep"] = first
         found.append(entry)
     return sorted(found, key=_order)
-
-
-def navigation(level: LevelView) -> dict[str, Any]:
-    """The seed's navigation result: frontiers, waysDown, waysUp and doors of the current level."""
-    steps = FirstSteps(level)
-    return {
-        "kind": "navigation",
-        "policy": "knownWalking",
-        "basis": basis(level),
-        "frontiers": frontiers(level, steps),
-        "waysDown": ways(level, WAYS_DOWN, steps),
-        "waysUp": ways(level, WAYS_UP, steps),
-        "doors": doors(level, steps),
-        "deadEnds": dead_ends(level, steps),
-        "searchSpots": search_spots(level, steps),
-    }

@@ -38,6 +38,12 @@ Two more facts come from the observations in order: the diagonal steps the
 hero took (consecutive positions on one level, `walked`: connected whatever
 the corners look like) and the remembered traps with their displayed type
 (`observation.traps`, the latest list).
+
+And one from the inputs: the search turns made on each square (`searched`).
+The caller says which responses answered a search (apply(..., searching=True):
+the session for each `game.search`, the replay for each journaled one), and
+the turns the response advanced are counted on the square the hero searched
+from, so a resumed game's memory counts the same searches.
 """
 
 from __future__ import annotations
@@ -125,6 +131,8 @@ class LevelView:
     walked: frozenset[tuple[Position, Position]] = frozenset()
     # Remembered traps with the type their glyph shows (observation.traps).
     trap_types: Mapping[Position, str] = field(default_factory=dict)
+    # Search turns made on each square of this level (searching.py discounts spots by them).
+    searched: Mapping[Position, int] = field(default_factory=dict)
     # The engine's own full picture of this moment when the latest observation
     # was a session.observe of this level (see the module docstring): what the
     # observe frame shows. None otherwise; never merged into the memory.
@@ -143,6 +151,7 @@ class LevelView:
         turn: int | None = None,
         walked: frozenset[tuple[Position, Position]] = frozenset(),
         traps: Sequence[Mapping[str, Any]] = (),
+        searched: Mapping[Position, int] | None = None,
     ) -> LevelView:
         """Build a view from merged rows-v1 rows keyed by y; missing rows are blank.
 
@@ -181,11 +190,16 @@ class LevelView:
             trap_types=MappingProxyType(
                 {(int(t["x"]), int(t["y"])): str(t.get("type") or "trap") for t in traps if "x" in t and "y" in t}
             ),
+            searched=MappingProxyType(dict(searched or {})),
         )
 
     def walked_between(self, a: Position, b: Position) -> bool:
         """True when the hero has stepped between a and b (either way) on this level."""
         return (min(a, b), max(a, b)) in self.walked
+
+    def searched_at(self, x: int, y: int) -> int:
+        """Search turns the hero has made standing on this square, on this level."""
+        return self.searched.get((x, y), 0)
 
     def trap_type(self, x: int, y: int) -> str | None:
         """The type of the remembered trap here as its glyph shows it ("bear trap"), if any."""
@@ -275,6 +289,7 @@ class _LevelMemory:
         self.visited: set[Position] = set()
         self.bases: dict[Position, str] = {}
         self.walked: set[tuple[Position, Position]] = set()  # diagonal steps taken, sorted pairs
+        self.searched: dict[Position, int] = {}  # search turns made on each square
         self._visited_rows: dict[int, object] = {}  # the last `visited` string read per row
 
     def update_row(self, row: Mapping[str, Any]) -> None:
@@ -342,14 +357,18 @@ class WorldTracker:
         """The level of the latest observation, or None before the first."""
         return self._level_id
 
-    def apply(self, observation: Mapping[str, Any] | None) -> None:
+    def apply(self, observation: Mapping[str, Any] | None, *, searching: bool = False) -> None:
         """Merge one observation. A missing or level-less observation changes nothing.
 
         A full world of the level already shown (a session.observe; creation
         is the first observation, so it is merged) is kept as the observed
-        picture until the next observation, and changes no memory."""
+        picture until the next observation, and changes no memory.
+        searching: the observation answers a search (game.search): the turns
+        it advanced (at least one) are counted on the square searched from."""
         if not observation or "levelId" not in observation:
             return
+        if searching:
+            self._count_search(observation)
         self._view = None
         level_id = str(observation["levelId"])
         world = observation.get("world")
@@ -382,6 +401,15 @@ class WorldTracker:
         self._turn = observation.get("turn")
         self._level_id = level_id
 
+    def _count_search(self, observation: Mapping[str, Any]) -> None:
+        """Count a search on the hero's square before this observation (where it searched from)."""
+        if self._hero is None or self._level_id != str(observation["levelId"]):
+            return
+        turn = observation.get("turn")
+        turns = turn - self._turn if isinstance(turn, int) and isinstance(self._turn, int) else 1
+        memory = self._levels.setdefault(self._level_id, _LevelMemory())
+        memory.searched[self._hero] = memory.searched.get(self._hero, 0) + max(1, turns)
+
     def memory(self) -> dict[str, Any]:
         """Everything merged so far, as plain data: two trackers that folded
         the same observations in the same order are equal here (the exact
@@ -393,6 +421,7 @@ class WorldTracker:
                     "visited": sorted(memory.visited),
                     "bases": sorted(memory.bases.items()),
                     "walked": sorted(memory.walked),
+                    "searched": sorted(memory.searched.items()),
                 }
                 for level_id, memory in sorted(self._levels.items())
             },
@@ -429,6 +458,7 @@ class WorldTracker:
                 self._turn,
                 frozenset(memory.walked),
                 self._traps,
+                memory.searched,
             )
         self._view = self._memory_view
         if self._observed is not None:
@@ -494,4 +524,5 @@ class WorldTracker:
             turn if isinstance(turn, int) else self._turn,
             frozenset(memory.walked),
             list(observation.get("traps") or ()),
+            memory.searched,
         )

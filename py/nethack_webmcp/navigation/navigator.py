@@ -79,13 +79,13 @@ from .frontiers import (
     doors,
     explore_order,
     is_frontier,
-    search_spots,
     ways,
 )
 from .level import LevelView
 from .outcome import HeroState, StepOutcome
 from .policy import blocks_walking, uncertain_step, without_creatures
 from .route import blocking_creature, known_steps, why_unreachable
+from .searching import search_spots
 from .terrain import WAYS_DOWN
 
 Mode = Literal["to", "explore", "descend"]

@@ -26,6 +26,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from . import plan_text
+
 FEATURES_SHOWN = 12  # the scene lists at most 12 (plus ways and altars): all of them
 OBJECTS_SHOWN = 12
 RESULT_CHARS = 2000
@@ -231,11 +233,7 @@ def _door(d: dict[str, Any]) -> str:
 
 
 def _spot(s: dict[str, Any]) -> str:
-    return (
-        _way(s)
-        + (f" toward {_at(s['toward'])}" if s.get("toward") else "")
-        + (f" undiscovered {s['undiscovered']}" if "undiscovered" in s else "")
-    )
+    return plan_text.spot_text(s)
 
 
 def _advice(result: dict[str, Any]) -> list[str]:
@@ -365,6 +363,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "inventory": _inventory,
     "neighborhood": _neighborhood,
     "route": _route,
+    "wayOn": plan_text.way_on,
 }
 
 

@@ -172,7 +172,7 @@ async def apply_entries(
             raise _diverged(entry, entry["receipt"], got, "it reached a different boundary")
         reached[0] = got
         if memory is not None:
-            memory.apply(response.get("observation"))
+            memory.apply(response.get("observation"), searching=entry["method"] == "game.search")
 
     requests = [entry["request"] if memory is not None else quiet(entry["request"]) for entry in todo]
     try:

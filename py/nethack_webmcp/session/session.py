@@ -607,7 +607,7 @@ class Session:
                 if response.get("revision", self.state.revision) != self.state.revision:
                     await self.observe()  # our bookkeeping drifted: resynchronise
                 return StepResult("rejected", method, request_id, before, before, error=response["error"])
-            self._apply(response)
+            self._apply(response, searching=method == "game.search")
             level = (self.state.observation.get("vitals") or {}).get("level")
             fields, record = progress(
                 self.info, self.state.observation.get("depth"), self.state.ended, self.state.end, now, level=level
@@ -674,9 +674,9 @@ class Session:
             raise SessionError(error.get("code", "lookupFailed"), error.get("message", ""), field=error.get("field"))
         return {key: response[key] for key in ("kind", "name", "found", "lines")}
 
-    def _apply(self, response: dict[str, Any]) -> None:
+    def _apply(self, response: dict[str, Any], *, searching: bool = False) -> None:
         observation = dict(response.get("observation") or {})
-        self.state.tracker.apply(observation)
+        self.state.tracker.apply(observation, searching=searching)  # searching: counted per square
         observation.pop("world", None)  # merged into the tracker
         self.state.revision = int(response["revision"])
         self.state.observation = observation

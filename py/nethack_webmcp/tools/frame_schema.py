@@ -68,6 +68,7 @@ RESULT_KINDS: Final = (
     "route",
     "navigation",
     "neighborhood",
+    "wayOn",
     "lore",
     "lookup",
     "leg",

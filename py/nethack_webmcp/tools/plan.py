@@ -1,4 +1,4 @@
-"""plan.py - the `plan` tool: free route, navigation and neighborhood queries.
+"""plan.py - the `plan` tool: free route, navigation, neighborhood and way-on queries.
 
 Pure functions of the current perceived level (navigation package): no
 input, no turn, no randomness. A result is a plan tied to basis.revision,
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..navigation import navigation, neighborhood, route
+from ..navigation import navigation, neighborhood, route, way_on
 from ..projection import frame as frames
 from ..session import Session
 from .actions import Action, ActionTable
@@ -21,6 +21,7 @@ TABLE = ActionTable(
         Action("route", "", required=("to",), binding="session"),
         Action("navigation", "frontiers, stairs, doors", binding="session"),
         Action("neighborhood", "9x9 around you", binding="session"),
+        Action("wayOn", "stuck? what to try, in order", binding="session"),
     ),
     {"sessionId": SESSION_ID, "to": POSITION},
 )
@@ -32,6 +33,9 @@ def result(session: Session, args: dict[str, Any]) -> dict[str, Any]:
         return route(level, (args["to"]["x"], args["to"]["y"]))
     if args["query"] == "navigation":
         return navigation(level)
+    if args["query"] == "wayOn":
+        observation = session.state.observation
+        return way_on(level, depth=observation.get("depth"), dungeon=observation.get("dungeon"))
     return {"kind": "neighborhood", **neighborhood(level)}
 
 
