@@ -101,3 +101,17 @@ def test_page_seeks_equal_native_frames_and_a_tampered_checkpoint_is_rebuilt(
     assert refused["refused"] == [victim] and refused["rebuilt"] is True, refused
     for move in targets[:4]:
         assert replay(page, "frame", session_id, move)["rows"] == expected[move]
+
+
+def test_a_game_that_goes_on_is_followed_and_checkpointed(ctx: BrowserContext, site_url: str) -> None:
+    game = run(play(500))
+    session_id = game["info"]["sessionId"]
+    expected = run(native_rows(game, 480))
+    page = open_site(ctx, site_url)
+    store_game(page, {"info": game["info"], "entries": game["entries"][:300]})
+    first = replay(page, "open", session_id)
+    assert first["moves"] == 300, first
+    store_game(page, game)  # 200 more inputs were journaled meanwhile
+    grown = replay(page, "refresh", session_id)
+    assert grown["moves"] == 500 and grown["checkpoints"] > first["checkpoints"], (first, grown)
+    assert replay(page, "frame", session_id, 480)["rows"] == expected

@@ -10,8 +10,9 @@
 //
 // window.nethackReplay replays this browser's stored games from checkpoints
 // (worker/page-replay.js; docs/REPLAY.md "Page checkpoints"): open(gameId),
-// moves(gameId, from, to), frame(gameId, move), resume(gameId), close(gameId),
-// each resolving with plain data (a frame's map rows, messages, status).
+// refresh(gameId) (a game that goes on), moves(gameId, from, to),
+// frame(gameId, move), resume(gameId), close(gameId), each resolving with
+// plain data (a frame's map rows, messages, status).
 //
 // Test hooks (window.nethackTest: run Python in the worker, inject IndexedDB
 // faults, terminate the worker) exist only when the page was loaded with
@@ -69,6 +70,7 @@ bridge.onlost = (gameId) => {
 const replay = async (action, fields) => JSON.parse(await bridge.request('replay', { action, ...fields }));
 window.nethackReplay = {
   open: (gameId) => replay('open', { gameId }),
+  refresh: (gameId) => replay('refresh', { gameId }),
   moves: (gameId, from, to) => replay('moves', { gameId, from, to }),
   frame: (gameId, move) => replay('frame', { gameId, move }),
   resume: (gameId) => replay('resume', { gameId }),

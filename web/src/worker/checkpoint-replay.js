@@ -8,7 +8,8 @@
 // the live game's.
 //
 //   open()        reuse the stored checkpoints that are this journal's (digest),
-//                 this build's and base's, and intact (sha256 of their bytes); otherwise (none, stale, tampered) one
+//                 this build's and base's, and intact (sha256 of their bytes),
+//                 extended to moves made since from the last of them; otherwise (none, stale, tampered) one
 //                 verified quiet replay that takes new ones: at move 0, every
 //                 `spacingMs` of replay cost (later inputs replay slower, so an
 //                 old game's checkpoints are denser in inputs) and at the last
@@ -20,8 +21,9 @@
 //                 checkpoint is thus verified whenever it is used; a mismatch
 //                 rejects with CheckpointRefused and no frame is returned.
 //   resume()      a fresh engine at the last move, verified the same way.
+//   append(e)     more completed inputs of a game that goes on: checkpointed too.
 import {
-  CheckpointRefused, chainDigests, canonical, decode, encode, restoreInto, sha256Hex, snapshot,
+  CheckpointRefused, JournalChain, canonical, decode, encode, restoreInto, sha256Hex, snapshot,
 } from './checkpoints.js';
 
 const DEFAULT_SPACING_MS = 40;
@@ -67,6 +69,8 @@ export class Replayer {
     this.known = [...new Set(known)].filter((move) => move <= moves.length).sort((a, b) => a - b);
     this.checkpoints = []; // moves with a usable checkpoint, ascending
     this.digests = new Map(); // move -> journal digest
+    /** @type {JournalChain | null} */
+    this.chain = null;
     this.cursor = null; // {move, engine} left by the last seek
     this.spare = null; // a fresh instance started ahead, for the next restore
     this.refusals = []; // stored checkpoints refused at open (kept for diagnostics)
@@ -79,21 +83,28 @@ export class Replayer {
   }
 
   async digestsAt(moves) {
-    const missing = moves.filter((move) => !this.digests.has(move));
-    if (missing.length) {
-      const creation = { create: this.info.create, created: this.info.createdSummary };
-      const inputs = this.moves.map((entry) => ({ request: entry.request, receipt: entry.receipt }));
-      const values = await chainDigests(creation, inputs, missing);
-      missing.forEach((move, at) => this.digests.set(move, values[at]));
+    if (!this.chain) {
+      this.chain = new JournalChain({ create: this.info.create, created: this.info.createdSummary },
+        this.moves.map((entry) => ({ request: entry.request, receipt: entry.receipt })));
     }
-    return moves.map((move) => this.digests.get(move));
+    for (let i = this.chain.inputs.length; i < this.moves.length; i++) {
+      this.chain.inputs.push({ request: this.moves[i].request, receipt: this.moves[i].receipt });
+    }
+    const out = [];
+    for (const move of moves) {
+      if (!this.digests.has(move)) this.digests.set(move, await this.chain.at(move));
+      out.push(this.digests.get(move));
+    }
+    return out;
   }
 
   async open() {
     const started = performance.now();
-    if (this.known.includes(0) && this.known.includes(this.length)) {
+    let rebuilt = true;
+    if (this.known.includes(0)) {
       // the stored checkpoints are trusted only after their digest matches this
-      // journal; each one is decoded (and so fully checked) when first used
+      // journal and their bytes their sha256; each one is decoded (and so
+      // checked again) when used, and verified by the replay after it
       const digests = await this.digestsAt(this.known);
       const usable = [];
       for (const [at, move] of this.known.entries()) {
@@ -106,15 +117,21 @@ export class Replayer {
       // one refused checkpoint (changed, stale) means the set is rebuilt, not patched
       if (!this.refusals.length) {
         this.checkpoints = usable;
-        this.openMs = performance.now() - started;
-        this.prepareSpare();
-        return { rebuilt: false };
+        rebuilt = false;
       }
     }
-    await this.rebuild();
+    if (rebuilt) await this.rebuild();
+    else await this.extend(); // a game that went on since: checkpoints for its new moves
     this.openMs = performance.now() - started;
     this.prepareSpare();
-    return { rebuilt: true };
+    return { rebuilt };
+  }
+
+  /** More completed inputs of a game that goes on (a live game watched):
+   *  checkpoints are taken for them from the last one. */
+  async append(entries) {
+    this.moves.push(...entries);
+    await this.extend();
   }
 
   /** One verified quiet replay of the whole journal, checkpoints saved as it goes. */
@@ -122,40 +139,59 @@ export class Replayer {
     await this.clear();
     this.checkpoints = [];
     const engine = await this.start();
-    const pending = [];
     try {
       await this.create(engine);
-      const take = async (move) => {
-        const [digest] = await this.digestsAt([move]);
-        const state = snapshot(engine, this.base); // copied now; encoded while the replay goes on
-        pending.push(encode({ move, digest, summary: this.summaryAt(move), build: this.base.build,
-                              baseHash: this.base.hash }, state).then((record) => this.save(record)));
-        this.checkpoints.push(move);
-      };
-      await take(0);
-      let at = 0;
-      let batch = 64;
-      let since = performance.now();
-      while (at < this.length) {
-        const from = at;
-        const to = Math.min(this.length, at + batch);
-        const batchStarted = performance.now();
-        await this.replay(engine, from, to);
-        at = to;
-        const now = performance.now();
-        // the next batch is what the last one says fits in one spacing: the
-        // replay slows as the game ages, so checkpoints densen in inputs
-        const rate = (to - from) / Math.max(1, now - batchStarted);
-        batch = Math.max(8, Math.min(this.maxInputs, Math.round(rate * this.spacingMs)));
-        if (now - since >= this.spacingMs * 0.9 || at === this.length) {
-          await take(at);
-          since = performance.now();
-        }
-      }
-      await Promise.all(pending);
+      await this.takeFrom(engine, 0, true);
     } finally {
       engine.close();
     }
+  }
+
+  /** Checkpoints for the moves after the last one (none when it is the last move). */
+  async extend() {
+    const last = this.checkpoints[this.checkpoints.length - 1];
+    if (last >= this.length) return;
+    const { engine } = await this.restore(last);
+    try {
+      await this.takeFrom(engine, last, false);
+    } finally {
+      engine.close();
+    }
+  }
+
+  /** Replay from `at` to the last move on `engine` (which is at `at`),
+   *  saving a checkpoint every spacing of replay cost and at the last move. */
+  async takeFrom(engine, at, first) {
+    const pending = [];
+    const take = async (move) => {
+      const [digest] = await this.digestsAt([move]);
+      const state = snapshot(engine, this.base); // copied now; encoded while the replay goes on
+      pending.push(encode({ move, digest, summary: this.summaryAt(move), build: this.base.build,
+                            baseHash: this.base.hash }, state).then((record) => this.save(record)));
+      this.checkpoints.push(move);
+    };
+    if (first) await take(at);
+    let taken = at;
+    let batch = 64;
+    let since = performance.now();
+    while (at < this.length) {
+      const from = at;
+      const to = Math.min(this.length, at + batch);
+      const batchStarted = performance.now();
+      await this.replay(engine, from, to);
+      at = to;
+      const now = performance.now();
+      // the next batch is what the last one says fits in one spacing: the
+      // replay slows as the game ages, so checkpoints densen in inputs
+      const rate = (to - from) / Math.max(1, now - batchStarted);
+      batch = Math.max(8, Math.min(this.maxInputs, Math.round(rate * this.spacingMs)));
+      if (now - since >= this.spacingMs * 0.9 || at - taken >= this.maxInputs || at === this.length) {
+        await take(at);
+        taken = at;
+        since = performance.now();
+      }
+    }
+    await Promise.all(pending);
   }
 
   async create(engine) {

@@ -267,27 +267,34 @@ export function canonical(value) {
 
 const LINK = 512; // inputs per link of the chain
 
-/** digests[i] for each move in `moves`: the journal's digest at that move.
- *  A chain over fixed links of LINK inputs (link j = sha256(link j-1 + the
- *  canonical inputs of link j)), and digest(m) = sha256(the last whole link
- *  before m + the inputs after it up to m): every byte of the journal is
- *  hashed about once, the digest of a move does not depend on which other
- *  moves have checkpoints, and a journal edited at or before a checkpoint's
- *  move no longer yields its digest. `inputs[k-1]` is move k's {request,
- *  receipt}; `creation` the game's {create, created}. */
-export async function chainDigests(creation, inputs, moves) {
-  const encoder = new TextEncoder();
-  const text = (from, to) => inputs.slice(from, to).map((input) => canonical(input)).join('\n');
-  const links = [await sha256Hex(encoder.encode(canonical(creation)))];
-  const last = Math.max(0, ...moves);
-  for (let j = 1; j * LINK <= last; j++) {
-    links.push(await sha256Hex(encoder.encode(`${links[j - 1]}\n${text((j - 1) * LINK, j * LINK)}`)));
+/** The journal's digest at any move: a chain over fixed links of LINK
+ *  inputs (link j = sha256(link j-1 + the canonical inputs of link j)), and
+ *  digest(m) = sha256(the last whole link before m + the inputs after it up
+ *  to m). Every byte of the journal is hashed about once (links are kept),
+ *  the digest of a move does not depend on which other moves have
+ *  checkpoints, and a journal edited at or before a checkpoint's move no
+ *  longer yields its digest. `inputs[k-1]` is move k's {request, receipt}
+ *  (the array may grow: a game that goes on); `creation` the game's {create, created}. */
+export class JournalChain {
+  constructor(creation, inputs) {
+    this.creation = creation;
+    this.inputs = inputs;
+    /** @type {string[]} */
+    this.links = [];
   }
-  const out = [];
-  for (const move of moves) {
+
+  text(from, to) {
+    return this.inputs.slice(from, to).map((input) => canonical(input)).join('\n');
+  }
+
+  async at(move) {
+    const encoder = new TextEncoder();
+    if (!this.links.length) this.links.push(await sha256Hex(encoder.encode(canonical(this.creation))));
     const j = Math.floor(move / LINK);
-    out.push(move === j * LINK ? links[j]
-      : await sha256Hex(encoder.encode(`${links[j]}\n${text(j * LINK, move)}`)));
+    while (this.links.length <= j) {
+      const k = this.links.length;
+      this.links.push(await sha256Hex(encoder.encode(`${this.links[k - 1]}\n${this.text((k - 1) * LINK, k * LINK)}`)));
+    }
+    return move === j * LINK ? this.links[j] : sha256Hex(encoder.encode(`${this.links[j]}\n${this.text(j * LINK, move)}`));
   }
-  return out;
 }

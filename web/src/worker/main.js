@@ -10,9 +10,11 @@
 //                 {id, op:'export', gameId}          the game as an exchange document
 //                 {id, op:'import', text}            verify and store a document
 //                 {id, op:'replay', action, gameId, …} a stored game's replay (page-replay.js):
-//                                                    open | moves {from,to} | frame {move} | resume | close
+//                                                    open | refresh | moves {from,to} | frame {move} | resume | close
 //                 {id, op:'test', action, …}         test hooks: only when booted with testHooks
-// Worker → page:  {type:'progress', stage, label}
+// Worker → page:  {type:'progress', stage, label}   stages: snapshot, package, engine, start
+//                   (booted from the build's Python snapshot), or pyodide, micropip, package,
+//                   engine, start (a plain boot: no snapshot, or it failed - timings.snapshotFailure)
 //                 {type:'ready', timings, declarations, identity, engine}
 //                   identity: the game identity (rules); engine: {build, buildIdentity}
 //                 {type:'failed', stage, message}
@@ -32,6 +34,8 @@ let book = null;
 let storage = null;
 let testHooks = false;
 let booted = null;
+let bootStage = 'pyodide'; // the stage a boot failure is reported at
+/** @type {Record<string, number | string>} ms since the worker started, per stage; `boot`: 'snapshot' | 'plain' */
 const timings = {};
 const origin = performance.now();
 
@@ -40,6 +44,7 @@ function mark(name) {
 }
 
 function progress(stage, label) {
+  bootStage = stage;
   mark(stage);
   self.postMessage({ type: 'progress', stage, label });
 }
@@ -66,29 +71,29 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
   if (testHooks) {
     storage.store.faults.onHang = (op) => self.postMessage({ type: 'test', event: 'hung', op });
   }
-  let stage = 'pyodide';
   try {
-    progress('pyodide', 'Starting Python (Pyodide)…');
     const engineReady = prepareEngine(config.engine, url);
     engineReady.catch(() => {}); // awaited below; keeps an early failure from going unhandled
-    pyodide = await loadPyodide({ indexURL: url(config.pyodide), stdout: () => {},
-                                  stderr: (text) => console.warn(`[python] ${text}`) });
-    stage = 'micropip';
-    progress('micropip', 'Loading micropip…');
-    const problems = [];
-    await pyodide.loadPackage(url(config.micropip), { messageCallback: () => {},
-                                                      errorCallback: (text) => problems.push(text) });
-    if (problems.length) throw new Error(`cannot load ${config.micropip}: ${problems.join(' ')}`);
-    mark('micropip.loaded');
-    const micropip = pyodide.pyimport('micropip');
-    stage = 'package';
-    progress('package', 'Installing nethack_webmcp…');
-    await micropip.install(url(config.wheel), { deps: false });
-    stage = 'engine';
+    const options = { indexURL: url(config.pyodide), stdout: () => {},
+                      stderr: (text) => console.warn(`[python] ${text}`) };
+    let fallback = null;
+    if (config.snapshot) {
+      try {
+        await restoreSnapshot(config, url, options);
+      } catch (error) {
+        pyodide = null;
+        fallback = describe(error);
+        console.warn(`[boot] the Python snapshot could not be restored, starting Python from scratch: ${fallback}`);
+      }
+    }
+    if (!pyodide) {
+      await plainBoot(config, url, options, fallback);
+    }
+    timings.boot = fallback === null && config.snapshot ? 'snapshot' : 'plain';
+    if (fallback !== null) timings.snapshotFailure = fallback;
     progress('engine', 'Compiling the NetHack engine…');
     const engine = await engineReady;
     self.nethackEngineHost = engineHost;
-    stage = 'start';
     progress('start', 'Starting the game host…');
     python = pyodide.pyimport('nethack_webmcp.worker');
     mark('imported');
@@ -103,9 +108,61 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
                        identity: engine.gameIdentity,
                        engine: { build: engine.build, buildIdentity: engine.buildIdentity } });
   } catch (error) {
-    self.postMessage({ type: 'failed', stage, message: String(error && error.message ? error.message : error) });
+    self.postMessage({ type: 'failed', stage: bootStage, message: describe(error) });
     throw error;
   }
+}
+
+const describe = (error) => String(error && error.message ? error.message : error);
+
+/** The build's snapshot as bytes. It is stored gzip'd; a host that serves
+ *  .gz files with Content-Encoding: gzip has the browser unpack it already. */
+async function fetchSnapshot(address) {
+  const response = await fetch(address);
+  if (!response.ok || !response.body) throw new Error(`cannot fetch ${address}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const unpacked = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
+}
+
+/** Boot from the build's memory snapshot (scripts/make-snapshot.mjs): our
+ *  package is already imported in it; only its files are unpacked again (a
+ *  snapshot holds memory, not the file system). Throws on any failure, and
+ *  the caller boots plainly. */
+async function restoreSnapshot(config, url, options) {
+  progress('snapshot', 'Restoring Python from the build snapshot…');
+  const wheel = fetch(url(config.wheel)).then((response) => {
+    if (!response.ok) throw new Error(`cannot fetch ${config.wheel}: HTTP ${response.status}`);
+    return response.arrayBuffer();
+  });
+  wheel.catch(() => {});
+  const snapshot = fetchSnapshot(url(config.snapshot.url));
+  snapshot.then(() => mark('snapshot.fetched'), () => {});
+  pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+  mark('snapshot.restored');
+  progress('package', 'Unpacking nethack_webmcp…');
+  const sitePackages = pyodide.runPython("__import__('sysconfig').get_paths()['purelib']");
+  pyodide.unpackArchive(new Uint8Array(await wheel), 'wheel', { extractDir: sitePackages });
+  if (!pyodide.runPython("'nethack_webmcp.worker' in __import__('sys').modules")) {
+    throw new Error('the snapshot does not hold nethack_webmcp.worker');
+  }
+}
+
+/** Boot Pyodide from scratch: micropip installs our wheel from its URL. */
+async function plainBoot(config, url, options, fallback) {
+  progress('pyodide', fallback === null ? 'Starting Python (Pyodide)…'
+    : `The build snapshot failed (${fallback}): starting Python (Pyodide) from scratch…`);
+  pyodide = await loadPyodide(options);
+  progress('micropip', 'Loading micropip…');
+  const problems = [];
+  await pyodide.loadPackage(url(config.micropip), { messageCallback: () => {},
+                                                    errorCallback: (text) => problems.push(text) });
+  if (problems.length) throw new Error(`cannot load ${config.micropip}: ${problems.join(' ')}`);
+  mark('micropip.loaded');
+  const micropip = pyodide.pyimport('micropip');
+  progress('package', 'Installing nethack_webmcp…');
+  await micropip.install(url(config.wheel), { deps: false });
 }
 
 /** Run one page request; answers {id, ok, text} and keeps the games list current. */
@@ -138,6 +195,7 @@ function replay(message) {
   replays = replays || new PageReplays(storage.store);
   const { action, gameId } = message;
   if (action === 'open') return replays.open(gameId);
+  if (action === 'refresh') return replays.refresh(gameId);
   if (action === 'moves') return Promise.resolve(replays.moves(gameId, message.from, message.to));
   if (action === 'frame') return replays.frame(gameId, message.move);
   if (action === 'resume') return replays.resume(gameId);

@@ -5,6 +5,7 @@
 //
 //   open(gameId)          the game's journal, its checkpoints reused or rebuilt
 //                         -> {moves, rebuilt, openMs, checkpoints, bytes, refused}
+//   refresh(gameId)       a game that goes on: its new inputs appended and checkpointed
 //   moves(gameId, a, b)   TimelineMove[] for moves a..b (web/src/timeline/source.js)
 //   frame(gameId, k)      TimelineFrame at move k, verified (a refusal rejects: no frame)
 //   resume(gameId)        an engine at the last move, verified, closed again -> {ms}
@@ -50,8 +51,7 @@ export class PageReplays {
     this.close(gameId);
     const info = await this.read('getSession', gameId);
     if (!info) throw new Error(`no stored game ${gameId}`);
-    const entries = (await this.read('journal', gameId, 0)).filter((entry) => entry.state === 'completed'
-      && entry.receipt);
+    const { inputs: entries, lastSeq } = settledInputs(await this.read('journal', gameId, 0), 0);
     const { start, base } = await this.engineParts();
     const store = this.checkpoints;
     const replayer = new Replayer({
@@ -62,9 +62,25 @@ export class PageReplays {
       known: await store.moves(gameId),
     });
     const { rebuilt } = await replayer.open();
-    this.open_.set(gameId, { replayer, entries, info });
-    return { moves: entries.length, rebuilt, openMs: replayer.openMs, checkpoints: replayer.checkpoints.length,
-             bytes: await store.bytes(gameId), refused: replayer.refusals, ended: info.status === 'ended' };
+    this.open_.set(gameId, { replayer, entries, info, lastSeq });
+    return this.describe(gameId, replayer, info, rebuilt);
+  }
+
+  /** A game that goes on: its new completed inputs are appended (and
+   *  checkpointed); the same answer as open's. */
+  async refresh(gameId) {
+    const game = this.opened(gameId);
+    const { inputs: more, lastSeq } = settledInputs(await this.read('journal', gameId, game.lastSeq), game.lastSeq);
+    game.lastSeq = lastSeq;
+    if (more.length) await game.replayer.append(more);
+    const info = await this.read('getSession', gameId);
+    return this.describe(gameId, game.replayer, info, false);
+  }
+
+  async describe(gameId, replayer, info, rebuilt) {
+    return { moves: replayer.length, rebuilt, openMs: replayer.openMs, checkpoints: replayer.checkpoints.length,
+             bytes: await this.checkpoints.bytes(gameId), refused: replayer.refusals,
+             ended: Boolean(info && info.status === 'ended') };
   }
 
   opened(gameId) {
@@ -117,6 +133,21 @@ export class PageReplays {
     if (game) game.replayer.close();
     this.open_.delete(gameId);
   }
+}
+
+/** The completed inputs of journal entries after `afterSeq`, in order, up to
+ *  the first entry still waiting for its receipt (a live game's reservation:
+ *  read again next time) or a gap; and the last entry settled. Rejected and
+ *  not-applied entries made no input and are skipped. */
+function settledInputs(entries, afterSeq) {
+  const inputs = [];
+  let lastSeq = afterSeq;
+  for (const entry of entries) {
+    if (entry.seq !== lastSeq + 1 || entry.state === 'reserved') break;
+    if (entry.state === 'completed' && entry.receipt) inputs.push(entry);
+    lastSeq = entry.seq;
+  }
+  return { inputs, lastSeq };
 }
 
 /** The TimelineFrame (web/src/timeline/source.js) of a session.observe response. */
