@@ -39,6 +39,10 @@ function route() {
     : onTv ? new ServerTv(main, connection) : new ServerHome(main, connection);
   window.nethackSpectator = view;
 }
-// the root and its TV are one page (/ and /#/tv): a hash change that moves between them re-routes
-window.addEventListener('hashchange', () => { if ((location.hash === TV_HASH) !== onTv) route(); });
+// the root and its TV are one page (/ and /#/tv): a hash change that moves between them re-routes;
+// on a game's page, #move=N opens that move of its timeline
+window.addEventListener('hashchange', () => {
+  if ((location.hash === TV_HASH) !== onTv) route();
+  else if (view instanceof ServerSpectator) view.follow();
+});
 route();

@@ -12,13 +12,27 @@
 // stored but not being played here (its recent messages, from the stored
 // receipts the answer carries; look again in 5 s). No controls:
 // watching cannot change a game.
+//
+// Under the game, its timeline (timeline/timeline.js over server/timeline-source.js):
+// every move of the game, live or ended, from the server's GET routes.
+// `#move=N` in the address opens move N (paused); a paused move is written
+// back into the address (replaceState), so the address shares what is shown.
 import { h, replace } from '../dom.js';
 import { renderGame } from '../game-view.js';
+import { TimelineView } from '../timeline/timeline.js';
+import { ServerTimelineSource } from './timeline-source.js';
 
 const NOT_LIVE_MS = 5000;
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 10_000];
 
 const HISTORY_SHOWN = 10;
+const MOVE_HASH = /^#move=(\d{1,9})$/;
+
+/** The move the address asks for (`#move=N`), or null. */
+export function hashMove() {
+  const found = MOVE_HASH.exec(location.hash);
+  return found ? Number(found[1]) : null;
+}
 
 /** A stored game's recent events (from its stored receipts: the server
  *  loads nothing to show them), newest last, as text. */
@@ -34,8 +48,16 @@ function storedHistory(events) {
 
 export class ServerSpectator {
   constructor(root, gameId, connection) {
-    this.root = root;
+    this.main = root;
+    // the game (redrawn by every state) and its timeline (kept: its focus and position survive redraws)
+    this.root = h('div', { className: 'game-view' });
+    this.timelineHost = h('div', { className: 'timeline-host' });
+    replace(root, this.root, this.timelineHost);
     this.gameId = gameId;
+    /** @type {TimelineView | null} */
+    this.timeline = null;
+    this.disposed = false;
+    this.openTimeline();
     this.connection = connection;
     this.base = `/api/games/${encodeURIComponent(gameId)}`;
     this.source = null;
@@ -78,6 +100,39 @@ export class ServerSpectator {
   draw(state) {
     this.connection({ ok: true });
     renderGame(this.root, { gameId: this.gameId, record: state.record, snapshot: state, home: '/' });
+    this.mirror();
+  }
+
+  /** The page's main element carries what the game view says of itself (revision, game, ended). */
+  mirror() {
+    Object.assign(this.main.dataset, { revision: this.root.dataset.revision || '', gameId: this.gameId,
+                                       ended: this.root.dataset.ended || 'false' });
+  }
+
+  /** The timeline, once the server knows the game (an unknown one has none). */
+  async openTimeline() {
+    const source = new ServerTimelineSource(this.gameId);
+    try {
+      await source.open();
+    } catch {
+      source.close();
+      return; // no such game: the page says so (explain)
+    }
+    if (this.disposed) { source.close(); return; }
+    this.timeline = new TimelineView(this.timelineHost, source, {
+      move: hashMove(),
+      onMove: (move, paused) => {
+        const hash = paused ? `#move=${move}` : '';
+        if (location.hash !== hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+      },
+    });
+    /** @type {any} */ (window).nethackTimeline = this.timeline; // the e2e tests' handle
+  }
+
+  /** The address asked for another move (`#move=N` typed or followed). */
+  follow() {
+    const move = hashMove();
+    if (move !== null && this.timeline) this.timeline.seek(move);
   }
 
   /** The stream is refused or over: the state route says why. */
@@ -99,10 +154,12 @@ export class ServerSpectator {
       this.done = true;
       renderGame(this.root, { gameId: this.gameId, record: body.record, snapshot: null, home: '/',
                               missing: 'The game is over and the MCP server has closed it: its record remains.' });
+      this.mirror();
     } else {
       const notLive = body && body.error === 'notLive';
       this.done = !notLive;
       this.root.dataset.gameId = this.gameId;
+      this.mirror();
       replace(this.root, h('section', { className: 'panel notfound', dataset: { state: notLive ? 'not-live' : 'not-found' } },
         h('h2', { text: notLive ? 'Not being played here right now' : 'No such game' }),
         h('p', {}, 'Game ', h('code', { text: this.gameId }), notLive
@@ -115,7 +172,9 @@ export class ServerSpectator {
   }
 
   dispose() {
+    this.disposed = true;
     this.done = true;
+    if (this.timeline) this.timeline.dispose();
     this.close();
     clearTimeout(this.timer);
     document.removeEventListener('visibilitychange', this.visibility);
