@@ -7,10 +7,11 @@
  * so the time measured is NetHack plus building every full response, with
  * no pipe in between. Prints one JSON line at exit.
  *
- *   build/native/nhbench SEED OPS [cpu]
+ *   build/native/nhbench SEED OPS [cpu] [delta]
  *
  * cpu: time the process's CPU use instead of the monotonic wall clock (on a
- * shared machine, the nearest measure of the engine's own speed). */
+ * shared machine, the nearest measure of the engine's own speed).
+ * delta: every step asks for a delta response (obs_delta.h). */
 #include "hack.h"
 #include "nnh_state.h"
 #include "nnh_io.h"
@@ -21,6 +22,7 @@ static unsigned long long response_bytes;
 static struct timespec started;
 static int created, stepped;
 static clockid_t clock_id = CLOCK_MONOTONIC;
+static const char *delta = ""; /* ",\"delta\":true" with the delta argument */
 
 static double now(void)
 {
@@ -52,15 +54,15 @@ int nnh_io_read_request(char *buf, int cap)
     ops++;
     if (nnh.decision.active)
         return snprintf(buf, cap, "{\"version\":1,\"method\":\"decision.cancel\",\"params\":{\"sessionId\":"
-                        "\"bench\",\"requestId\":\"c%ld\",\"expectedRevision\":%ld,\"decisionId\":"
-                        "\"decision-%d\"}}", ops, nnh.revision, nnh.decision.serial);
+                        "\"bench\",\"requestId\":\"c%ld\",\"expectedRevision\":%ld%s,\"decisionId\":"
+                        "\"decision-%d\"}}", ops, nnh.revision, delta, nnh.decision.serial);
     stepped++;
     if (stepped % 2 == 0)
         return snprintf(buf, cap, "{\"version\":1,\"method\":\"game.move\",\"params\":{\"sessionId\":"
-                        "\"bench\",\"requestId\":\"r%ld\",\"expectedRevision\":%ld,\"direction\":\"%s\"}}",
-                        ops, nnh.revision, directions[(stepped / 2) % 8]);
+                        "\"bench\",\"requestId\":\"r%ld\",\"expectedRevision\":%ld%s,\"direction\":\"%s\"}}",
+                        ops, nnh.revision, delta, directions[(stepped / 2) % 8]);
     return snprintf(buf, cap, "{\"version\":1,\"method\":\"game.search\",\"params\":{\"sessionId\":"
-                    "\"bench\",\"requestId\":\"r%ld\",\"expectedRevision\":%ld}}", ops, nnh.revision);
+                    "\"bench\",\"requestId\":\"r%ld\",\"expectedRevision\":%ld%s}}", ops, nnh.revision, delta);
 }
 
 void nnh_io_write_response(const char *data, int len)
@@ -85,6 +87,9 @@ __attribute__((constructor)) static void bench_arguments(void)
         char *p = args + strlen(args) + 1;
         if (p < args + n) { seed = atol(p); p += strlen(p) + 1; }
         if (p < args + n) { budget = atol(p); p += strlen(p) + 1; }
-        if (p < args + n && !strcmp(p, "cpu")) clock_id = CLOCK_PROCESS_CPUTIME_ID;
+        for (; p < args + n; p += strlen(p) + 1) {
+            if (!strcmp(p, "cpu")) clock_id = CLOCK_PROCESS_CPUTIME_ID;
+            if (!strcmp(p, "delta")) delta = ",\"delta\":true";
+        }
     }
 }

@@ -11,6 +11,7 @@
 #include "hack.h"
 #include "nnh_state.h"
 #include "port_map.h"
+#include "obs_reuse.h"
 
 #define UNSEEN (-1)
 
@@ -22,6 +23,10 @@ static unsigned char dirty[NNH_ROWS];
  * of every row's visible layer is exact after every full response. */
 static char sent_visible[NNH_ROWS][NNH_COLS], writing_visible[NNH_ROWS][NNH_COLS];
 static unsigned char creatures[NNH_ROWS];      /* per row: cells showing a creature */
+static unsigned char covered[NNH_ROWS];        /* per row: cells showing other than terrain */
+/* Counts every write to any level's terrain memory: the trap list is
+ * rewritten only when it moved (nnh_map_traps). */
+static unsigned long memory_writes;
 static int current_ledger = -1;
 static short *terrain_memory[NNH_MAX_LEDGERS]; /* per level: cmap glyph or UNSEEN */
 static unsigned char *visited[NNH_MAX_LEDGERS];  /* per level: the hero stood here */
@@ -34,6 +39,7 @@ static short *memory_for(int ledger)
         terrain_memory[ledger] = (short *) malloc(sizeof(short) * NNH_ROWS * NNH_COLS);
         if (!terrain_memory[ledger]) return NULL;
         for (i = 0; i < NNH_ROWS * NNH_COLS; i++) terrain_memory[ledger][i] = UNSEEN;
+        memory_writes++;
     }
     return terrain_memory[ledger];
 }
@@ -46,7 +52,7 @@ void nnh_map_reset_window(void)
     for (y = 0; y < NNH_ROWS; y++) {
         for (x = 0; x < NNH_COLS; x++) shown[y][x] = UNSEEN;
         dirty[y] = 1;
-        creatures[y] = 0;
+        creatures[y] = covered[y] = 0;
     }
 }
 
@@ -96,6 +102,7 @@ static int remember_covered_terrain(short *memory, int x, int y)
     if (*cell != UNSEEN && glyph_is_trap(*cell) && !glyph_is_trap(glyph)) return 0;
     if (*cell != UNSEEN && is_floor_glyph(*cell) && is_floor_glyph(glyph)) return 0;
     *cell = (short) glyph;
+    memory_writes++;
     return 1;
 }
 
@@ -111,11 +118,17 @@ void nnh_map_refresh_covered(void)
     int x, y;
     if (!memory) return;
     for (y = 0; y < NNH_ROWS; y++)
-        for (x = 1; x < NNH_COLS; x++) {
+        for (x = 1; x < NNH_COLS && covered[y]; x++) {
             int g = shown[y][x];
             if (g == UNSEEN || g == NO_GLYPH || glyph_is_cmap(g)) continue;
             if (remember_covered_terrain(memory, x, y)) dirty[y] = 1;
         }
+}
+
+/* Whether a displayed glyph covers the terrain (nnh_map_refresh_covered). */
+static int covers_terrain(int glyph)
+{
+    return glyph != UNSEEN && glyph != NO_GLYPH && !glyph_is_cmap(glyph);
 }
 
 /* Whether a displayed glyph is one nnh_map_entities() reports. */
@@ -142,6 +155,7 @@ void nnh_map_print_glyph(int x, int y, int glyph)
         /* the per-row count lets each response skip the rows without
            creatures instead of testing all 1,680 cells */
         creatures[y] += shows_creature(glyph) - shows_creature(shown[y][x]);
+        covered[y] += covers_terrain(glyph) - covers_terrain(shown[y][x]);
         shown[y][x] = glyph;
         dirty[y] = 1;
     }
@@ -158,6 +172,7 @@ void nnh_map_print_glyph(int x, int y, int glyph)
         if (cmap != S_stone && cmap <= S_vibrating_square
             && memory[y * NNH_COLS + x] != glyph) {
             memory[y * NNH_COLS + x] = (short) glyph;
+            memory_writes++;
             dirty[y] = 1;
         }
     }
@@ -213,14 +228,6 @@ static void mark_and_color(int glyph, int x, int y, char *mark, char *color)
     *color = "0123456789abcdef"[col];
 }
 
-/* One 80-character row string; marks may hold '"' or '\\', so escape. */
-static void row_field(nnh_buf *b, const char *name, const char *text)
-{
-    nnh_buf_char(b, ',');
-    nnh_buf_key(b, name);
-    nnh_buf_jstr(b, text);
-}
-
 /* A row string drawn from an alphabet with nothing to escape (hex colour
  * digits, kind letters, 0/1 flags): written as it is, without the
  * per-byte scan of the escaper. */
@@ -231,6 +238,38 @@ static void plain_row_field(nnh_buf *b, const char *name, const char *text)
     nnh_buf_char(b, '"');
     nnh_buf_raw(b, text, NNH_COLS);
     nnh_buf_char(b, '"');
+}
+
+/* One 80-character row string of printable ASCII that may hold '"' or
+ * '\\' (a mark, a throne's feature): escaped only when it does. */
+static void row_field(nnh_buf *b, const char *name, const char *text)
+{
+    int x;
+    for (x = 0; x < NNH_COLS; x++)
+        if (text[x] == '"' || text[x] == '\\') {
+            nnh_buf_char(b, ',');
+            nnh_buf_key(b, name);
+            nnh_buf_jstr(b, text);
+            return;
+        }
+    plain_row_field(b, name, text);
+}
+
+/* Row y of the visible layer: '1' where cansee(x, y), x = 0 never. Four
+ * cells at a time (this runs for all 21 rows at every response): each
+ * byte's IN_SIGHT bit moved to bit 0 and added to '0'. */
+static void visible_row(int y, char *out)
+{
+    const char *viz = viz_array[y];
+    int x;
+    _Static_assert(IN_SIGHT == 2 && NNH_COLS % 4 == 0 && COLNO >= NNH_COLS, "visible_row reads IN_SIGHT 4 cells a time");
+    for (x = 0; x < NNH_COLS; x += 4) {
+        unsigned int cells, flags;
+        memcpy(&cells, viz + x, 4);
+        flags = ((cells >> 1) & 0x01010101u) | 0x30303030u;
+        memcpy(out + x, &flags, 4);
+    }
+    out[0] = '0';
 }
 
 /* Append the world object for the current level: every row when full, else
@@ -248,11 +287,19 @@ void nnh_map_encode(nnh_buf *b, int full)
     nnh_buf_cstr(b, full ? "true" : "false");
     nnh_buf_cstr(b, ",\"rows\":[");
     for (y = 0; y < NNH_ROWS; y++) {
-        for (x = 0; x < NNH_COLS; x++) writing_visible[y][x] = (x > 0 && cansee(x, y)) ? '1' : '0';
+        visible_row(y, writing_visible[y]);
         if (!full && !dirty[y] && !memcmp(writing_visible[y], sent_visible[y], NNH_COLS)) continue;
         memcpy(visible, writing_visible[y], NNH_COLS);
         for (x = 0; x < NNH_COLS; x++) {
             int g = shown[y][x];
+            if (g == UNSEEN && (!memory || memory[y * NNH_COLS + x] == UNSEEN)) {
+                /* nothing shown, nothing remembered (most of a map): what
+                   the general case below writes for it */
+                marks[x] = kinds[x] = terrain[x] = features[x] = ' ';
+                colors[x] = "0123456789abcdef"[NO_COLOR];
+                stood_here[x] = stood && stood[y * NNH_COLS + x] ? '1' : '0';
+                continue;
+            }
             mark_and_color(g, x, y, &marks[x], &colors[x]);
             kinds[x] = kind_of(g);
             stood_here[x] = stood && stood[y * NNH_COLS + x] ? '1' : '0';
@@ -295,7 +342,7 @@ void nnh_map_mark_sent(void)
 /* Remembered traps of the current level with the type their glyph shows
  * ("bear trap", "squeaky board"): what the map draws and farlook names,
  * nothing NetHack has not displayed. [{"x","y","type"}, ...] */
-void nnh_map_traps(nnh_buf *b)
+static void write_traps(nnh_buf *b)
 {
     short *memory = memory_for(current_ledger);
     int x, y, first = 1;
@@ -316,6 +363,19 @@ void nnh_map_traps(nnh_buf *b)
             nnh_buf_char(b, '}');
         }
     nnh_buf_char(b, ']');
+}
+
+/* The list is a function of the level's terrain memory alone: written
+ * again only after a memory write or on another level (obs_reuse.h; the
+ * sanitized twin checks every reuse against a fresh write). */
+void nnh_map_traps(nnh_buf *b)
+{
+    static nnh_section traps;
+    (void) memory_for(current_ledger); /* a first visit's allocation counts as a write */
+    nnh_section_begin(&traps);
+    nnh_section_key(&traps, &current_ledger, sizeof current_ledger);
+    nnh_section_key(&traps, &memory_writes, sizeof memory_writes);
+    nnh_section_write(&traps, b, write_traps);
 }
 
 /* Perceived creatures: every displayed monster-class glyph, with the
