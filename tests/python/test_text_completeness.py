@@ -218,3 +218,37 @@ def test_a_frame_that_drops_a_fact_fails() -> None:
     frame["scene"] = None
     frame["events"] = [{"type": "heard", "text": "The gnome lord hits!"}, {"type": "attacked", "by": "melee"}]
     assert missing(frame) == {}
+
+
+def test_a_way_on_text_that_drops_an_option_or_its_call_fails() -> None:
+    """A plan wayOn text must carry every option with its next call's exact arguments."""
+    option = {
+        "kind": "search",
+        "x": 20,
+        "y": 3,
+        "distance": 0,
+        "spot": "deadEnd",
+        "undiscovered": 120,
+        "searched": 5,
+        "score": 111,
+        "turns": 15,
+        "reason": "a dead-end corridor facing 120 undiscovered squares, searched 5 turns",
+        "next": {"tool": "interact", "arguments": {"action": "search", "turns": 15}},
+    }
+    spot = {key: value for key, value in option.items() if key not in ("kind", "next")}
+    frame: Frame = {
+        "version": 2,
+        "basis": None,
+        "result": {
+            "kind": "wayOn",
+            "stuck": True,
+            "options": [option],
+            "searchSpots": [spot],
+            "pushes": [],
+            "trapDoors": [],
+        },
+    }
+    assert missing(frame) == {}
+    assert missing(frame, lambda f: text(f).replace('{"action":"search","turns":15}', "")) == {
+        "result": ['{"action":"search","turns":15}']
+    }

@@ -15,7 +15,8 @@ route's length):
 6. search   - the best search spots (searching.py), at most SEARCH_OPTIONS;
 7. wayUp    - a staircase or ladder up: the level above may have another way
               down (from Dlvl 2 to 4 the Gnomish Mines branch, when the hero
-              is in the main dungeon).
+              is in the main dungeon); never on Dlvl 1 of the main dungeon,
+              whose way up leaves the dungeon and ends the game.
 
 `next` on each is the call to make now, without the binding fields: a
 `travel to` the square to stand on while the hero is elsewhere, the action
@@ -150,8 +151,8 @@ def _options(
         action = {"tool": "interact", "arguments": {"action": "search", "turns": spot["turns"]}}
         yield {"kind": "search", **spot, "next": _there_or(level, (spot["x"], spot["y"]), action)}
     for way in found["waysUp"]:
-        if way["distance"] is None:
-            continue
+        if way["distance"] is None or (depth == 1 and dungeon in (None, MAIN_DUNGEON)):
+            continue  # up from Dlvl 1 leaves the dungeon: the game ends
         climb = {"tool": "travel", "arguments": {"mode": "climb", "direction": "up"}}
         yield {
             "kind": "wayUp",
