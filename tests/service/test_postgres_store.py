@@ -15,7 +15,7 @@ import psycopg
 import pytest
 import pytest_asyncio
 from nethack_webmcp.store import OwnershipLost, Store, StoreError
-from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresDialect, PostgresStore, open_postgres, pyformat
+from nethack_webmcp.store.postgres import AdvisoryOwnership, PostgresDialect, PostgresStore, open_postgres
 from nethack_webmcp.store.rows import RECORD_COLUMNS, SESSION_COLUMNS, record_values, session_values
 from nethack_webmcp.store.schema import SQL_SCHEMA_VERSION, statements
 
