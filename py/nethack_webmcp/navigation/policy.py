@@ -67,13 +67,22 @@ def without_creatures(level: LevelView) -> LevelView:
 
 def passable(level: LevelView, x: int, y: int) -> bool:
     """True when the policy lets a planned walk stand on (x, y)."""
-    return (
-        in_bounds(x, y)
-        and walkable(level, x, y) is True
-        and not hazards(level, x, y)
-        and not has_boulder(level, x, y)
-        and not blocks_walking(level.occupant_at(x, y))
-    )
+    # A view is immutable, so each square's answer is kept on the view the
+    # first time it is asked: the graph searches ask for each square many times.
+    known: dict[tuple[int, int], bool] | None = level.__dict__.get("_passable")
+    if known is None:
+        known = {}
+        object.__setattr__(level, "_passable", known)
+    found = known.get((x, y))
+    if found is None:
+        found = known[(x, y)] = (
+            in_bounds(x, y)
+            and walkable(level, x, y) is True
+            and not hazards(level, x, y)
+            and not has_boulder(level, x, y)
+            and not blocks_walking(level.occupant_at(x, y))
+        )
+    return found
 
 
 def step_allowed(level: LevelView, a: Position, b: Position, relaxed: bool = False) -> bool:
