@@ -11,7 +11,7 @@ from dataclasses import replace
 from nethack_webmcp.navigation import LevelView, WorldTracker, navigation, way_on
 from nethack_webmcp.navigation.boulders import pushes
 from nethack_webmcp.navigation.searching import FIND_CHANCE, search_spots
-from synthetic import draw, observation
+from synthetic import creature, draw, observation
 
 # A room on the east, a corridor running west from its doorway and stopping at (20,2).
 CORRIDOR = [" ", " " * 30 + "WWWW", " " * 20 + "##########d..W", " " * 30 + "WWWW"]
@@ -117,3 +117,11 @@ def test_the_way_on_is_ordered_and_never_up_from_dlvl_1() -> None:
     assert "Gnomish Mines" in up["reason"]
     assert "wayUp" not in [o["kind"] for o in way_on(view, depth=1, dungeon="The Dungeons of Doom")["options"]]
     assert way_on(view, depth=3)["stuck"] is True
+
+
+def test_a_stuck_level_names_the_creature_on_the_way_on() -> None:
+    # the corridor goes on west past a jackal: nothing else is reachable
+    view = draw(CORRIDOR, (24, 2), visited=[(x, 2) for x in range(22, 33)], entities=[creature(22, 2)])
+    result = way_on(view)
+    assert result["stuck"] is True and result["blockedBy"] == {"x": 22, "y": 2}
+    assert "blockedBy" not in way_on(draw(CORRIDOR, (24, 2), visited=[(x, 2) for x in range(22, 33)]))

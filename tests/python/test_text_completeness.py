@@ -119,6 +119,8 @@ def _result(frame: Frame) -> Iterator[str]:
         for way in (*result["waysDown"], *result["waysUp"]):
             yield at(way)
     elif kind == "wayOn":
+        if result.get("blockedBy"):
+            yield f"blocked by a creature at {at(result['blockedBy'])}"
         for option in result["options"]:
             yield f"{option['kind']} {at(option)}"
             yield option["reason"]

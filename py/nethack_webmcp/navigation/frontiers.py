@@ -36,7 +36,8 @@ from typing import Any
 
 from ..geometry import CARDINAL, COMPASS, Position, direction_between, in_bounds
 from .level import LevelView
-from .policy import distances_from, passable, step_allowed
+from .policy import distances_from, passable, step_allowed, without_creatures
+from .route import blocking_creature
 from .terrain import (
     DOOR_FEATURES,
     door_orientation,
@@ -172,6 +173,15 @@ def explore_order(level: LevelView, relaxed: bool = False) -> list[tuple[Positio
         return []
     area = _area(level, distance)
     return sorted(found, key=lambda entry: (entry[0] not in area, entry[1], entry[0][1], entry[0][0]))
+
+
+def creature_in_the_way(level: LevelView) -> Position | None:
+    """The displayed creature standing on the way to the first frontier that
+    would be reachable if no creature stood anywhere, or None."""
+    order = explore_order(without_creatures(level), relaxed=True)
+    if not order:
+        return None
+    return blocking_creature(level, order[0][0])
 
 
 def continues_run(level: LevelView, position: Position) -> bool:

@@ -75,6 +75,7 @@ from .frontiers import (
     FirstSteps,
     borders_undiscovered,
     continues_run,
+    creature_in_the_way,
     dead_ends,
     doors,
     explore_order,
@@ -83,7 +84,7 @@ from .frontiers import (
 )
 from .level import LevelView
 from .outcome import HeroState, StepOutcome
-from .policy import blocks_walking, uncertain_step, without_creatures
+from .policy import blocks_walking, uncertain_step
 from .route import blocking_creature, known_steps, why_unreachable
 from .searching import search_spots
 from .terrain import WAYS_DOWN
@@ -240,23 +241,13 @@ def _handled(level: LevelView, leg: _Leg, reason: str) -> None:
     leg.last_frontier, leg.target = leg.target, None
 
 
-def _creature_in_the_way(level: LevelView) -> Position | None:
-    """The displayed creature standing on the way to the first frontier that
-    would be reachable if no creature stood anywhere, or None."""
-    clear = without_creatures(level)
-    order = explore_order(clear, relaxed=True)
-    if not order:
-        return None
-    return blocking_creature(level, order[0][0])
-
-
 def _nothing_left(level: LevelView, leg: _Leg) -> _Stop:
     """noFrontier, naming what stands in the way, the closed doors to open or
     kick, the dead ends and the spots to search."""
     leg.target = None
     steps = FirstSteps(level)
     closed = [d for d in doors(level, steps) if d["state"] == "closed" and d["distance"] is not None]
-    blocker = _creature_in_the_way(level)
+    blocker = creature_in_the_way(level)
     leg.advice = {
         "closedDoors": [
             {key: d[key] for key in ("x", "y", "approach", "direction", "lock") if key in d} for d in closed

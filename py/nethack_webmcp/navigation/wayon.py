@@ -21,7 +21,8 @@ route's length):
 `next` on each is the call to make now, without the binding fields: a
 `travel to` the square to stand on while the hero is elsewhere, the action
 itself once there. `stuck` is true when no way down and no frontier is
-reachable. Nothing here reads hidden state: the dungeon name and depth are
+reachable; then `blockedBy` names a displayed creature standing on the way
+to a frontier, when one does. Nothing here reads hidden state: the dungeon name and depth are
 what the status line shows.
 """
 
@@ -32,7 +33,7 @@ from typing import Any
 
 from ..geometry import COMPASS, Position, direction_between
 from .boulders import WAY_DOWN_TRAPS, pushes
-from .frontiers import FirstSteps, _entry, doors, frontiers, ways
+from .frontiers import FirstSteps, _entry, creature_in_the_way, doors, frontiers, ways
 from .level import LevelView
 from .policy import step_allowed
 from .route import basis
@@ -106,6 +107,13 @@ def _trap_door_option(level: LevelView, trap: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _way_down_reason(way: dict[str, Any], found: dict[str, Any], depth: int | None, dungeon: str | None) -> str:
+    text = f"a known {way['type']}"
+    if dungeon == MAIN_DUNGEON and depth in MINES_BRANCH_DEPTHS and len(found["waysDown"]) > 1:
+        text += " (two ways down on Dlvl 2-4 of the main dungeon: one is likely the Gnomish Mines branch)"
+    return text
+
+
 def _way_up_reason(depth: int | None, dungeon: str | None) -> str:
     text = "up: the level above may have another way down"
     if dungeon == MAIN_DUNGEON and depth is not None and depth - 1 in MINES_BRANCH_DEPTHS:
@@ -120,7 +128,7 @@ def _options(
     for way in found["waysDown"]:
         if way["distance"] is not None:
             action = _there_or(level, (way["x"], way["y"]), climb_down)
-            yield {"kind": "wayDown", **way, "reason": f"a known {way['type']}", "next": action}
+            yield {"kind": "wayDown", **way, "reason": _way_down_reason(way, found, depth, dungeon), "next": action}
     for trap in found["trapDoors"]:
         if trap["distance"] is not None:
             yield _trap_door_option(level, trap)
@@ -146,6 +154,8 @@ def _options(
     for push in found["pushes"]:
         stand = (push["x"], push["y"])
         action = {"tool": "travel", "arguments": {"mode": "step", "target": {"direction": push["direction"]}}}
+        if dungeon == "Sokoban":
+            push = {**push, "reason": push["reason"] + "; in Sokoban a wrong push can spoil the puzzle"}
         yield {"kind": "push", **push, "next": _there_or(level, stand, action)}
     for spot in found["searchSpots"][:SEARCH_OPTIONS]:
         action = {"tool": "interact", "arguments": {"action": "search", "turns": spot["turns"]}}
@@ -176,7 +186,7 @@ def way_on(level: LevelView, *, depth: int | None = None, dungeon: str | None = 
     }
     options = list(_options(level, found, depth, dungeon))
     reachable_down = any(option["kind"] in ("wayDown", "trapDoor") for option in options)
-    return {
+    result: dict[str, Any] = {
         "kind": "wayOn",
         "policy": "knownWalking",
         "basis": basis(level),
@@ -186,3 +196,8 @@ def way_on(level: LevelView, *, depth: int | None = None, dungeon: str | None = 
         "pushes": found["pushes"],
         "trapDoors": found["trapDoors"],
     }
+    if result["stuck"]:
+        blocker = creature_in_the_way(level)
+        if blocker is not None:  # the level is stuck only while it stands there
+            result["blockedBy"] = {"x": blocker[0], "y": blocker[1]}
+    return result

@@ -51,6 +51,8 @@ def trap_door_text(trap: dict[str, Any]) -> str:
 
 def way_on(result: dict[str, Any]) -> str:
     lines = [f"way on (policy {result.get('policy')}): " + ("stuck" if result.get("stuck") else "not stuck")]
+    if result.get("blockedBy"):
+        lines[0] += f", blocked by a creature at {_at(result['blockedBy'])}"
     for rank, option in enumerate(result.get("options") or (), start=1):
         lines.append(
             f"{rank}. {option['kind']} {_at(option)} {_distance(option)}: {option.get('reason', '')}"
