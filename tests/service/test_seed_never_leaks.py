@@ -4,8 +4,9 @@ Two games on each real server - the stdio MCP server with its spectator
 listener, and the HTTP service on a real PostgreSQL - one with a seed the
 harness chose, one with the engine's: both played through every tool
 (free and acting, close and resume, a token-less read over HTTP), while
-every spectator route is fetched (pages, assets, /api/*, HEAD, ETag
-revalidation, event streams held open across the calls). Every byte kept
+every spectator route is fetched (pages, assets, /api/* with the
+timeline's moves and frames, HEAD, ETag revalidation, event streams held
+open across the calls). Every byte kept
 (raw JSON-RPC responses and notifications, stdio's stderr, HTTP headers
 and bodies) is searched for each seed in every encoding it could take:
 decimal (also digit-grouped), hex, octal, its four bytes raw or in
@@ -140,6 +141,12 @@ async def quit_game(agent: Any, frame: dict[str, Any], auth: dict[str, str]) -> 
     return frame
 
 
+def timeline_paths(games: list[str]) -> list[str]:
+    """The timeline routes of each game: its moves, and frames at the start, early on and past the end."""
+    routes = ("moves", "frames/0", "frames/1", "frames/3", "frames/9999")
+    return [f"/api/games/{game}/{route}" for game in games for route in routes]
+
+
 async def watched_while(spectator: Spectator, games: list[str], calls: Any) -> Any:
     """Run `calls` while each game's event stream is held open (the pushes they cause are kept)."""
     async with httpx.AsyncClient(timeout=30) as http:
@@ -164,12 +171,12 @@ async def test_the_stdio_server_and_its_spectator_never_show_a_live_seed(tmp_pat
         assert first["result"]["watchUrl"].endswith(games[0]), "the agent is handed the spectator's URL"
 
         async def calls() -> dict[str, Any]:
-            await spectator.everything(games)
+            await spectator.everything(games, *timeline_paths(games))
             frame = await play(agent, first, {})
             await play(agent, second, {})
             await agent.call("session", {"action": "close", "sessionId": games[0]})
             await agent.call("session", {"action": "resume", "sessionId": games[0]})
-            await spectator.everything(games)
+            await spectator.everything(games, *timeline_paths(games))
             return frame
 
         frame = await watched_while(spectator, games, calls())
@@ -185,7 +192,7 @@ async def test_the_stdio_server_and_its_spectator_never_show_a_live_seed(tmp_pat
         await quit_game(agent, frame, {})
         resumed = await agent.call("session", {"action": "resume", "sessionId": games[0]})
         assert resumed["result"]["session"]["seed"] == chosen
-        await spectator.everything(games)
+        await spectator.everything(games, *timeline_paths(games))
         published = bytes(spectator.received[before:])
         assert b'"seed":%d' % chosen in published
         recent = json.loads(await fetch(spectator.base + "/api/recent"))
@@ -215,7 +222,7 @@ async def test_the_http_service_never_shows_a_live_seed(database: str, tmp_path:
             ]
 
             async def calls() -> dict[str, Any]:
-                await spectator.everything(games, "/metrics")
+                await spectator.everything(games, "/metrics", *timeline_paths(games))
                 frame = await play(agent, first, auths[0])
                 await play(agent, second, auths[1])
                 for game in games:  # a stranger's token-less reads, as a spectator's
@@ -223,7 +230,7 @@ async def test_the_http_service_never_shows_a_live_seed(database: str, tmp_path:
                     await agent.call("inventory", {"sessionId": game})
                 await agent.call("session", {"action": "close", "sessionId": games[0], **auths[0]})
                 await agent.call("session", {"action": "resume", "sessionId": games[0], **auths[0]})
-                await spectator.everything(games, "/metrics")
+                await spectator.everything(games, "/metrics", *timeline_paths(games))
                 return frame
 
             frame = await watched_while(spectator, games, calls())
@@ -238,7 +245,7 @@ async def test_the_http_service_never_shows_a_live_seed(database: str, tmp_path:
 
             before = len(spectator.received)
             await quit_game(agent, frame, auths[0])
-            await spectator.everything(games)
+            await spectator.everything(games, *timeline_paths(games))
             assert b'"seed":%d' % chosen in bytes(spectator.received[before:])
             assert_sealed(seeds[games[1]], bytes(agent.received) + bytes(spectator.received), "agent or spectator")
         async with await psycopg.AsyncConnection.connect(database) as db:
