@@ -159,7 +159,9 @@ const shutIn = { basis: { turn: 807, levelId: 'd0-l5', sessionId: 's', viewId: '
            nearby: [{ x: 78, y: 3, direction: 'east', walkable: true, terrain: 'floor' },
                     { x: 78, y: 4, direction: 'southeast', walkable: true, terrain: 'floor', hazards: ['trap'] }] } };
 const noSpots = { doors: [], deadEnds: [], searchSpots: [] };
-const overTrap = nook.next(shutIn, noSpots);
+// (as a server without plan wayOn answers: these cases hold the rules' own reading of the level)
+const noWayOn = { unavailable: true };
+const overTrap = nook.next(shutIn, noSpots, noWayOn);
 out.overTrap = [overTrap.args.mode, overTrap.args.target?.direction];
 out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 // A whole round of searching found no way down on Dlvl 3: it goes up the stairs
@@ -174,37 +176,37 @@ const stuck = giver.memory.level('d0-l3');
 Object.assign(stuck, { explored: true, searches: 40, calls: 900 });
 const upstairs = [{ kind: 'stairsUp', x: 5, y: 5, distance: 0 }];
 giver.observe(onLevel('d0-l3', 3, { x: 5, y: 5 }, upstairs));
-const climb = giver.next(onLevel('d0-l3', 3, { x: 5, y: 5 }, upstairs), noSpots);
+const climb = giver.next(onLevel('d0-l3', 3, { x: 5, y: 5 }, upstairs), noSpots, noWayOn);
 out.goesUp = [climb.args.mode, climb.args.direction, giver.memory.minesAccepted];
 const above = [{ kind: 'stairsDown', x: 30, y: 10, distance: 0 }, { kind: 'stairsDown', x: 60, y: 3, distance: 30 }];
 giver.observe(onLevel('d0-l2', 2, { x: 30, y: 10 }, above));
 out.avoided = [...giver.memory.leadsBack.entries()];
-out.explorersAbove = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots).args.mode;
+out.explorersAbove = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots, noWayOn).args.mode;
 Object.assign(giver.memory.level('d0-l2'), { explored: true, calls: 40 });
-out.otherWayDown = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots).args.to;
+out.otherWayDown = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots, noWayOn).args.to;
 // That other way is likely the Mines: with the next safe prayer 200 turns off, it waits for it.
 giver.prayed(2200);
-out.prayerInReserve = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots).args.action;
+out.prayerInReserve = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, above), noSpots, noWayOn).args.action;
 giver.memory.lastPrayer = null;
 // With no other way down above (and no branch level higher up), it goes back
 // down and searches the level it gave up afresh.
-const back = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, [above[0]]), noSpots);
+const back = giver.next(onLevel('d0-l2', 2, { x: 30, y: 10 }, [above[0]]), noSpots, noWayOn);
 out.backDown = [back.args.action, giver.memory.leadsBack.size, stuck.searches, stuck.searched.size];
 // Sokoban (entered by mistake on the way up) is left by its way down.
-out.sokoban = giver.next(onLevel('d5-l1', 6, { x: 8, y: 8 }, [{ kind: 'stairsDown', x: 8, y: 8, distance: 0 }], 'Sokoban'), noSpots).args;
+out.sokoban = giver.next(onLevel('d5-l1', 6, { x: 8, y: 8 }, [{ kind: 'stairsDown', x: 8, y: 8, distance: 0 }], 'Sokoban'), noSpots, noWayOn).args;
 // Hurt in the Mines with a hostile in sight: back to the stairs up, and up them.
 const mines = (at) => { const frame = onLevel('d2-l1', 3, at, [{ kind: 'stairsUp', x: 19, y: 16, distance: Math.max(Math.abs(at.x - 19), Math.abs(at.y - 16)) }],
   'The Gnomish Mines'); frame.scene.self.vitals.hp = 18;
   frame.scene.entities = [{ x: 30, y: 6, appearance: 'gnome lord', attitude: 'hostile', distance: 5 }]; return frame; };
 const crowded = new CarefulBeginner();
 crowded.memory.minesAccepted = true;
-out.minesRefuge = [crowded.next(mines({ x: 25, y: 6 }), noSpots).args.to, crowded.next(mines({ x: 19, y: 16 }), noSpots).args.direction];
+out.minesRefuge = [crowded.next(mines({ x: 25, y: 6 }), noSpots, noWayOn).args.to, crowded.next(mines({ x: 19, y: 16 }), noSpots, noWayOn).args.direction];
 // A meal that passes no turn twice ("You can't do that while carrying so much
 // stuff") is not asked for again and again: the food counts as out of reach.
 const laden = new CarefulBeginner();
 const hungryFrame = onLevel('d0-l4', 4, { x: 5, y: 5 }, []);
 hungryFrame.scene.self.vitals.hunger = 'hungry';
-out.meals = [0, 1, 2].map(() => laden.next(hungryFrame, noSpots).args.action === 'eat');
+out.meals = [0, 1, 2].map(() => laden.next(hungryFrame, noSpots, noWayOn).args.action === 'eat');
 console.log(JSON.stringify(out));
 """
 

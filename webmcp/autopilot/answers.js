@@ -40,6 +40,9 @@ export function chooseAnswer(decision, context) {
       if (/add to the current engraving/.test(prompt) && intent.kind === 'engrave') {
         return { value: false, why: 'write a fresh Elbereth over what is there' };
       }
+      if (intent.kind === 'trapDoor' && /really step|step onto|trap ?door|hole/.test(prompt)) {
+        return { value: true, why: 'the trap door is the way down it meant to take' };
+      }
       if (/continue eating/.test(prompt)) return { value: false, why: 'stop eating rather than choke' };
       if (/no return|still climb|beware/.test(prompt)) return { value: false, why: 'do not leave the dungeon' };
       if (END_SUMMARY.test(prompt)) return { value: false, why: 'the end-of-game summary is not needed' };

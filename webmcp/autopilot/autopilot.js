@@ -59,6 +59,8 @@ export class Autopilot {
     this.policy = new CarefulBeginner();
     /** @type {Record<string, any> | null} the latest plan-navigation result for the current level and view */
     this.plan = null;
+    /** @type {Record<string, any> | null} the latest plan-wayOn result for the current view */
+    this.wayOn = null;
     /** @type {Record<string, any> | null} what the last call meant to do (answers.js reads it) */
     this.intent = null;
     /** @type {AutopilotState} */
@@ -123,6 +125,7 @@ export class Autopilot {
   async newGame(params = {}) {
     this.policy = new CarefulBeginner();
     this.plan = null;
+    this.wayOn = null;
     Object.assign(this.state, { gameId: null, gameCalls: 0, firstTurn: null, deepest: 0, summary: null });
     const frame = await this.call('session', { action: 'create', harness_name: HARNESS, model_name: MODEL, ...params });
     if (frame.error) return this.fail(frame.error);
@@ -249,13 +252,17 @@ export class Autopilot {
   /** @param {Frame} frame
    * @returns {Promise<Frame | null>} */
   async play(frame) {
-    let move = this.policy.next(frame, this.currentPlan(frame));
-    if (move.query) {
-      const planned = await this.call('plan', { sessionId: frame.basis.sessionId, query: 'navigation' });
-      this.plan = planned.result ? { ...planned.result, viewId: frame.basis.viewId } : { viewId: frame.basis.viewId };
-      move = this.policy.next(frame, this.plan);
-      if (move.query) return this.fail({ code: 'noPlan', message: 'plan navigation gave nothing to act on' });
+    let move = this.policy.next(frame, this.currentPlan(frame), this.currentWayOn(frame));
+    for (let asked = 0; move.query && asked < 2; asked += 1) {
+      // The rules need a plan first: `plan navigation`, or `plan wayOn` once the level looks stuck.
+      const query = move.query === 'wayOn' ? 'wayOn' : 'navigation';
+      const planned = await this.call('plan', { sessionId: frame.basis.sessionId, query });
+      // A server without the wayOn query refuses it: the rules then fall back on their own reading.
+      const answer = planned.result ? { ...planned.result, viewId: frame.basis.viewId } : { viewId: frame.basis.viewId, unavailable: true };
+      if (query === 'wayOn') this.wayOn = answer; else this.plan = answer;
+      move = this.policy.next(frame, this.currentPlan(frame), this.currentWayOn(frame));
     }
+    if (move.query) return this.fail({ code: 'noPlan', message: 'plan gave nothing to act on' });
     this.intent = move.intent || null;
     this.state.why = move.why;
     this.note(move.why);
@@ -274,5 +281,11 @@ export class Autopilot {
    * @param {Frame} frame */
   currentPlan(frame) {
     return this.plan && this.plan.viewId === frame.basis.viewId ? this.plan : null;
+  }
+
+  /** The latest `plan wayOn` answer, only while it still describes this view.
+   * @param {Frame} frame */
+  currentWayOn(frame) {
+    return this.wayOn && this.wayOn.viewId === frame.basis.viewId ? this.wayOn : null;
   }
 }

@@ -64,7 +64,7 @@ export class BeginnerMemory {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
-                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0,
+                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, wayOnFollows: new Map(),
                             writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
     }
     return this.levels.get(id);
@@ -137,10 +137,15 @@ export class CarefulBeginner {
 
   /**
    * The next call for a ready frame: {tool, args, why, rule, intent?, leg?}.
-   * `plan` is the latest plan-navigation result for this level (or null);
-   * when the rules need a fresh one it returns {query: true}.
+   * `plan` is the latest plan-navigation result for this view (or null),
+   * `wayOn` the latest plan-wayOn one (or null; {unavailable: true} when the
+   * server has no such query); when the rules need a fresh one it returns
+   * {query: true} (navigation) or {query: 'wayOn'}.
+   * @param {any} frame
+   * @param {any} plan
+   * @param {Record<string, any> | null} [wayOn]
    */
-  next(frame, plan) {
+  next(frame, plan, wayOn = null) {
     const turn = frame.basis.turn;
     // A cast that passed no turn was refused: no casting for a while.
     const cast = this.lastCast;
@@ -149,7 +154,7 @@ export class CarefulBeginner {
     // much stuff"): the pack's food counts as out of reach for a while.
     const meal = this.lastMeal;
     if (meal && meal.turn === turn && ++meal.repeats >= 2) this.memory.mealRefusedUntil = turn + 50;
-    const move = firstMove(contextOf(this, frame, plan));
+    const move = firstMove(contextOf(this, frame, plan, wayOn));
     const action = move.args && move.args.action;
     this.lastCast = action === 'cast' ? (cast && cast.turn === turn ? cast : { turn, repeats: 0 }) : null;
     this.lastMeal = action === 'eat' && move.args.itemId ? (meal && meal.turn === turn ? meal : { turn, repeats: 0 }) : null;

@@ -38,8 +38,12 @@ export function samePlace(a, b) {
   return Boolean(a && b) && a.x === b.x && a.y === b.y;
 }
 
-/** The context of one decision. `policy` is the CarefulBeginner (its memory and prayer clock). */
-export function contextOf(policy, frame, plan) {
+/** The context of one decision. `policy` is the CarefulBeginner (its memory and prayer clock).
+ * @param {any} policy
+ * @param {any} frame
+ * @param {any} plan
+ * @param {Record<string, any> | null} [wayOn] */
+export function contextOf(policy, frame, plan, wayOn = null) {
   const scene = frame.scene;
   const self = scene.self;
   const vitals = self.vitals;
@@ -53,6 +57,7 @@ export function contextOf(policy, frame, plan) {
   const food = reachable ? packFood(scene.inventory) : null;
   return {
     policy, memory, frame, scene, self, vitals, turn, levelId, plan,
+    wayOn: wayOn && !wayOn.unavailable ? wayOn : null, wayOnAsked: Boolean(wayOn),
     base: { sessionId: frame.basis.sessionId, viewId: frame.basis.viewId },
     level: memory.level(levelId),
     hero: self.position,

@@ -17,6 +17,7 @@ import { elberethRefuge, stairsRefuge, stepAway } from './refuge.js';
 import { restWhenHurt } from './rest.js';
 import { descendAnyway, endOfRound, passThroughOnTripUp, searchPlanSpots, searchWalls, tripOnOrBack } from './searching.js';
 import { untouchableInTheWay } from './untouchable.js';
+import { needWayOn, trapDoorDown } from './wayon.js';
 
 /** @type {Array<[string, (ctx: any) => any]>} name and rule, in priority order */
 export const RULES = [
@@ -52,6 +53,8 @@ export const RULES = [
   // 8. nothing left to explore: the plan's doors, boulders, search spots; then a round of searching
   ['needPlan', needPlan],
   ['openDoors', openDoors],
+  ['needWayOn', needWayOn],
+  ['trapDoorDown', trapDoorDown],
   ['pushBoulders', pushBoulders],
   ['passThroughOnTripUp', passThroughOnTripUp],
   ['searchPlanSpots', searchPlanSpots],

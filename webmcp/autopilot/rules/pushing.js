@@ -1,8 +1,11 @@
 // pushing.js - a boulder may close the way on (routes never cross one): push it.
 
 import { nextPush } from '../boulders.js';
+import { pushFromWayOn } from './wayon.js';
 
+/** From `plan wayOn` when the server has it; else from the map as the player saw it (boulders.js). */
 export function pushBoulders(ctx) {
+  if (ctx.wayOn) return pushFromWayOn(ctx);
   const { level, hero } = ctx;
   const push = nextPush(ctx.scene, level.pushes);
   if (!push) return null;

@@ -6,6 +6,7 @@
 
 import { freshSearchSpot } from '../searching.js';
 import { isWayDown } from './context.js';
+import { bestSearchSpot } from './wayon.js';
 import { digDown, endTrips, goDown, leaveUp, onTripUp, waysDown } from './ways.js';
 
 const SPOT_SEARCH = 15; // turns per search call
@@ -100,7 +101,11 @@ export function searchWalls(ctx) {
     const over = stepOverTrap(ctx);
     if (over) return over;
   }
-  const fresh = level.freshMisses < FRESH_MISSES && freshSearchSpot(ctx.scene, level.searched);
+  if (ctx.wayOn && level.freshMisses < FRESH_MISSES) { // the plan's ranked spots, when the server has them
+    const best = bestSearchSpot(ctx);
+    if (best) return best;
+  }
+  const fresh = !ctx.wayOn && level.freshMisses < FRESH_MISSES && freshSearchSpot(ctx.scene, level.searched);
   if (fresh) {
     const key = `${fresh.x},${fresh.y}`;
     if (hero.x !== fresh.x || hero.y !== fresh.y) {
