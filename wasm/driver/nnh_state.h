@@ -102,6 +102,7 @@ typedef struct {
     int n_events;
     char recent[NNH_RECENT_MESSAGES][NNH_LABEL_MAX];
     int n_recent;
+    unsigned long recent_changes;  /* counts changes to recent[]: its section's key */
     /* text window capture */
 } nnh_driver;
 

@@ -17,6 +17,7 @@
 #include "nnh_nethack.h"
 #include "obs_endings.h"
 #include "obs_delta.h"
+#include "obs_reuse.h"
 
 /* The vocabulary's hunger, burden and end lists are indexed by NetHack's
  * own values (nnh_vocabulary.h); these hold that indexing to hack.h. */
@@ -141,6 +142,27 @@ static void here(nnh_buf *b)
     nnh_buf_cstr(b, "]}");
 }
 
+static void write_recent_messages(nnh_buf *b)
+{
+    int i;
+    nnh_buf_char(b, '[');
+    for (i = 0; i < nnh.n_recent; i++) {
+        if (i) nnh_buf_char(b, ',');
+        nnh_buf_jstr(b, nnh.recent[i]);
+    }
+    nnh_buf_char(b, ']');
+}
+
+/* The last ten messages change only when a message is heard: written again
+ * only then (obs_reuse.h; the sanitized twin checks every reuse). */
+static void recent_messages(nnh_buf *b)
+{
+    static nnh_section recent;
+    nnh_section_begin(&recent);
+    nnh_section_key(&recent, &nnh.recent_changes, sizeof nnh.recent_changes);
+    nnh_section_write(&recent, b, write_recent_messages);
+}
+
 /* describe_level() of the current level, trimmed: a function of u.uz
  * alone, so formatted once per level instead of at every step. */
 static const char *level_label(void)
@@ -161,7 +183,6 @@ static const char *level_label(void)
  * (obs_delta.h). */
 void nnh_obs_write(nnh_buf *b, int full_world)
 {
-    int i;
     size_t start; /* where the member being written began (obs_delta.h) */
 
     nnh_map_note_level(ledger_no(&u.uz));
@@ -193,12 +214,7 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_delta_settle(b, NNH_DELTA_HERE, start);
     nnh_buf_cstr(b, ",\"recentMessages\":");
     start = b->len;
-    nnh_buf_char(b, '[');
-    for (i = 0; i < nnh.n_recent; i++) {
-        if (i) nnh_buf_char(b, ',');
-        nnh_buf_jstr(b, nnh.recent[i]);
-    }
-    nnh_buf_char(b, ']');
+    recent_messages(b);
     nnh_delta_settle(b, NNH_DELTA_RECENT_MESSAGES, start);
     nnh_buf_cstr(b, ",\"entities\":");
     start = b->len;

@@ -33,6 +33,7 @@ void nnh_event_heard(const char *text)
     strncpy(nnh.recent[nnh.n_recent], text, NNH_LABEL_MAX - 1);
     nnh.recent[nnh.n_recent][NNH_LABEL_MAX - 1] = 0;
     nnh.n_recent++;
+    nnh.recent_changes++;
 }
 
 void nnh_event_passage(const char *const *lines, int n)
