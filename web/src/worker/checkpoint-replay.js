@@ -26,11 +26,11 @@ import {
   CheckpointRefused, JournalChain, canonical, decode, encode, restoreInto, sha256Hex, snapshot,
 } from './checkpoints.js';
 
-const DEFAULT_SPACING_MS = 40;
+const DEFAULT_SPACING_MS = 20;
 // ... and at most this many inputs apart: the replay cost measured at open
 // can be far below a seek's (a busy machine, a colder engine), so a seek never
-// replays more than this many inputs (~45 KB per checkpoint: 2 MB per 10k inputs)
-const DEFAULT_MAX_INPUTS = 256;
+// replays more than this many inputs (~45-60 KB per checkpoint: ≤ 5 MB per 10k inputs)
+const DEFAULT_MAX_INPUTS = 128;
 
 /** The boundary a response reports (py/nethack_webmcp/session/replay.py summary_of). */
 export function summaryOf(response) {
@@ -73,6 +73,9 @@ export class Replayer {
     this.chain = null;
     this.cursor = null; // {move, engine} left by the last seek
     this.spare = null; // a fresh instance started ahead, for the next restore
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.spareTimer = null;
+    this.closed = false;
     this.refusals = []; // stored checkpoints refused at open (kept for diagnostics)
   }
 
@@ -215,14 +218,22 @@ export class Replayer {
     });
   }
 
+  /** Start the next restore's instance once the current work is done: the
+   *  worker has one thread, and an engine starting during a seek would add
+   *  its startup to that seek. */
   prepareSpare() {
-    if (!this.spare) this.spare = this.start().catch(() => null);
+    if (this.spare || this.spareTimer) return;
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = null;
+      if (!this.spare && !this.closed) this.spare = this.start().catch(() => null);
+    }, 0);
   }
 
   async fresh() {
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    this.spareTimer = null;
     const spare = this.spare && await this.spare;
     this.spare = null;
-    this.prepareSpare(); // the next restore's instance starts while this one replays
     return spare || this.start();
   }
 
@@ -255,7 +266,7 @@ export class Replayer {
     if (this.cursor && this.cursor.move <= move && this.cursor.move >= nearest) {
       ({ engine, move: from } = this.cursor); // stepping on from the last seek: no restore needed
     } else {
-      if (this.cursor) this.cursor.engine.close();
+      if (this.cursor) retire(this.cursor.engine);
       ({ engine, from } = await this.restore(move));
     }
     this.cursor = null;
@@ -267,6 +278,7 @@ export class Replayer {
         throw diverged(move, move ? this.moves[move - 1] : null);
       }
       this.cursor = { move, engine };
+      this.prepareSpare();
       return observed;
     } catch (error) {
       engine.close();
@@ -279,6 +291,7 @@ export class Replayer {
     const { engine, from } = await this.restore(this.length);
     try {
       await this.replay(engine, from, this.length);
+      this.prepareSpare();
       return engine;
     } catch (error) {
       engine.close();
@@ -287,11 +300,19 @@ export class Replayer {
   }
 
   close() {
+    this.closed = true;
+    if (this.spareTimer) clearTimeout(this.spareTimer);
     if (this.cursor) this.cursor.engine.close();
     this.cursor = null;
     if (this.spare) this.spare.then((engine) => engine && engine.close());
     this.spare = null;
   }
+}
+
+/** Close an engine after the current work: its exit (NetHack's shutdown)
+ *  then runs outside the seek that replaced it. */
+function retire(engine) {
+  setTimeout(() => engine.close(), 0);
 }
 
 function diverged(move, entry) {
