@@ -31,12 +31,14 @@ import { BootStatus } from './boot-status.js';
 import { OfflineLine } from './offline.js';
 import { WorkerBridge } from './bridge.js';
 import { HomeView } from './home.js';
+import { PageReplayPanel } from './page-replay-panel.js';
 import { SpectatorView } from './spectator.js';
 import { TvView } from './tv.js';
 import { configureTiles } from './tiles.js';
 import { SITE_TITLE, setFavicon } from './status-lines.js';
 
-const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})$/;
+// a game's page; `#move=N` after it opens the game's timeline at move N
+const GAME_ROUTE = /^#\/g\/([A-Za-z0-9._:-]{1,64})(?:#move=(\d{1,9}))?$/;
 const WATCH_ROUTE = '#/watch'; // follow mode: the newest live game
 const TV_ROUTE = '#/tv'; // every live game at once
 if (config.tiles) configureTiles(config.tiles);
@@ -192,8 +194,12 @@ const gameAutopilot = {
 const main = /** @type {HTMLElement} the page's one <main> (index.html) */ (document.getElementById('main'));
 /** @type {{dispose(): void, gamesChanged?: () => void} | null} */
 let view = null;
+/** @type {PageReplayPanel | null} the game page's timeline, beside the view (which redraws its own element) */
+let timeline = null;
 function route() {
   if (view) view.dispose();
+  if (timeline) timeline.dispose();
+  timeline = null;
   document.title = SITE_TITLE; // a game's view names its game (game-view.js)
   setFavicon('data:,'); // and badges its icon
   const match = GAME_ROUTE.exec(location.hash);
@@ -205,6 +211,11 @@ function route() {
   }
   if (match || watching) {
     view = new SpectatorView(main, match ? match[1] : null, { bridge, site, notes: autopilotNotes, autopilot: gameAutopilot });
+    if (match) {
+      const host = document.createElement('div');
+      main.after(host);
+      timeline = new PageReplayPanel(host, replay, match[1], match[2] === undefined ? null : Number(match[2]));
+    }
   } else {
     view = new HomeView(main, { webmcpKind: kind, autopilotPanel: panel.element, bridge,
                                 create: createFromForm, playWithAutopilot });
