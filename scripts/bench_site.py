@@ -1,11 +1,18 @@
 """bench_site.py - the measurements of scripts/bench-site (run that, not this).
 
-Load → first frame: navigation start to the first DecisionFrame of a
-`session create` issued as soon as the page has loaded (the call waits for
-the game host to boot). Cold = a fresh browser context (empty HTTP cache),
-warm = a reload in the same context. The bare Pyodide boot is a page on the
-same origin whose worker only runs loadPyodide() from the same vendored
-files (served under /__bench/, outside web/dist), measured the same way.
+Load → tools usable: navigation start to the first answer of the `help`
+tool, called as soon as the page lists its eleven WebMCP tools (the call
+waits for the game host to boot); then → first frame: the first
+DecisionFrame of a `session create` right after. Cold = a fresh browser
+context (empty HTTP cache, no service worker), warm = a reload in the same
+context once its service worker has installed (the second visit: the
+snapshot, the engine and Pyodide from the worker's cache). "site cold,
+plain boot" refuses the snapshot's URL, so the worker boots Pyodide from
+scratch (the fallback). The bare Pyodide boot is a page on the same origin
+whose worker only runs loadPyodide() from the same vendored files (served
+under /__bench/, outside web/dist), measured the same way. First-visit
+bytes: the bodies the page and its worker fetched until the first frame (the
+test server sends no Content-Encoding: these are the files' own sizes).
 
 Tool latency: wall time of page.webmcp.call_tool() from Python (the
 independent agent-side client), next to the same calls made inside the page
@@ -47,14 +54,25 @@ BARE_HTML = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module" src="bare.js"></script>"""
 FIRST_FRAME = """async () => {
   const context = document.modelContext;
-  const tool = (await context.getTools()).find((candidate) => candidate.name === 'session');
-  const input = { action: 'create', seed: 1 };
-  let result;
-  try { result = await context.executeTool(tool, input); }
-  catch (error) { result = await context.executeTool(tool, JSON.stringify(input)); }
-  const frame = typeof result === 'string' ? JSON.parse(result) : result;
-  return { at: performance.now(), revision: frame.basis.revision, timings: window.nethackSite.timings };
+  let tools = await context.getTools();
+  while (tools.length < 11) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    tools = await context.getTools();
+  }
+  const call = async (name, input) => {
+    const tool = tools.find((candidate) => candidate.name === name);
+    let result;
+    try { result = await context.executeTool(tool, input); }
+    catch (error) { result = await context.executeTool(tool, JSON.stringify(input)); }
+    return typeof result === 'string' ? JSON.parse(result) : result;
+  };
+  const help = await call('help', {});
+  if (help.error) throw new Error(JSON.stringify(help.error));
+  const usable = performance.now();
+  const frame = await call('session', { action: 'create', seed: 1 });
+  return { usable, at: performance.now(), revision: frame.basis.revision, timings: window.nethackSite.timings };
 }"""
+SW_SETTLED = "() => window.nethackSite.offline && window.nethackSite.offline.serviceWorker !== 'installing'"
 IN_PAGE = """async ([name, args, count, stepping]) => {
   const context = document.modelContext;
   const tools = await context.getTools();
@@ -119,10 +137,21 @@ def serve() -> Iterator[str]:
 
 def site_first_frame(page: Page, url: str, reload: bool) -> dict[str, Any]:
     if reload:
+        wait_until(page, SW_SETTLED, 120)  # a second visit: after the first one's service worker installed
         page.reload()
     else:
         page.goto(url)
     return page.evaluate(FIRST_FRAME)
+
+
+def body_bytes(requests: list[Any]) -> int:
+    total = 0
+    for request in requests:
+        try:
+            total += max(0, request.sizes()["responseBodySize"])
+        except Exception:  # a request that never finished (or was refused) carried no body
+            pass
+    return total
 
 
 def bare_boot(page: Page, url: str, reload: bool) -> float:
@@ -133,27 +162,34 @@ def bare_boot(page: Page, url: str, reload: bool) -> float:
     return wait_until(page, "() => window.bareReady", 120)
 
 
-def load_times(playwright: Any, url: str, loads: int) -> dict[str, list[float]]:
-    """Interleaved cold and warm loads of the site and of bare Pyodide."""
+def load_times(playwright: Any, url: str, loads: int) -> dict[str, list[Any]]:
+    """Interleaved cold and warm loads of the site, the site's plain boot and bare Pyodide."""
     browser = launch(playwright, native=True)
-    results: dict[str, list[float]] = {
-        "site cold": [],
-        "site warm": [],
-        "bare cold": [],
-        "bare warm": [],
-        "stages warm": [],
-    }
+    results: dict[str, list[Any]] = {key: [] for key in KEYS + ("stages cold", "stages warm", "bytes", "modes")}
     try:
         for _ in range(loads):
-            for kind in ("site", "bare"):
+            for kind in ("site", "plain", "bare"):
                 context = browser.new_context()
+                requests: list[Any] = []
+                context.on("requestfinished", lambda request: requests.append(request))
+                if kind == "plain":  # the fallback: the worker cannot have the snapshot
+                    context.route("**/snapshot/*", lambda route: route.abort())
                 page = context.new_page()
                 if kind == "site":
                     cold = site_first_frame(page, url, reload=False)
+                    results["bytes"].append(body_bytes(requests))
                     warm = site_first_frame(page, url, reload=True)
-                    results["site cold"].append(cold["at"])
-                    results["site warm"].append(warm["at"])
+                    results["site cold"].append(cold["usable"])
+                    results["site cold → first frame"].append(cold["at"])
+                    results["site warm"].append(warm["usable"])
+                    results["site warm → first frame"].append(warm["at"])
+                    results["stages cold"].append(cold["timings"])
                     results["stages warm"].append(warm["timings"])
+                    results["modes"].append((cold["timings"].get("boot"), warm["timings"].get("boot")))
+                elif kind == "plain":
+                    cold = site_first_frame(page, url, reload=False)
+                    assert cold["timings"].get("boot") == "plain", cold["timings"]
+                    results["site cold, plain boot"].append(cold["usable"])
                 else:
                     results["bare cold"].append(bare_boot(page, url, reload=False))
                     results["bare warm"].append(bare_boot(page, url, reload=True))
@@ -161,6 +197,17 @@ def load_times(playwright: Any, url: str, loads: int) -> dict[str, list[float]]:
     finally:
         browser.close()
     return results
+
+
+KEYS = (
+    "site cold",
+    "site cold → first frame",
+    "site cold, plain boot",
+    "bare cold",
+    "site warm",
+    "site warm → first frame",
+    "bare warm",
+)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -243,16 +290,23 @@ def main() -> None:
         build, latency = call_latency(playwright, url, options.calls, options.without_jspi)
 
     median = statistics.median
-    print(f"Page load → first frame, {options.loads} loads each (median ms; all runs in brackets):\n")
+    print(f"Page load → the eleven tools usable (`help` answered), {options.loads} loads each (median ms; all runs):\n")
     print("| measurement | median ms | runs |\n| --- | ---: | --- |")
-    for key in ("site cold", "bare cold", "site warm", "bare warm"):
+    for key in KEYS:
         runs = ", ".join(f"{value:.0f}" for value in loads[key])
         print(f"| {key} | {median(loads[key]):.0f} | {runs} |")
-    warm_ratio = median(loads["site warm"]) / median(loads["bare warm"])
-    cold_ratio = median(loads["site cold"]) / median(loads["bare cold"])
-    print(f"\nsite / bare Pyodide: warm {warm_ratio:.2f}×, cold {cold_ratio:.2f}×")
-    stages = loads["stages warm"][len(loads["stages warm"]) // 2]
-    print(f"\nWarm boot stages (ms since the worker started): {stages}\n")
+    bare_cold = median(loads["bare cold"])
+    print(
+        f"\nsite / bare Pyodide cold: cold {median(loads['site cold']) / bare_cold:.2f}× (goal ≤ 1.0), "
+        f"warm {median(loads['site warm']) / bare_cold:.2f}× (goal ≤ 0.5), "
+        f"plain boot cold {median(loads['site cold, plain boot']) / bare_cold:.2f}×"
+    )
+    print(f"\nBoot modes (cold, warm): {sorted(set(loads['modes']))}")
+    print(f"First-visit bytes until the first frame: {median(loads['bytes']) / 1e6:.1f} MB (uncompressed bodies)")
+    for which in ("cold", "warm"):
+        stages = loads[f"stages {which}"][len(loads[f"stages {which}"]) // 2]
+        print(f"\n{which.capitalize()} boot stages (ms since the worker started): {stages}")
+    print()
     print(f"Tool calls on the {build} engine build the page picked, {options.calls} each (ms):\n")
     print("| call | page.webmcp median | p95 | in-page executeTool median | p95 |\n| --- | ---: | ---: | ---: | ---: |")
     for label, outside, inside in latency:
