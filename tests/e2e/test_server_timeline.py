@@ -157,6 +157,7 @@ def test_an_ended_game_seeks_steps_and_plays_every_move(plain_browser: Browser, 
         count = int(json.loads(body)["count"])
         assert status == 200 and count >= MOVES
         calls = all_calls(server.base, game)
+        assert all(c["status"] and c["turn"] for c in calls), "every call's facts, from its receipt"
         with_map = [c for c in calls if c["id"] in maps]
         assert len(with_map) > SEEKS
 
@@ -171,6 +172,8 @@ def test_an_ended_game_seeks_steps_and_plays_every_move(plain_browser: Browser, 
             wait_move(page, chosen["last"])
             assert map_text(page) == "\n".join(maps[chosen["id"]]), chosen
             assert page.evaluate("() => document.querySelector('[data-field=timeline-frame]').dataset.exact") == "true"
+        listed = page.evaluate("() => document.querySelector('[data-field=timeline-calls] li.current').textContent")
+        assert "T:" in listed and "HP " in listed, listed
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "server-timeline-ended.png"), full_page=True)
 

@@ -110,6 +110,7 @@ async def test_live_moves_and_frames_come_from_receipts_and_ended_ones_from_a_ve
         await quit_game(session, frames[-1])
         ended = await get(base, f"/api/games/{game}/moves")
         assert ended[1]["live"] is False and ended[1]["count"] > listed["count"]
+        assert all(c["status"] and c["turn"] for c in ended[1]["calls"].values()), "every call's facts"
         for shown, frame in zip(calls, frames, strict=True):
             status, replayed = await get(base, f"/api/games/{game}/frames/{shown['last']}")
             assert status == 200 and replayed["exact"] is True, replayed

@@ -29,6 +29,7 @@ PRAYER_METHOD = "game.pray"
 # calls whose receipts are looked for again on each refresh: the running one, and a few before
 # it whose receipt write failed (a receipt never stored is not read for ever)
 RECEIPTS_AWAITED = 16
+RECEIPTS_ONE_BY_ONE = 32  # more new calls than this: their receipts are read in one query
 
 
 def call_facts(receipt: ToolReceipt | None) -> dict[str, Any]:
@@ -109,6 +110,7 @@ class MoveIndex:
 
     async def refresh(self, store: Store) -> None:
         """Read what the store added since the last refresh. Raises StoreError."""
+        known_calls = len(self.calls)
         for entry in await store.journal(self.session_id, after_seq=self.after_seq):
             if entry["state"] == "reserved":
                 break  # in flight: read again next time, from here
@@ -132,8 +134,16 @@ class MoveIndex:
                 "ended": bool(receipt.get("ended")),
                 "call": len(self.calls) - 1,
             })  # fmt: skip
-        waiting = [call for call in self.calls[-RECEIPTS_AWAITED:] if call.facts is None]
-        for call in waiting:
+        new_calls = self.calls[known_calls:]
+        waiting = [c for c in self.calls[max(0, known_calls - RECEIPTS_AWAITED) : known_calls] if c.facts is None]
+        if len(new_calls) > RECEIPTS_ONE_BY_ONE:  # a game read for the first time: all its receipts in one query
+            by_id = {receipt["requestId"]: receipt for receipt in await store.receipts(self.session_id)}
+            for call in new_calls:
+                stored = by_id.get(call.id)
+                if stored is not None:
+                    call.facts = call_facts(stored)
+            new_calls = []
+        for call in [*waiting, *new_calls]:
             if call.facts is None:
                 stored = await store.get_receipt(self.session_id, call.id)
                 if stored is not None:

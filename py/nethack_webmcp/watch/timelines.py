@@ -24,7 +24,7 @@ from .frames import from_receipt
 from .moves import MoveIndex
 from .replays import Replays
 
-INDEXES_KEPT = 32  # games whose move index is kept (an index is a few hundred bytes per move)
+INDEXES_KEPT = 8  # games whose move index is kept (a few hundred bytes per move: 50,000 moves ~ 15 MB)
 PAGE_LIMIT = 2000  # moves per answer
 
 

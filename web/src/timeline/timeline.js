@@ -72,7 +72,7 @@ export class TimelineView {
       h('button', { type: 'button', dataset: { action }, 'aria-label': label, text,
         onclick: () => this.dispatch(actions[action]) });
     this.stateLine = h('p', { className: 'timeline-state', dataset: { field: 'timeline-state' }, 'aria-live': 'polite' });
-    this.toggleButton = button('toggle', '▶', 'play or pause (space)');
+    this.toggleButton = button('toggle', 'Play', 'play or pause (space)');
     this.liveButton = button('live', 'Live', 'back to the present');
     this.speed = h('select', { dataset: { field: 'timeline-speed' }, 'aria-label': 'playback speed',
       onchange: () => this.dispatch({ type: 'speed', speed: Number(this.speed.value) }) },
@@ -94,9 +94,9 @@ export class TimelineView {
       'aria-label': 'timeline: ← → one move, Home/End, space plays or pauses',
       onkeydown: (/** @type {KeyboardEvent} */ event) => this.key(event) },
     h('h3', { text: 'Timeline' }), this.stateLine,
-    h('div', { className: 'timeline-controls' }, button('home', '⏮', 'first move (Home)'),
-      button('back', '◀', 'one move back (←)'), this.toggleButton, button('forward', '▶|', 'one move on (→)'),
-      button('end', '⏭', 'last move (End)'), this.speed, this.liveButton),
+    h('div', { className: 'timeline-controls' }, button('home', '« First', 'first move (Home)'),
+      button('back', '◀', 'one move back (←)'), this.toggleButton, button('forward', '▶', 'one move on (→)'),
+      button('end', 'Last »', 'last move (End)'), this.speed, this.liveButton),
     this.scrubber, this.markerStrip, this.chart.element, this.frame, h('h4', { text: 'Moves' }), this.list);
     host.append(this.element);
   }
@@ -128,7 +128,7 @@ export class TimelineView {
     this.scrubber.max = String(count);
     this.scrubber.value = String(position);
     this.scrubber.setAttribute('aria-valuetext', `move ${position} of ${count}`);
-    this.toggleButton.textContent = mode === 'paused' ? '▶' : '⏸';
+    this.toggleButton.textContent = mode === 'paused' ? 'Play' : 'Pause';
     this.liveButton.toggleAttribute('disabled', !live || mode === 'live');
     this.speed.value = String(speed);
     const lag = behind(this.state);
