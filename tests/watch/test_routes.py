@@ -49,6 +49,11 @@ async def quit_game(session: Any, frame: dict[str, Any]) -> dict[str, Any]:
     return ended
 
 
+def timeline(game: str) -> tuple[str, str]:
+    """The timeline routes of a game (docs/SPECTATOR.md, The timeline)."""
+    return (f"/api/games/{game}/moves", f"/api/games/{game}/frames/0")
+
+
 async def test_routes_follow_a_game_and_never_touch_it(tmp_path: Path) -> None:
     require_driver()
     state = tmp_path / "state"
@@ -76,7 +81,7 @@ async def test_routes_follow_a_game_and_never_touch_it(tmp_path: Path) -> None:
         # watching changes nothing: the same revision and journal after many reads
         journal = journal_rows(state, game)
         for _ in range(25):
-            for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent", "/health"):
+            for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent", "/health", *timeline(game)):
                 assert http("GET", base + path)[0] == 200
         assert journal_rows(state, game) == journal
         observed = (await call(session, "observe", sessionId=game))["frame"]
@@ -89,11 +94,19 @@ async def test_routes_follow_a_game_and_never_touch_it(tmp_path: Path) -> None:
 
         # read-only: every other method is refused, on every path; no CORS anywhere
         for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
-            for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent", "/health", "/nowhere"):
+            for path in (
+                "/",
+                f"/g/{game}",
+                f"/api/games/{game}/state",
+                "/api/recent",
+                "/health",
+                "/nowhere",
+                *timeline(game),
+            ):
                 status, headers, _ = http(method, base + path, {"Origin": "http://127.0.0.1:1"})
                 assert status == 405 and headers["allow"] == "GET, HEAD", (method, path)
                 assert "access-control-allow-origin" not in headers
-        for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent", "/health"):
+        for path in ("/", f"/g/{game}", f"/api/games/{game}/state", "/api/recent", "/health", *timeline(game)):
             headers = http("GET", base + path, {"Origin": "http://127.0.0.1:1"})[1]
             assert not [name for name in headers if name.startswith("access-control-")], path
         page_headers = http("GET", f"{base}/g/{game}")[1]
@@ -105,6 +118,7 @@ async def test_routes_follow_a_game_and_never_touch_it(tmp_path: Path) -> None:
         for bad in ("a%20b", "x" * 97, "%3Cscript%3E", "a%22b"):
             assert http("GET", f"{base}/api/games/{bad}/state")[0] == 404, bad
             assert http("GET", f"{base}/g/{bad}")[0] == 404, bad
+            assert all(http("GET", f"{base}{path}")[0] == 404 for path in timeline(bad)), bad
 
         # a completed game: its state while loaded, 410 with its record once closed
         ended = await quit_game(session, moved)
