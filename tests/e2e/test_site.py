@@ -188,6 +188,8 @@ def test_a_completed_game_is_listed_in_the_records(site: Site) -> None:
 @pytest.mark.parametrize("site", ["polyfill"], indirect=True)
 def test_a_failed_load_is_reported_clearly(site: Site) -> None:
     context = site.browser.new_context()
+    # no snapshot either (the boot falls back to the plain path, which needs micropip)
+    context.route("**/snapshot/*", lambda route: route.abort())
     context.route("**/wheels/micropip-*", lambda route: route.fulfill(status=404, body="missing"))
     page = context.new_page()
     try:
