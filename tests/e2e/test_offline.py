@@ -136,6 +136,9 @@ def test_a_rebuilt_manifest_replaces_the_cache(plain_browser: Browser) -> None:
             # the old build's cache is deleted once the new worker activates
             wait_until(page, f"async (name) => !(await ({has})(name))", 60, f"nethack-site-{old}")
             assert cache_names(page) == [f"nethack-site-{new}"]
+            # the page stays on its build and says that a newer one is installed
+            assert wait_until(page, "() => window.nethackSite.offline.newer", 30) == new
+            assert "a newer build is installed" in (page.locator("#offline").text_content() or "")
             page.reload()
             wait_ready(page)
             assert wait_controlled(page)["version"] == new

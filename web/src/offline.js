@@ -8,14 +8,17 @@
 //   offline.gameCreated();            // navigator.storage.persist(), once
 //
 // window.nethackSite.offline mirrors what the line says:
-// {serviceWorker: 'unsupported'|'installing'|'ready'|'failed', version, persisted}.
+// {serviceWorker: 'unsupported'|'installing'|'ready'|'failed', version, persisted, newer}.
+// `newer`: the version of a newer build that was installed while this page
+// ran (the page itself stays on the build it was loaded with; the next load
+// gets the new one, whole).
 
 export class OfflineLine {
   /** @param {HTMLElement | null} element  @param {Record<string, any>} facts (window.nethackSite.offline) */
   constructor(element, facts) {
     this.element = element;
     this.facts = facts;
-    Object.assign(facts, { serviceWorker: 'installing', version: null, persisted: null });
+    Object.assign(facts, { serviceWorker: 'installing', version: null, persisted: null, newer: null });
     this.asked = false;
     if (navigator.storage && navigator.storage.persisted) {
       navigator.storage.persisted().then((persisted) => this.update({ persisted }), () => {});
@@ -28,6 +31,13 @@ export class OfflineLine {
       this.update({ serviceWorker: 'unsupported' });
       return;
     }
+    // once the page knows its build's worker, a change of controller to another version is a newer build
+    // (the first visit's own claim comes before that, or answers the same version)
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      askVersion(navigator.serviceWorker.controller).then((newer) => {
+        if (newer && this.facts.version && newer !== this.facts.version) this.update({ newer });
+      });
+    });
     booted.then(async () => {
       await navigator.serviceWorker.register('sw.js', { scope: './' });
       const registration = await navigator.serviceWorker.ready;
@@ -58,7 +68,8 @@ export class OfflineLine {
     const storage = persisted === null ? '' : persisted
       ? 'storage is persistent'
       : 'storage is not persistent (the browser may clear it)';
-    this.element.textContent = storage ? `${offline} · ${storage}` : offline;
+    const newer = this.facts.newer ? ' · a newer build is installed: reload to use it' : '';
+    this.element.textContent = `${storage ? `${offline} · ${storage}` : offline}${newer}`;
     this.element.dataset.serviceWorker = serviceWorker;
     this.element.dataset.persisted = String(persisted);
   }
