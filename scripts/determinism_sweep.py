@@ -8,7 +8,10 @@ response and a PRNG seeded per game, answering decisions of every kind
 (confirmation, choice, text, key, direction, item, position), cancelling some,
 with deliberate rejections and free queries mixed in - chooses each request
 from the first native engine's response; all four must answer with the same
-bytes. A game that ends is followed by the next game of the same seed, until
+bytes. The second native engine and the JSPI build are asked for delta
+responses (`"delta": true`, docs/PROTOCOL.md) and compared after the host's
+DeltaAssembler has put the elided members back, so the reassembled stream is
+held to the full one as well. A game that ends is followed by the next game of the same seed, until
 the seed has spent its operations. Every fifth seed plays in a wizard-mode
 fixture (wishes, teleports, created monsters).
 
@@ -29,12 +32,14 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_compl
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "engine")]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "engine"), str(ROOT / "py")]
 
 from engine_client import CREATED_AT, WASM_KINDS, DriverClient, driver_command, dumps  # noqa: E402
+from nethack_webmcp.engine.deltas import DeltaAssembler, ask_for_delta  # noqa: E402
 from test_determinism import Policy  # noqa: E402
 
 BUILDS = ["native", "native", *WASM_KINDS]  # native twice: it must reproduce itself too
+DELTAS = [False, True, True, False]  # which of them answer in deltas (reassembled before comparing)
 WIZARD_EVERY = 5
 
 
@@ -53,16 +58,23 @@ def play_game(pool: ThreadPoolExecutor, seed: int, game: int, ops: int, counts: 
     if wizard:
         create.update(wizard=True, role="valkyrie")
     clients = [DriverClient(driver_command(build)) for build in BUILDS]
+    assemblers = [DeltaAssembler() if delta else None for delta in DELTAS]
     try:
         sent = 0
         request: dict = {"version": 1, "method": "session.create", "params": create}
         while True:
             frame = dumps(request).encode("utf-8")
-            answers = list(pool.map(lambda client, sent_frame=frame: client.send_raw(sent_frame), clients))
+            delta_frame = dumps(ask_for_delta(request)).encode("utf-8")
+            frames = [delta_frame if delta else frame for delta in DELTAS]
+            answers = list(pool.map(lambda client, sent_frame: client.send_raw(sent_frame), clients, frames))
             for client in clients:
                 client.transcript.clear()
+            answers = [
+                (raw if assembler is None else assembler.full(raw), parsed)
+                for assembler, (raw, parsed) in zip(assemblers, answers, strict=True)
+            ]
             first, parsed = answers[0]
-            for build, (raw, _) in zip(BUILDS[1:], answers[1:], strict=False):
+            for build, delta, (raw, _) in zip(BUILDS[1:], DELTAS[1:], answers[1:], strict=False):
                 if raw != first:
                     column = next(
                         (i for i, (a, b) in enumerate(zip(first, raw, strict=False)) if a != b),
@@ -74,7 +86,7 @@ def play_game(pool: ThreadPoolExecutor, seed: int, game: int, ops: int, counts: 
                                 "seed": seed,
                                 "game": game,
                                 "request": sent,
-                                "build": build,
+                                "build": build + (" (deltas)" if delta else ""),
                                 "frame": frame.decode(),
                                 "expected": first[max(0, column - 200) : column + 200],
                                 "actual": raw[max(0, column - 200) : column + 200],
@@ -159,7 +171,7 @@ def main() -> int:
         "seeds": args.seeds,
         "opsPerSeed": args.ops,
         "firstSeed": args.first_seed,
-        "builds": BUILDS,
+        "builds": [build + (" (deltas)" if delta else "") for build, delta in zip(BUILDS, DELTAS, strict=True)],
         "games": games,
         "requests": ops_done + games,
         "responsesCompared": counts["responses"] * (len(BUILDS) - 1),
