@@ -89,6 +89,11 @@ def test_page_seeks_equal_native_frames_and_a_tampered_checkpoint_is_rebuilt(
         assert frame["move"] == move and frame["exact"] is True
         assert frame["rows"] == expected[move], f"move {move}: the page's frame is not the game's"
     assert replay(page, "resume", session_id)["ms"] > 0
+    listed = replay(page, "moves", session_id, 1, 5)
+    assert [move["move"] for move in listed] == [1, 2, 3, 4, 5]
+    for move, entry in zip(listed, game["entries"][:5], strict=True):
+        assert move["method"] == entry["method"] and move["revision"] == entry["receipt"]["revision"]
+        assert "sessionId" not in move["params"] and entry["method"] in move["call"]["label"]
 
     reload(page)  # a new worker: only IndexedDB remains
     reopened = replay(page, "open", session_id)

@@ -102,11 +102,14 @@ export class PageReplays {
       delete params.quiet;
       let call = calls.get(entry.operationId);
       if (!call) {
-        call = { id: entry.operationId, first: move, last: move, label: entry.method, status: null, messages: [],
+        call = { id: entry.operationId, first: move, last: move, label: '', status: null, messages: [],
                  turn: null, depth: null, hp: null, hpMax: null, events: [] };
         calls.set(entry.operationId, call);
       }
       call.last = move;
+      // what the call sent: each input's method and arguments, as text
+      const input = `${entry.method} ${JSON.stringify(params)}`;
+      call.label = call.label ? `${call.label}; ${input}` : input;
       const receipt = entry.receipt;
       out.push({ move, method: entry.method, params, revision: receipt.revision,
                  decision: receipt.decision ? receipt.decision.kind : null, ended: Boolean(receipt.ended), call });
