@@ -30,7 +30,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from e2e.site_harness import DIST, QuietHandler, launch, wait_until  # noqa: E402  (needs tests/ on the path)
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, Request, sync_playwright  # noqa: E402
 
 BENCH = ROOT / "build" / "bench-site"
 BARE_WORKER = """import { loadPyodide } from 'pyodide';
@@ -144,6 +144,11 @@ def site_first_frame(page: Page, url: str, reload: bool) -> dict[str, Any]:
     return page.evaluate(FIRST_FRAME)
 
 
+def recorder(into: list[Any]) -> Callable[[Request], None]:
+    # a Python function: Playwright cannot attach its handler record to a builtin such as list.append
+    return lambda request: into.append(request)
+
+
 def body_bytes(requests: list[Any]) -> int:
     total = 0
     for request in requests:
@@ -171,7 +176,7 @@ def load_times(playwright: Any, url: str, loads: int) -> dict[str, list[Any]]:
             for kind in ("site", "plain", "bare"):
                 context = browser.new_context()
                 requests: list[Any] = []
-                context.on("requestfinished", lambda request: requests.append(request))
+                context.on("requestfinished", recorder(requests))
                 if kind == "plain":  # the fallback: the worker cannot have the snapshot
                     context.route("**/snapshot/*", lambda route: route.abort())
                 page = context.new_page()
