@@ -92,6 +92,13 @@ def second_boot_random(ctx: BrowserContext, url: str) -> str:
     return value
 
 
+def stages_in_order(timings: dict[str, Any], stages: tuple[str, ...]) -> None:
+    """Each stage of the path was reported (timings: when it began), in this order."""
+    assert all(stage in timings for stage in stages), timings
+    began = [timings[stage] for stage in stages]
+    assert began == sorted(began), timings
+
+
 def test_a_snapshot_boot_and_a_plain_boot_are_the_same_host(plain_browser: Browser, site_url: str) -> None:
     snapshot = booted(plain_browser, site_url, refuse_snapshot=False)
     plain = booted(plain_browser, site_url, refuse_snapshot=True)
@@ -99,12 +106,15 @@ def test_a_snapshot_boot_and_a_plain_boot_are_the_same_host(plain_browser: Brows
     assert snapshot["timings"]["boot"] == "snapshot", snapshot["timings"]
     assert "from the build snapshot" in snapshot["line"], snapshot["line"]
     assert "micropip" not in snapshot["timings"], snapshot["timings"]  # no plain-boot stage ran
+    stages_in_order(snapshot["timings"], ("snapshot", "package", "engine", "start", "ready"))
 
     assert plain["refused"], "the snapshot was never requested"
     assert plain["timings"]["boot"] == "plain", plain["timings"]
     assert plain["timings"]["snapshotFailure"], plain["timings"]
     assert "the build snapshot failed" in plain["line"], plain["line"]
     assert "micropip" in plain["timings"], plain["timings"]
+    # the snapshot was tried first, then the plain path from its start
+    stages_in_order(plain["timings"], ("snapshot", "pyodide", "micropip", "package", "engine", "start", "ready"))
 
     assert snapshot["tools"] == plain["tools"]
     assert len(json.loads(snapshot["tools"])) == 11
