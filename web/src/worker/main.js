@@ -127,8 +127,8 @@ async function fetchSnapshot(address) {
 }
 
 // The wheel's files, without its bytecode: every module is imported in the
-// snapshot already, and the .pyc files are ~90% of the unpacking time
-// (a module imported afresh would compile from its source).
+// snapshot already, and extracting the .pyc files took most of the
+// unpacking time (a module imported afresh would compile from its source).
 const WHEEL_FILE = '/tmp/nethack_webmcp.whl';
 const UNPACK_SOURCES = `
 import os, sysconfig, zipfile
@@ -139,8 +139,8 @@ os.remove(${JSON.stringify(WHEEL_FILE)})
 
 /** Boot from the build's memory snapshot (scripts/make-snapshot.mjs): our
  *  package is already imported in it; only its source files are unpacked
- *  again (a snapshot holds memory, not the file system). Throws on any failure, and
- *  the caller boots plainly. */
+ *  again (a snapshot holds memory, not the file system). Throws on any
+ *  failure, and the caller boots plainly. */
 async function restoreSnapshot(config, url, options) {
   progress('snapshot', 'Restoring Python from the build snapshot…');
   const wheel = fetch(url(config.wheel)).then((response) => {
