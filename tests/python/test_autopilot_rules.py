@@ -4,8 +4,10 @@ The policy (webmcp/autopilot) is plain JavaScript; Node evaluates its real
 modules here on hand-made frames and questions, so each rule a beginner
 relies on is pinned: which corpses are eaten, which armour is worn, when a
 prayer is allowed, and that a question is answered only as the autopilot's
-own intent calls for; and the ways out of a stuck level (a boulder to push,
-legs that pass no turn counted as stalls).
+own intent calls for; and the ways out of a stuck level (legs that pass no
+turn counted as stalls, a shut-in hero stepping over a trap, leaving a level
+upward). Boulder pushes and search spots are plan wayOn's (navigation/wayon.py),
+followed by webmcp/autopilot/rules/wayon.js and tested beside it.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ import { safeCorpse, corpseWelcome, packFood } from './webmcp/autopilot/food.js'
 import { wearableSlot, wornSlots, armourToWear } from './webmcp/autopilot/armour.js';
 import { chooseAnswer } from './webmcp/autopilot/answers.js';
 import { CarefulBeginner } from './webmcp/autopilot/beginner.js';
-import { nextPush } from './webmcp/autopilot/boulders.js';
-import { freshSearchSpot } from './webmcp/autopilot/searching.js';
 import { digDown } from './webmcp/autopilot/rules/ways.js';
 import { freshCorpseHere } from './webmcp/autopilot/rules/eating.js';
 
@@ -69,20 +69,12 @@ out.starvingPrayer = [starving.next(weak(1799), null).args?.action || null, star
 const fainting = (turn) => { const frame = weak(turn); frame.scene.self.vitals.hunger = 'fainting'; return frame; };
 out.faintingPrayer = [starving.next(fainting(1099), null).args?.action || null, starving.next(fainting(1100), null).args?.action];
 
-// A boulder closing a corridor is pushed from the corridor side toward the unseen.
-const corridor = { bounds: { x0: 10, y0: 5, x1: 13, y1: 6 }, legend: { '`': 'boulder or statue' }, symbols: { '`': [[11, 6]] },
-  text: ['   1111', '   0123', ' 5 ----', ' 6 #`'].join('\n') };
-out.push = nextPush({ map: corridor }, new Map());
-out.pushTried = nextPush({ map: corridor }, new Map([['11,6,east', 2]]));
 // Explore legs whose steps pass no turn (walking into a vanished corridor) are stalls.
 const stall = new CarefulBeginner();
 for (let i = 0; i < 3; i += 1) {
   stall.afterLeg({ basis: { turn: 940 }, result: { stopReason: 'blocked', actionsTaken: 1 } }, 'explore', 'd0-l6', 940);
 }
 out.stalled = stall.memory.level('d0-l6').explored;
-// ... and from the hero's own square (shown as "@"), the hero pushes at once.
-out.pushFromHero = nextPush({ map: { ...corridor, text: corridor.text.replace('#`', '@`') },
-                              self: { position: { x: 10, y: 6 } } }, new Map())?.direction;
 // Something it must not touch, in the way of a stuck hero: shot at, or fought only with HP to spare.
 const stuckAt = (hp, entities, inventory) => {
   const beginner = new CarefulBeginner();
@@ -136,17 +128,6 @@ fast.observe({ basis: { turn: 3668, levelId: 'd0-l8' }, scene: { self: { positio
                events: [{ type: 'creatureDied', levelId: 'd0-l8', x: 13, y: 3, turn: 3668, appearance: 'iguana' }] });
 out.fastKill = fast.memory.kills[0].at;
 out.corpseHere = [freshCorpseHere(corpseUnder(33, 8)), freshCorpseHere(corpseUnder(34, 9))];
-// Once the plan's spots are searched, the walls not searched yet (seed 40 searched one square for 200 calls).
-const room = ['  WWWWWWWWWW', '  W........W', '  W........W', '  W........W', '  W........W', '  WWWWWWWWWW']
-  .map((row) => row.replace(/W/g, '-'));
-const roomMap = { bounds: { x0: 1, y0: 2, x1: 13, y1: 9 },
-  text: ['ruler', 'ruler', ' 2 ', ...room.map((row, i) => `${String(i + 3).padStart(2)} ${row.slice(1)}`), ' 9 '].join('\n') };
-const searchedRoom = new Map([['9,4', 1], ['10,5', 2], ['10,7', 2], ['7,7', 2]]);
-const roomScene = { map: roomMap, self: { position: { x: 9, y: 4 } } };
-const firstFresh = freshSearchSpot(roomScene, searchedRoom);
-searchedRoom.set(`${firstFresh.x},${firstFresh.y}`, 1);
-const secondFresh = freshSearchSpot(roomScene, searchedRoom);
-out.fresh = [firstFresh, secondFresh];
 // Shut in by known traps (seed 54 crossed a spiked pit into a nook): after three walks
 // to unsearched walls found no route, it steps onto the adjacent trap.
 const nook = new CarefulBeginner();
@@ -159,11 +140,10 @@ const shutIn = { basis: { turn: 807, levelId: 'd0-l5', sessionId: 's', viewId: '
            nearby: [{ x: 78, y: 3, direction: 'east', walkable: true, terrain: 'floor' },
                     { x: 78, y: 4, direction: 'southeast', walkable: true, terrain: 'floor', hazards: ['trap'] }] } };
 const noSpots = { doors: [], deadEnds: [], searchSpots: [] };
-// (as a server without plan wayOn answers: these cases hold the rules' own reading of the level)
+// (as a server without plan wayOn answers: these cases hold the rules' own fallback: no pushes or fresh spots then)
 const noWayOn = { unavailable: true };
 const overTrap = nook.next(shutIn, noSpots, noWayOn);
 out.overTrap = [overTrap.args.mode, overTrap.args.target?.direction];
-out.statue = nextPush({ map: { ...corridor, legend: { '`': 'statue' } } }, new Map());
 // A whole round of searching found no way down on Dlvl 3: it goes up the stairs
 // it came down by, avoids the way back down there, and takes another one.
 const onLevel = (levelId, depth, at, features, dungeon = 'The Dungeons of Doom') => ({
@@ -241,26 +221,11 @@ def test_the_beginner_rules() -> None:
     assert out["afterDispleasure"] is False
     assert out["starvingPrayer"] == [None, "pray"]
     assert out["faintingPrayer"] == [None, "pray"]
-    assert out["push"] == {
-        "approach": {"x": 10, "y": 6},
-        "direction": "east",
-        "key": "11,6,east",
-        "boulder": {"x": 11, "y": 6},
-    }
-    assert out["pushTried"] is None and out["statue"] is None
     assert out["stalled"] is True
-    assert out["pushFromHero"] == "east"
     assert out["digs"] == ["down"] * 6 + [None]
     assert out["corpseHere"] == [None, "a gnome corpse"]
     assert out["fastKill"] == {"x": 13, "y": 3}
-    searched = [(9, 4), (10, 5), (10, 7), (7, 7)]
-    for spot in out["fresh"]:
-        assert 3 <= spot["x"] <= 10 and 4 <= spot["y"] <= 7  # inside the room, where a search reaches its walls
-        assert spot["x"] in (3, 10) or spot["y"] in (4, 7)  # beside a wall
-        assert all(max(abs(spot["x"] - x), abs(spot["y"] - y)) >= 2 for x, y in searched)
     assert out["overTrap"] == ["step", "southeast"]
-    first, second = out["fresh"]
-    assert max(abs(first["x"] - second["x"]), abs(first["y"] - second["y"])) >= 2
     assert out["goesUp"] == ["climb", "up", True]
     assert out["avoided"] == [["d0-l2:30,10", "d0-l3"]]
     assert out["explorersAbove"] == "explore"  # what is left unexplored above comes first

@@ -14,13 +14,10 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-// Files that may still read the rendered map, each with why. Issue 23 item 4
-// moves ranked search spots and boulder pushes into `plan`; these go then.
-const MAP_TEXT_ALLOWED = {
-  'maptext.js': 'the one reader of the map text, for the two modules below',
-  'searching.js': 'walls not searched yet facing the most unknown: plan has no ranked, searched-aware spots yet',
-  'boulders.js': 'the square behind a boulder: no field says what lies beyond one yet',
-};
+// Files that may read the rendered map, each with why: none. Search spots and
+// boulder pushes are plan wayOn's (navigation/wayon.py), not re-derived here.
+/** @type {Record<string, string>} */
+const MAP_TEXT_ALLOWED = {};
 // Message matches no structure carries, each with why (beginner.js names them).
 const MESSAGE_MATCHES_ALLOWED = {
   DUST_WRITING: 'engravings ("Closed for inventory" before a shop door) are in no frame field',

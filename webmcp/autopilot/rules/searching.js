@@ -1,10 +1,9 @@
 // searching.js - the explored level with no way down: the plan's dead ends
-// and wall spots (each with a cap), then walls not searched yet facing the
-// most unknown, then around; after a whole round with no way down, the
+// and wall spots (each with a cap), then plan wayOn's ranked search spots,
+// then around; after a whole round with no way down, the
 // level is left upward to look for another (the Mines' branch on Dlvl 2-4),
 // and the hero comes back to search again.
 
-import { freshSearchSpot } from '../searching.js';
 import { isWayDown } from './context.js';
 import { bestSearchSpot } from './wayon.js';
 import { digDown, endTrips, goDown, leaveUp, onTripUp, waysDown } from './ways.js';
@@ -89,9 +88,9 @@ function doorApproach(ctx) {
   return candidates[(level.searches >> 2) % candidates.length];
 }
 
-/** Up to the level's cap of search calls: walls not searched yet, door approaches, here. */
+/** Up to the level's cap of search calls: plan wayOn's best spot, a door approach, here. */
 export function searchWalls(ctx) {
-  const { level, hero } = ctx;
+  const { level } = ctx;
   if (level.searches >= LEVEL_SEARCH_CAP) return null;
   level.searches += 1;
   if (level.searches % 4 === 0) level.explored = false; // look again at what searching revealed
@@ -101,21 +100,9 @@ export function searchWalls(ctx) {
     const over = stepOverTrap(ctx);
     if (over) return over;
   }
-  if (ctx.wayOn && level.freshMisses < FRESH_MISSES) { // the plan's ranked spots, when the server has them
+  if (ctx.wayOn && level.freshMisses < FRESH_MISSES) { // plan wayOn's spots, ranked by the unknown and the turns searched
     const best = bestSearchSpot(ctx);
     if (best) return best;
-  }
-  const fresh = !ctx.wayOn && level.freshMisses < FRESH_MISSES && freshSearchSpot(ctx.scene, level.searched);
-  if (fresh) {
-    const key = `${fresh.x},${fresh.y}`;
-    if (hero.x !== fresh.x || hero.y !== fresh.y) {
-      level.searched.set(key, (level.searched.get(key) || 0) + 0.5); // two failed walks give it up
-      return { tool: 'travel', args: { ...ctx.base, mode: 'to', to: fresh, maxActions: 120 },
-               why: `no way on: search the wall at ${key}, not searched yet`, leg: 'freshSearch' };
-    }
-    level.searched.set(key, Math.floor(level.searched.get(key) || 0) + 1);
-    return { tool: 'interact', args: { ...ctx.base, action: 'search', turns: SPOT_SEARCH },
-             why: `search the wall at ${key} (${level.searches}/${LEVEL_SEARCH_CAP})` };
   }
   const fallback = doorApproach(ctx);
   if (fallback) {
