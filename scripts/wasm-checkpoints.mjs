@@ -20,10 +20,19 @@
 //       verified, observe), resume (an engine at the last move), checkpoint
 //       bytes per 10k inputs. One JSON line per size.
 //
+//   node scripts/wasm-checkpoints.mjs persisted <game.json> --dir DIR [--inputs N] [--seeks 40]
+//       The native host's persisted checkpoints: the same records in files
+//       (DIR/<move>.ckpt: JSON meta line, then the compressed state), so they
+//       outlive the process. Opens the game's first N inputs (reusing DIR's
+//       checkpoints when every one is this journal's, build's and intact, else
+//       rebuilding them), seeks to random moves (each verified), resumes.
+//       One JSON line: {inputs, rebuilt, refused, openMs, seekP50Ms,
+//       seekP95Ms, resumeMs, checkpoints, checkpointBytesPer10k, frames}
+//       (frames: move -> the map rows shown, for the tests).
 // <game.json> is {"info": SessionInfo, "entries": [JournalEntry...]}, as
 // scripts/bench-replay --dump writes it. --engine DIR picks the engine
 // (default web/dist/engine; the asyncify build is always the one used).
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,8 +49,8 @@ const option = (name, fallback) => {
   return at > 0 ? process.argv[at + 1] : fallback;
 };
 const [mode, gamePath] = process.argv.slice(2);
-if (!['check', 'bench', 'verify'].includes(mode) || !gamePath) {
-  process.stderr.write('usage: wasm-checkpoints.mjs check|verify|bench <game.json> (see --help)\n');
+if (!['check', 'bench', 'verify', 'persisted'].includes(mode) || !gamePath) {
+  process.stderr.write('usage: wasm-checkpoints.mjs check|verify|bench|persisted <game.json> (see --help)\n');
   process.exit(2);
 }
 
@@ -223,7 +232,76 @@ async function verify() {
     reopenAfterTamper: { rebuilt, refused: reopened.refusals }, seekAfterTamperEqual: equal })}\n`);
 }
 
+/** Checkpoint records as files: one per move, a JSON line of what it claims, then its bytes. */
+function fileStore(dir) {
+  mkdirSync(dir, { recursive: true });
+  const path = (move) => join(dir, `${move}.ckpt`);
+  return {
+    known: () => readdirSync(dir).filter((name) => /^\d+\.ckpt$/.test(name)).map((name) => Number(name.split('.')[0])),
+    save: async (record) => {
+      const { bytes, ...meta } = record;
+      writeFileSync(path(record.move), Buffer.concat([Buffer.from(`${JSON.stringify(meta)}\n`), Buffer.from(bytes)]));
+    },
+    load: async (move) => {
+      let raw;
+      try {
+        raw = readFileSync(path(move));
+      } catch {
+        return null;
+      }
+      const newline = raw.indexOf(10);
+      try {
+        return { ...JSON.parse(raw.subarray(0, newline).toString('utf8')), bytes: new Uint8Array(raw.subarray(newline + 1)) };
+      } catch {
+        return null; // an unreadable record is refused like a changed one
+      }
+    },
+    clear: async () => {
+      for (const name of readdirSync(dir)) if (name.endsWith('.ckpt')) rmSync(join(dir, name));
+    },
+    bytes: () => readdirSync(dir).filter((name) => name.endsWith('.ckpt'))
+      .reduce((sum, name) => sum + readFileSync(join(dir, name)).length, 0),
+  };
+}
+
+async function persisted() {
+  const dir = option('--dir', null);
+  if (!dir) throw new Error('persisted needs --dir');
+  const inputs = moves.slice(0, Number(option('--inputs', String(moves.length))));
+  const seeks = Number(option('--seeks', '40'));
+  const store = fileStore(dir);
+  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  const replayer = new Replayer({ start, base, info: game.info, moves: inputs, save: store.save, load: store.load,
+                                  clear: store.clear, known: store.known() });
+  let started = performance.now();
+  const { rebuilt } = await replayer.open();
+  const openMs = performance.now() - started;
+  let seed = inputs.length + 1;
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const times = [];
+  const frames = {};
+  for (let i = 0; i < seeks; i++) {
+    const move = Math.floor(random() * (inputs.length + 1));
+    started = performance.now();
+    const observed = await replayer.frameAt(move);
+    times.push(performance.now() - started);
+    const rows = Array.from({ length: 21 }, () => '');
+    for (const row of observed.observation.world.rows) rows[row.y] = row.marks;
+    frames[move] = rows;
+  }
+  started = performance.now();
+  (await replayer.resume()).close();
+  const resumeMs = performance.now() - started;
+  replayer.close();
+  process.stdout.write(`${JSON.stringify({
+    inputs: inputs.length, rebuilt, refused: replayer.refusals, openMs: round(openMs),
+    seekP50Ms: round(percentile(times, 0.5)), seekP95Ms: round(percentile(times, 0.95)), resumeMs: round(resumeMs),
+    checkpoints: replayer.checkpoints.length,
+    checkpointBytesPer10k: Math.round(store.bytes() * 10000 / Math.max(1, inputs.length)), frames,
+  })}\n`);
+}
+
 const round = (value) => Math.round(value * 10) / 10;
 
-await ({ check, bench, verify })[mode]();
+await ({ check, bench, verify, persisted })[mode]();
 process.exit(0);

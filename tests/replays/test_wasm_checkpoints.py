@@ -9,6 +9,9 @@ what a straight run of the same journal answered. The same script refuses a
 checkpoint with one byte changed, one made on another base and one claimed
 for another journal. The seek path (checkpoint-replay.js) is held too:
 random moves' observations equal a straight run's observation at that move.
+The native host's persisted checkpoints (the same records in files) are
+reused by a new process, show the native engine's frames, and a changed
+file is refused and rebuilt.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 import pytest
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.session import replay as journal_replay
 from nethack_webmcp.store.memory import MemoryStore
 
 from tests.support.wasm_builds import ROOT, WASM_ENGINE, node24
@@ -88,3 +92,43 @@ def test_seeks_equal_a_straight_run_and_a_tampered_stored_checkpoint_is_rebuilt(
     assert report["reopenAfterTamper"]["rebuilt"] is True
     assert report["reopenAfterTamper"]["refused"], report
     assert report["seekAfterTamperEqual"] is True
+
+
+async def native_rows(game: dict[str, Any], move: int) -> list[str]:
+    """The oracle: a brand-new native engine, the first `move` inputs, observe."""
+    todo = journal_replay.plan(game["entries"])[0][:move]
+    engine = await NativeEngine.start()
+    try:
+        await engine.request({"version": 1, "method": "session.create", "params": game["info"]["create"]})
+        for entry in todo:
+            await engine.request(journal_replay.quiet(entry["request"]))
+        observed = await engine.request(
+            {"version": 1, "method": "session.observe", "params": {"sessionId": game["info"]["sessionId"]}}
+        )
+    finally:
+        await engine.close()
+    rows = [""] * 21
+    for row in observed["observation"]["world"]["rows"]:
+        rows[row["y"]] = row["marks"]
+    return rows
+
+
+def test_persisted_checkpoints_outlive_the_process_and_a_changed_file_is_rebuilt(
+    game_file: Path, tmp_path: Path
+) -> None:
+    """The native host's persisted format: the same records in files, reused by a new process."""
+    directory = str(tmp_path / "checkpoints")
+    first = run("persisted", str(game_file), "--dir", directory, "--seeks", "6")
+    assert first["rebuilt"] is True and first["checkpoints"] >= 3
+    again = run("persisted", str(game_file), "--dir", directory, "--seeks", "6")
+    assert again["rebuilt"] is False and again["refused"] == [], again
+    game = json.loads(game_file.read_text())
+    for move, rows in again["frames"].items():
+        assert rows == asyncio.run(native_rows(game, int(move))), f"move {move}"
+    victim = sorted(int(path.stem) for path in (tmp_path / "checkpoints").glob("*.ckpt"))[1]
+    path = tmp_path / "checkpoints" / f"{victim}.ckpt"
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 1
+    path.write_bytes(bytes(data))
+    refused = run("persisted", str(game_file), "--dir", directory, "--seeks", "3")
+    assert refused["refused"] == [victim] and refused["rebuilt"] is True, refused

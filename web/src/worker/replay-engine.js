@@ -57,6 +57,10 @@ export class ReplayEngine {
       },
       print: () => {},
       printErr: () => {},
+      // main's argv is in linear memory: under Node emcc would pass the host
+      // script's own arguments, and the base (a fresh instance's memory) would
+      // then differ from one command line to the next
+      arguments: [],
     }, (error) => engine.fail(error));
     await ready;
     await settled(engine);
