@@ -304,4 +304,5 @@ async function persisted() {
 const round = (value) => Math.round(value * 10) / 10;
 
 await ({ check, bench, verify, persisted })[mode]();
-process.exit(0);
+// exit once stdout is flushed: a long JSON line into a pipe is written in parts
+process.stdout.write('', () => process.exit(0));
