@@ -1,5 +1,6 @@
 /* obs_delta.c - delta responses (see obs_delta.h). */
 #include "obs_delta.h"
+#include "nnh_bytes.h"
 
 typedef struct {
     nnh_buf text; /* the member's value in the last response that carried it */
@@ -26,7 +27,7 @@ void nnh_delta_settle(nnh_buf *b, nnh_delta_member member, size_t start)
         last->valid = 0;
         return;
     }
-    same = last->valid && last->text.len == len && !memcmp(last->text.data, text, len);
+    same = last->valid && last->text.len == len && nnh_bytes_equal(last->text.data, text, len);
     if (same) {
         if (enabled) {
             b->len = start;

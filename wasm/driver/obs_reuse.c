@@ -1,6 +1,7 @@
 /* obs_reuse.c - reuse a response section's text while its inputs are
  * unchanged (see obs_reuse.h). */
 #include "obs_reuse.h"
+#include "nnh_bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ void nnh_section_key_str(nnh_section *s, const char *str)
 static int key_unchanged(const nnh_section *s)
 {
     return s->valid && !s->uncomparable && !s->key.oom && s->key.len == s->last_key.len
-           && !memcmp(s->key.data, s->last_key.data, s->key.len);
+           && nnh_bytes_equal(s->key.data, s->last_key.data, s->key.len);
 }
 
 /* A reuse that a fresh write contradicts: a writer input the key missed. */

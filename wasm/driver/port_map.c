@@ -12,6 +12,7 @@
 #include "nnh_state.h"
 #include "port_map.h"
 #include "obs_reuse.h"
+#include "nnh_bytes.h"
 
 #define UNSEEN (-1)
 
@@ -288,7 +289,7 @@ void nnh_map_encode(nnh_buf *b, int full)
     nnh_buf_cstr(b, ",\"rows\":[");
     for (y = 0; y < NNH_ROWS; y++) {
         visible_row(y, writing_visible[y]);
-        if (!full && !dirty[y] && !memcmp(writing_visible[y], sent_visible[y], NNH_COLS)) continue;
+        if (!full && !dirty[y] && nnh_bytes_equal(writing_visible[y], sent_visible[y], NNH_COLS)) continue;
         memcpy(visible, writing_visible[y], NNH_COLS);
         for (x = 0; x < NNH_COLS; x++) {
             int g = shown[y][x];
