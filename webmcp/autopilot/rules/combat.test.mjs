@@ -30,3 +30,14 @@ test('a blocker out of reach is walked at; a peaceful one leaves the level explo
   assert.notEqual(policy.next(stopped, { doors: [], deadEnds: [], searchSpots: [] }).rule, 'hostileInTheWay');
   assert.equal(policy.memory.level(stopped.basis.levelId).explored, true);
 });
+
+test('a leg stopped `attacked` (a miss: no HP lost): the attacker is fought, and the level is not marked explored', () => {
+  const policy = new CarefulBeginner();
+  const stopped = frame('monk-attacked-by-kobold');
+  assert.equal(stopped.result.stopReason, 'attacked');
+  policy.observe(stopped);
+  policy.afterLeg(stopped, 'explore', stopped.basis.levelId, stopped.basis.turn - 5);
+  assert.equal(policy.memory.level(stopped.basis.levelId).explored, false);
+  const move = policy.next(stopped, null);
+  assert.deepEqual([move.rule, move.args.action, move.args.target], ['fightAdjacent', 'attack', { direction: 'east' }]);
+});
