@@ -55,9 +55,10 @@ export class HomeView {
     this.gamesBox = h('div', { className: 'games-box' });
     this.recordsBox = h('div', { className: 'records-box' });
     this.importResult = h('p', { className: 'muted', dataset: { field: 'import-result' },
-      text: 'A file exported from this page (or by python -m nethack_webmcp.export on the same engine build).' });
+      text: 'A file exported from this page (or by python -m nethack_webmcp.export on the same engine build); '
+        + 'or drop the file anywhere on this page to import it and open its replay.' });
     const chooser = h('input', { type: 'file', accept: '.json,application/json', dataset: { control: 'import' },
-      onchange: () => this.importFile(chooser) });
+      onchange: () => { const file = chooser.files && chooser.files[0]; chooser.value = ''; this.importFile(file); } });
     replace(root,
       h('section', { className: 'intro panel' },
         h('h2', { text: 'Watch software agents play NetHack' }),
@@ -82,6 +83,11 @@ export class HomeView {
       h('section', { className: 'panel import' }, h('h2', { text: 'Import a game' }),
         h('label', {}, 'Game file: ', chooser), this.importResult),
       h('section', { className: 'panel' }, h('h2', { text: 'Ten most recently completed games' }), this.recordsBox));
+    this.dropTarget = root;
+    this.onDragOver = (event) => this.dragOver(event);
+    this.onDrop = (event) => this.drop(event);
+    root.addEventListener('dragover', this.onDragOver);
+    root.addEventListener('drop', this.onDrop);
     this.channel = new BroadcastChannel(CHANNEL);
     this.channel.onmessage = () => this.schedule();
     this.timer = setInterval(() => this.refresh(), 2000);
@@ -109,9 +115,25 @@ export class HomeView {
     location.hash = `#/g/${encodeURIComponent(gameId)}`; // the game view loads it (and shows why not, if not)
   }
 
-  async importFile(chooser) {
-    const file = chooser.files && chooser.files[0];
+  /** A file dragged over the home page may be dropped (the browser would otherwise open it). */
+  dragOver(event) {
+    if (!event.dataTransfer || !Array.from(event.dataTransfer.types).includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  }
+
+  /** A dropped game file is imported exactly as the picker imports it, then opened as a replay. */
+  async drop(event) {
+    const file = event.dataTransfer && event.dataTransfer.files[0];
     if (!file) return;
+    event.preventDefault();
+    const sessionId = await this.importFile(file);
+    if (sessionId) location.hash = `#/g/${encodeURIComponent(sessionId)}#move=0`; // its timeline, from the start
+  }
+
+  /** Import one exported game file (verified by replay); its sessionId, or null when refused. */
+  async importFile(file) {
+    if (!file) return null;
     this.importResult.dataset.state = 'importing';
     this.importResult.textContent = `Importing ${file.name}: replaying its journal to verify it…`;
     let result;
@@ -121,7 +143,6 @@ export class HomeView {
     } catch (error) {
       result = { error: { code: 'failed', message: String(error && error.message ? error.message : error) } };
     }
-    chooser.value = '';
     if (result.error) {
       this.importResult.dataset.state = 'refused';
       this.importResult.dataset.code = result.error.code;
@@ -129,7 +150,7 @@ export class HomeView {
         h('span', { text: IMPORT_REFUSALS[result.error.code] || 'The file could not be imported.' }),
         h('details', {}, h('summary', { text: 'Details' }),
           h('code', { text: `${result.error.code}: ${result.error.message}` })));
-      return;
+      return null;
     }
     this.importResult.dataset.state = 'imported';
     this.importResult.dataset.gameId = result.sessionId;
@@ -138,9 +159,12 @@ export class HomeView {
       h('a', { href: `#/g/${encodeURIComponent(result.sessionId)}`, text: 'Open it' }));
     this.drawn = null;
     this.refresh();
+    return result.sessionId;
   }
 
   dispose() {
+    this.dropTarget.removeEventListener('dragover', this.onDragOver);
+    this.dropTarget.removeEventListener('drop', this.onDrop);
     clearInterval(this.timer);
     clearTimeout(this.pending);
     this.channel.close();
