@@ -48,7 +48,8 @@ async def play_and_quit(state: Path) -> tuple[str, dict[str, list[str]]]:
     # wizard mode: NetHack asks "Die?" instead of ending the game, so 3,000 inputs of searching and
     # exploring (no eating, no fighting) reach their end; the game is then quit
     session = await games.create({"seed": 20_261_201, "name": "Scrub", "wizard": True})
-    game, maps = session.session_id, {}
+    game = session.session_id
+    maps: dict[str, list[str]] = {}
     frame = await BY_NAME["observe"].call(ctx, {"sessionId": game})
     call, exploring = 0, True
     while frame["basis"]["revision"] < MOVES:  # one revision per input taken
