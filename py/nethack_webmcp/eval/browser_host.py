@@ -43,6 +43,7 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..projection.render import text
+from .proxy import serve_loopback
 
 DIST = Path(__file__).resolve().parents[3] / "web" / "dist"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -119,12 +120,7 @@ class BrowserHost:
         if site.get("status") != "ready":
             raise RuntimeError(f"the page failed to boot: {site.get('error')}")
         self._tools = await self._page.evaluate(PAGE_TOOLS)
-        self._task = asyncio.create_task(self._server.serve())
-        while not self._server.started:
-            if self._task.done():
-                self._task.result()
-            await asyncio.sleep(0.02)
-        port = self._server.servers[0].sockets[0].getsockname()[1]
+        self._task, port = await serve_loopback(self._server)
         self.mcp_url = f"http://127.0.0.1:{port}/mcp"
 
     async def stop(self) -> None:

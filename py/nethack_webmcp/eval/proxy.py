@@ -129,12 +129,7 @@ class AgentProxy:
         self.base_url = ""
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._server.serve())
-        while not self._server.started:
-            if self._task.done():
-                self._task.result()
-            await asyncio.sleep(0.02)
-        port = self._server.servers[0].sockets[0].getsockname()[1]
+        self._task, port = await serve_loopback(self._server)
         self.base_url = f"http://127.0.0.1:{port}"
 
     async def stop(self) -> None:
@@ -217,3 +212,14 @@ def _messages(body: bytes) -> list[dict[str, Any]]:
 
 def _response_headers(upstream: httpx2.Response) -> dict[str, str]:
     return {k: v for k, v in upstream.headers.items() if k.lower() not in HOP_HEADERS | {"content-encoding"}}
+
+
+async def serve_loopback(server: uvicorn.Server) -> tuple[asyncio.Task[None], int]:
+    """Start `server` (bound to port 0) as a task; return it and the port the OS gave it once it listens.
+    A server that fails to start raises its error here instead of leaving the caller waiting."""
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.02)
+    return task, server.servers[0].sockets[0].getsockname()[1]
