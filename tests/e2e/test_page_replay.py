@@ -18,33 +18,16 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from nethack_webmcp.engine.native import NativeEngine
-from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.session import replay as journal_replay
-from nethack_webmcp.store.memory import MemoryStore
 from playwright.sync_api import BrowserContext
+from support.wandering_game import wandering_game
 
 from .durable_harness import open_site, reload
 from .page_replay_harness import replay, store_game, tamper_checkpoint
 
-COMPASS = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
-
 
 async def play(inputs: int) -> dict[str, Any]:
-    store = MemoryStore()
-    games = GameRegistry(NativeEngine.start, store=store)
-    session = await games.create({"seed": 23, "name": "Seek", "createdAt": 1700000000, "wizard": True})
-    for sent in range(inputs):
-        decision = session.decision
-        if decision is not None:
-            await session.step("decision.cancel", {"decisionId": decision["id"]}, request_id=f"s{sent}")
-        elif sent % 3 == 2:
-            await session.step("game.search", {"turns": 1}, request_id=f"s{sent}")
-        else:
-            await session.step("game.move", {"direction": COMPASS[(sent * 3) % 8]}, request_id=f"s{sent}")
-    info = await store.get_session(session.session_id)
-    entries = await store.journal(session.session_id)
-    await games.close_all()
-    return {"info": info, "entries": entries}
+    return await wandering_game(inputs, seed=23, name="Seek", stride=3, prefix="s")
 
 
 async def native_rows(game: dict[str, Any], move: int) -> list[str]:

@@ -24,32 +24,16 @@ from typing import Any
 
 import pytest
 from nethack_webmcp.engine.native import NativeEngine
-from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.session import replay as journal_replay
-from nethack_webmcp.store.memory import MemoryStore
 
+from tests.support.wandering_game import wandering_game
 from tests.support.wasm_builds import ROOT, WASM_ENGINE, node24
 
 SCRIPT = ROOT / "scripts" / "wasm-checkpoints.mjs"
-COMPASS = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
 
 
 async def play(inputs: int) -> dict[str, Any]:
-    store = MemoryStore()
-    games = GameRegistry(NativeEngine.start, store=store)
-    session = await games.create({"seed": 19, "name": "Restore", "createdAt": 1700000000, "wizard": True})
-    for sent in range(inputs):
-        decision = session.decision
-        if decision is not None:
-            await session.step("decision.cancel", {"decisionId": decision["id"]}, request_id=f"r{sent}")
-        elif sent % 3 == 2:
-            await session.step("game.search", {"turns": 1}, request_id=f"r{sent}")
-        else:
-            await session.step("game.move", {"direction": COMPASS[(sent * 5) % 8]}, request_id=f"r{sent}")
-    info = await store.get_session(session.session_id)
-    entries = await store.journal(session.session_id)
-    await games.close_all()
-    return {"info": info, "entries": entries}
+    return await wandering_game(inputs, seed=19, name="Restore", stride=5, prefix="r")
 
 
 @pytest.fixture(scope="module")
