@@ -169,7 +169,9 @@ export class TimelineView {
   draw(frame) {
     const { count } = this.state;
     this.error.textContent = '';
-    this.frame.dataset.move = String(frame.move);
+    // a redraw of the same move (its "of count" changed as the game went on) is not a new move shown:
+    // data-move changes only when the move does, so an observer of it sees each move once
+    if (this.frame.dataset.move !== String(frame.move)) this.frame.dataset.move = String(frame.move);
     this.frame.dataset.exact = String(frame.exact);
     const facts = [`Move ${frame.move} of ${count}`];
     if (frame.turn !== null) facts.push(`T:${frame.turn}`);
