@@ -17,10 +17,8 @@ from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from nethack_webmcp.engine.native import NativeEngine
-from nethack_webmcp.session import replay as journal_replay
 from playwright.sync_api import BrowserContext
-from support.wandering_game import wandering_game
+from support.wandering_game import native_rows, wandering_game
 
 from .durable_harness import open_site, reload
 from .page_replay_harness import replay, store_game, tamper_checkpoint
@@ -28,25 +26,6 @@ from .page_replay_harness import replay, store_game, tamper_checkpoint
 
 async def play(inputs: int) -> dict[str, Any]:
     return await wandering_game(inputs, seed=23, name="Seek", stride=3, prefix="s")
-
-
-async def native_rows(game: dict[str, Any], move: int) -> list[str]:
-    """The oracle: a brand-new native engine, the first `move` inputs, observe."""
-    todo = journal_replay.plan(game["entries"])[0][:move]
-    engine = await NativeEngine.start()
-    try:
-        await engine.request({"version": 1, "method": "session.create", "params": game["info"]["create"]})
-        for entry in todo:
-            await engine.request(journal_replay.quiet(entry["request"]))
-        observed = await engine.request(
-            {"version": 1, "method": "session.observe", "params": {"sessionId": game["info"]["sessionId"]}}
-        )
-    finally:
-        await engine.close()
-    rows = [""] * 21
-    for row in observed["observation"]["world"]["rows"]:
-        rows[row["y"]] = row["marks"]
-    return rows
 
 
 def run(coroutine: Coroutine[Any, Any, Any]) -> Any:

@@ -23,10 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nethack_webmcp.engine.native import NativeEngine
-from nethack_webmcp.session import replay as journal_replay
 
-from tests.support.wandering_game import wandering_game
+from tests.support.wandering_game import native_rows, wandering_game
 from tests.support.wasm_builds import ROOT, WASM_ENGINE, node24
 
 SCRIPT = ROOT / "scripts" / "wasm-checkpoints.mjs"
@@ -76,25 +74,6 @@ def test_seeks_equal_a_straight_run_and_a_tampered_stored_checkpoint_is_rebuilt(
     assert report["reopenAfterTamper"]["rebuilt"] is True
     assert report["reopenAfterTamper"]["refused"], report
     assert report["seekAfterTamperEqual"] is True
-
-
-async def native_rows(game: dict[str, Any], move: int) -> list[str]:
-    """The oracle: a brand-new native engine, the first `move` inputs, observe."""
-    todo = journal_replay.plan(game["entries"])[0][:move]
-    engine = await NativeEngine.start()
-    try:
-        await engine.request({"version": 1, "method": "session.create", "params": game["info"]["create"]})
-        for entry in todo:
-            await engine.request(journal_replay.quiet(entry["request"]))
-        observed = await engine.request(
-            {"version": 1, "method": "session.observe", "params": {"sessionId": game["info"]["sessionId"]}}
-        )
-    finally:
-        await engine.close()
-    rows = [""] * 21
-    for row in observed["observation"]["world"]["rows"]:
-        rows[row["y"]] = row["marks"]
-    return rows
 
 
 def test_persisted_checkpoints_outlive_the_process_and_a_changed_file_is_rebuilt(

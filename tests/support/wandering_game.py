@@ -10,6 +10,7 @@ from typing import Any
 
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.session import replay as journal_replay
 from nethack_webmcp.store.memory import MemoryStore
 
 COMPASS = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
@@ -33,3 +34,23 @@ async def wandering_game(inputs: int, *, seed: int, name: str, stride: int, pref
     entries = await store.journal(session.session_id)
     await games.close_all()
     return {"info": info, "entries": entries}
+
+
+async def native_rows(game: dict[str, Any], move: int) -> list[str]:
+    """The oracle for a replayed move: a brand-new native engine, the game's first `move` inputs, observe;
+    the map rows y = 0..20 the player saw."""
+    todo = journal_replay.plan(game["entries"])[0][:move]
+    engine = await NativeEngine.start()
+    try:
+        await engine.request({"version": 1, "method": "session.create", "params": game["info"]["create"]})
+        for entry in todo:
+            await engine.request(journal_replay.quiet(entry["request"]))
+        observed = await engine.request(
+            {"version": 1, "method": "session.observe", "params": {"sessionId": game["info"]["sessionId"]}}
+        )
+    finally:
+        await engine.close()
+    rows = [""] * 21
+    for row in observed["observation"]["world"]["rows"]:
+        rows[row["y"]] = row["marks"]
+    return rows
