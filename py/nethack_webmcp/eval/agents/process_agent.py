@@ -26,6 +26,7 @@ import os
 import shlex
 import signal
 from pathlib import Path
+from typing import Any
 
 from .base import AgentGame, AgentReport
 
@@ -101,7 +102,18 @@ class ProcessAgent:
             await _end(process)
         self.last_stdout = await output
         stopped = None if process.returncode in (0, -signal.SIGTERM, None) else f"exit {process.returncode}"
-        return AgentReport(stopped=stopped, notes={"exitCode": process.returncode})
+        notes: dict[str, Any] = {"exitCode": process.returncode}
+        if stopped:  # why a program failed is the first thing its author asks: the end of what it said
+            notes["stderrTail"] = _tail(game.workdir / "stderr.txt")
+        return AgentReport(stopped=stopped, notes=notes)
+
+
+def _tail(path: Path, limit: int = 2000) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    return data[-limit:].decode("utf-8", "replace")
 
 
 async def _end(process: asyncio.subprocess.Process) -> None:
@@ -125,5 +137,6 @@ def command_agent(command: str, harness: str | None, model: str | None) -> Proce
 def autopilot_agent(max_calls: int | None) -> ProcessAgent:
     """The reference autopilot (webmcp/autopilot) headless in Node, over HTTP to the given game."""
     script = REPOSITORY / "scripts" / "autopilot-mcp.mjs"
-    argv = ["node", str(script), "--url", "{url}", "--session", "{session}", "--max-calls", str(max_calls or 3000)]
+    # "=" binds each value: a session ID may begin with "-", which a separate argument would read as an option
+    argv = ["node", str(script), "--url={url}", "--session={session}", f"--max-calls={max_calls or 3000}"]
     return ProcessAgent(argv, "autopilot", "webmcp-autopilot")
