@@ -19,8 +19,6 @@ from frame_corpus import collect
 from nethack_webmcp.projection.render import text
 from support.client import Client
 
-pytestmark = pytest.mark.asyncio
-
 Frame = dict[str, Any]
 SEEDS = ((3, "valkyrie"), (11, "wizard"))
 
@@ -180,6 +178,7 @@ def missing(frame: Frame, render: Callable[[Frame], str] = text) -> dict[str, li
     return found
 
 
+@pytest.mark.asyncio
 async def test_every_frame_of_the_corpus_carries_its_facts_in_text(agent: Client) -> None:
     corpus = await collect(agent, SEEDS)
     assert len(corpus) > 100
