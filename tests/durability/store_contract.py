@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import cast
 
 from nethack_webmcp.store import (
+    Checkpoint,
     GameRecord,
     JournalEntry,
     OwnershipLost,
@@ -448,7 +449,55 @@ async def check_limit_end_reasons_are_recorded(store: Store) -> None:
         assert (await store.get_record(session_id))["endReason"] == reason  # type: ignore[index]
 
 
+def checkpoint(
+    session_id: str, move: int, state: bytes = b"\x00state\xff", navigation: bytes | None = None
+) -> Checkpoint:
+    return {
+        "sessionId": session_id,
+        "move": move,
+        "seq": move,
+        "digest": f"d{move}",
+        "engine": "asyncify:e base:b",
+        "sha256": f"s{move}",
+        "meta": {"format": 1, "summary": done(move)},
+        "createdAt": 10.5,
+        "state": state,
+        "navigation": navigation,
+    }
+
+
+async def check_checkpoints_are_kept_by_move_and_replaced(store: Store) -> None:
+    """Persisted engine checkpoints (schema 8): bytes read back exactly, the index (no bytes) is by
+    move, a second one at the same move replaces the first, and they are dropped per move or all."""
+    await store.create_session(info())
+    await store.create_session(info("g2"))
+    assert await store.checkpoint_index("g1") == [] and await store.get_checkpoint("g1", 0) is None
+    binary = bytes(range(256)) * 40
+    await store.put_checkpoint(checkpoint("g1", 128, binary, b"{}"))
+    await store.put_checkpoint(checkpoint("g1", 0))
+    await store.put_checkpoint(checkpoint("g2", 0))
+    assert await store.get_checkpoint("g1", 128) == checkpoint("g1", 128, binary, b"{}")
+    index = await store.checkpoint_index("g1")
+    assert [entry["move"] for entry in index] == [0, 128]
+    assert index[1] == {k: v for k, v in checkpoint("g1", 128).items() if k not in ("state", "navigation")}
+    await store.put_checkpoint({**checkpoint("g1", 0, b"again"), "sha256": "s0-new"})
+    replaced = await store.get_checkpoint("g1", 0)
+    assert replaced is not None and replaced["state"] == b"again" and replaced["sha256"] == "s0-new"
+    await store.drop_checkpoints("g1", [128])
+    assert [entry["move"] for entry in await store.checkpoint_index("g1")] == [0]
+    await store.drop_checkpoints("g1")
+    assert await store.checkpoint_index("g1") == [] and len(await store.checkpoint_index("g2")) == 1
+
+
+async def check_a_checkpoint_needs_its_game(store: Store) -> None:
+    with raises(StoreConflict):
+        await store.put_checkpoint(checkpoint("nobody", 0))
+    assert await store.checkpoint_index("nobody") == []
+
+
 SERVICE_CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_control_hash_is_kept_once,
     check_limit_end_reasons_are_recorded,
+    check_checkpoints_are_kept_by_move_and_replaced,
+    check_a_checkpoint_needs_its_game,
 ]

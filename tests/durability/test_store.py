@@ -269,7 +269,7 @@ async def test_a_schema_5_database_migrates_and_its_games_are_open(tmp_path: Pat
     assert "closed_at_s" not in {row[1] for row in raw.execute("PRAGMA main.table_info(sessions)")}
     raw.close()
     store = SqliteStore(path)  # schema 5 -> 6
-    assert await store.schema_version() == SQL_SCHEMA_VERSION == 7
+    assert await store.schema_version() == SQL_SCHEMA_VERSION
     opened = await store.get_session("g1")
     assert opened == info() and "closedAt" not in opened, "a game from before schema 6 is open"
     await store.update_session("g1", {"closedAt": 300.5})
@@ -301,7 +301,7 @@ async def test_a_schema_6_database_migrates_and_keeps_the_highest_level(tmp_path
     assert "max_level" not in {row[1] for row in raw.execute("PRAGMA main.table_info(game_records)")}
     raw.close()
     store = SqliteStore(path)  # schema 6 -> 7
-    assert await store.schema_version() == SQL_SCHEMA_VERSION == 7
+    assert await store.schema_version() == SQL_SCHEMA_VERSION
     assert await store.get_session("g1") == info(), "a game from before schema 7 has no maxLevel"
     assert await store.get_record("old") == record("old")
     await store.update_session("g1", {"maxLevel": 4})
@@ -313,4 +313,26 @@ async def test_a_schema_6_database_migrates_and_keeps_the_highest_level(tmp_path
     assert new is not None and new["maxLevel"] == 4
     await again.close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == 7
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SQL_SCHEMA_VERSION
+
+
+async def test_a_schema_7_database_migrates_and_keeps_checkpoints(tmp_path: Path) -> None:
+    """Schema 8 adds the persisted engine checkpoints (derived data beside the journal): a game
+    stored under schema 7 reads back unchanged with none, then keeps them across processes, and
+    its journal goes on."""
+    path = tmp_path / "games.sqlite3"
+    raw = await one_game_at(tmp_path, path, 7)
+    raw.commit()
+    assert "checkpoints" not in {row[0] for row in raw.execute("SELECT name FROM main.sqlite_master")}
+    raw.close()
+    store = SqliteStore(path)  # schema 7 -> 8
+    assert await store.schema_version() == SQL_SCHEMA_VERSION == 8
+    assert await store.get_session("g1") == info() and await store.checkpoint_index("g1") == []
+    await store.put_checkpoint(store_contract.checkpoint("g1", 1, b"\x00\x01", b"nav"))
+    await store.close()
+    again = SqliteStore(path)  # another process on the same file
+    assert await again.get_checkpoint("g1", 1) == store_contract.checkpoint("g1", 1, b"\x00\x01", b"nav")
+    await again.reserve(entry(2, operation="op-2"))
+    assert [e["seq"] for e in await again.journal("g1")] == [1, 2]
+    await again.close()
+

@@ -230,9 +230,9 @@ async def test_a_schema_4_database_migrates_and_keeps_its_games(database: str) -
         for request_id, created in (("walk-1", 5.0), ("walk-2", 4.0)):
             frame = f'{{"id": "{request_id}"}}'
             await raw.execute("INSERT INTO receipts VALUES ('g1', %s, NULL, %s, %s)", (request_id, frame, created))
-    store = await PostgresStore.connect(database)  # schema 4 -> 5 -> 6 -> 7
+    store = await PostgresStore.connect(database)  # schema 4 -> 5 -> 6 -> 7 -> 8
     try:
-        assert await store.schema_version() == SQL_SCHEMA_VERSION == 7
+        assert await store.schema_version() == SQL_SCHEMA_VERSION == 8
         assert await store.get_session("g1") == info() and await store.get_record("g1") == record()
         await store.update_session("g1", {"closedAt": 9.5})  # schema 6: the close mark, kept and cleared
         closed = await store.get_session("g1")
@@ -241,6 +241,9 @@ async def test_a_schema_4_database_migrates_and_keeps_its_games(database: str) -
         assert await store.get_session("g1") == info()
         await store.update_session("g1", {"maxLevel": 3})  # schema 7: the highest level, kept
         assert await store.get_session("g1") == {**info(), "maxLevel": 3}
+        assert await store.checkpoint_index("g1") == []  # schema 8: persisted engine checkpoints (BYTEA)
+        await store.put_checkpoint(store_contract.checkpoint("g1", 0, bytes(range(256))))
+        assert await store.get_checkpoint("g1", 0) == store_contract.checkpoint("g1", 0, bytes(range(256)))
         latest = await store.latest_receipt("g1")
         assert latest is not None and latest["frame"] == {"id": "walk-1"}
         async with await psycopg.AsyncConnection.connect(database, autocommit=True) as raw:

@@ -21,6 +21,8 @@ from .base import Fence, Lease, Ownership, OwnershipLost, Store, StoreConflict, 
 from .memory import MemoryOwnership, MemoryStore
 from .objects import (
     SCHEMA_VERSION,
+    Checkpoint,
+    CheckpointIndex,
     GameRecord,
     JournalEntry,
     SessionInfo,
@@ -33,6 +35,8 @@ from .objects import (
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Checkpoint",
+    "CheckpointIndex",
     "Fence",
     "GameRecord",
     "JournalEntry",

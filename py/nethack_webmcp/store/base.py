@@ -43,11 +43,21 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .objects import UPDATABLE_SESSION_FIELDS, EntryState, GameRecord, JournalEntry, SessionInfo, ToolReceipt, latest
+from .objects import (
+    UPDATABLE_SESSION_FIELDS,
+    Checkpoint,
+    CheckpointIndex,
+    EntryState,
+    GameRecord,
+    JournalEntry,
+    SessionInfo,
+    ToolReceipt,
+    latest,
+)
 from .objects import EndReason as EndReason  # re-exported: the older import path of the objects
 
 
@@ -261,6 +271,26 @@ class Store(ABC):
     async def get_control_hash(self, session_id: str) -> str | None:
         """The hash kept for a game's control token, if any."""
         return None
+
+    # ---- persisted engine checkpoints (derived data: docs/REPLAY.md) ---------------------
+    # Not journal data: never fenced, exported or imported; a lost or refused
+    # one is rebuilt by a verified replay. Optional: the browser keeps its own
+    # (web/src/worker/checkpoint-store.js), so its store keeps none.
+
+    async def put_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """Keep `checkpoint`, replacing one kept at the same (game, move)."""
+        raise StoreError("this store keeps no checkpoints")
+
+    async def checkpoint_index(self, session_id: str) -> list[CheckpointIndex]:
+        """What every checkpoint kept for a game claims (no bytes), by move."""
+        return []
+
+    async def get_checkpoint(self, session_id: str, move: int) -> Checkpoint | None:
+        """The checkpoint kept at (game, move), bytes and all."""
+        return None
+
+    async def drop_checkpoints(self, session_id: str, moves: Sequence[int] | None = None) -> None:  # noqa: B027
+        """Forget a game's checkpoints at `moves` (all of them when None)."""
 
     async def close(self) -> None:  # noqa: B027  (optional: a store may hold nothing to release)
         """Release the store's resources. Idempotent."""

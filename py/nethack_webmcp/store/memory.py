@@ -13,11 +13,21 @@ from __future__ import annotations
 import contextlib
 import copy
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from .base import Lease, Outcome, Ownership, StoreConflict
-from .objects import CLOSE_MARK, GameRecord, JournalEntry, SessionInfo, ToolReceipt, latest
+from .objects import (
+    CLOSE_MARK,
+    Checkpoint,
+    CheckpointIndex,
+    GameRecord,
+    JournalEntry,
+    SessionInfo,
+    ToolReceipt,
+    index_of,
+    latest,
+)
 from .transaction import TransactionalStore
 
 RECEIPT_LIMIT = 1000  # tool receipts kept per game; the oldest are forgotten first
@@ -33,6 +43,7 @@ class MemoryStore(TransactionalStore):
         self._records: dict[str, GameRecord] = {}
         self._control: dict[str, str] = {}
         self._owners: dict[str, int] = {}  # sessionId -> owner epoch
+        self._checkpoints: dict[str, dict[int, Checkpoint]] = {}  # sessionId -> move -> checkpoint
         self._receipt_limit = receipt_limit
 
     def peer(self) -> MemoryStore:
@@ -42,6 +53,26 @@ class MemoryStore(TransactionalStore):
             {key: value for key, value in self.__dict__.items() if key not in ("_claims", "_receipt_limit")}
         )
         return other
+
+    # ---- persisted engine checkpoints (derived data, never fenced) ----------------------
+
+    async def put_checkpoint(self, checkpoint: Checkpoint) -> None:
+        if checkpoint["sessionId"] not in self._sessions:
+            raise StoreConflict(f"store checkpoint: no game {checkpoint['sessionId']}")  # the SQL foreign key
+        self._checkpoints.setdefault(checkpoint["sessionId"], {})[checkpoint["move"]] = copy.deepcopy(checkpoint)
+
+    async def checkpoint_index(self, session_id: str) -> list[CheckpointIndex]:
+        kept = self._checkpoints.get(session_id, {})
+        return [index_of(kept[move]) for move in sorted(kept)]
+
+    async def get_checkpoint(self, session_id: str, move: int) -> Checkpoint | None:
+        found = self._checkpoints.get(session_id, {}).get(move)
+        return copy.deepcopy(found) if found is not None else None
+
+    async def drop_checkpoints(self, session_id: str, moves: Sequence[int] | None = None) -> None:
+        kept = self._checkpoints.get(session_id, {})
+        for move in list(kept) if moves is None else moves:
+            kept.pop(move, None)
 
     @contextlib.asynccontextmanager
     async def _transaction(self, what: str) -> AsyncIterator[_MemoryTx]:

@@ -7,6 +7,8 @@
     ToolReceipt   one tool operation's frame by requestId (or operationId),
                   with the canonical payload hash, for exact retries/history
     GameRecord    seed 002's record of a finished game, written once
+    Checkpoint    a persisted engine checkpoint at one move of a game (derived
+                  data: every one is rebuilt by a verified replay of the journal)
 
 All are plain JSON-shaped dicts (camelCase keys), so they map one to one
 onto IndexedDB objects and onto the SQL stores' rows (rows.py).
@@ -127,3 +129,36 @@ def latest(receipts: list[ToolReceipt]) -> ToolReceipt | None:
     """The latest of some receipts: the greatest createdAt, then requestId
     (the order every store's `latest_receipt` answers in)."""
     return max(receipts, key=lambda receipt: (receipt["createdAt"], receipt["requestId"]), default=None)
+
+
+class CheckpointIndex(TypedDict):
+    """What a stored checkpoint claims, without its bytes (what a reader
+    checks before fetching any: `Store.checkpoint_index`)."""
+
+    sessionId: str
+    move: int  # the game after its `move`-th completed journal input
+    seq: int  # the journal seq of that input (0: the creation)
+    digest: str  # the journal's hash chain digest at `move` (replay/digest.py)
+    engine: str  # the engine build and base the state restores on ("asyncify:<sha256> <base sha256>")
+    sha256: str  # of `state`
+    meta: dict[str, Any]  # the rest of what the engine's record claims (format, summary, navigation sha256)
+    createdAt: float
+
+
+class Checkpoint(CheckpointIndex):
+    state: bytes  # the engine's compressed state (web/src/worker/checkpoints.js)
+    navigation: bytes | None  # the host's navigation memory at `move` (navigation/snapshot.py), if kept
+
+
+def index_of(checkpoint: Checkpoint) -> CheckpointIndex:
+    """What a checkpoint claims, without its bytes (a copy)."""
+    return {
+        "sessionId": checkpoint["sessionId"],
+        "move": checkpoint["move"],
+        "seq": checkpoint["seq"],
+        "digest": checkpoint["digest"],
+        "engine": checkpoint["engine"],
+        "sha256": checkpoint["sha256"],
+        "meta": json.loads(json.dumps(checkpoint["meta"])),
+        "createdAt": checkpoint["createdAt"],
+    }

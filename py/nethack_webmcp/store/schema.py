@@ -16,7 +16,8 @@ rebuilds game_records); 4 owner epochs (fenced journal writes); 5 an index
 for a game's latest receipt (token-less reads read only it); 6 the close mark
 (sessions.closed_at_s: `session close` closed the game until `session resume`;
 an older program refuses a schema 6 database, so none reopens a closed game);
-7 the highest experience level reached (sessions.max_level, game_records.max_level).
+7 the highest experience level reached (sessions.max_level, game_records.max_level); 8 persisted
+engine checkpoints (checkpoints: derived data beside the journal, docs/REPLAY.md).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ TYPES: dict[DialectName, dict[str, str]] = {
         "bool": "INTEGER",
         "record_time": "INTEGER",  # records' times are whole seconds (rows.whole)
         "compact": " WITHOUT ROWID",
+        "blob": "BLOB",
         "first_end_reasons": "'ascended', 'escaped', 'died', 'quit', 'failed'",
     },
     "postgresql": {
@@ -41,6 +43,7 @@ TYPES: dict[DialectName, dict[str, str]] = {
         "bool": "BOOLEAN",
         "record_time": "DOUBLE PRECISION",
         "compact": "",
+        "blob": "BYTEA",
         "first_end_reasons": "'ascended', 'escaped', 'died', 'quit', 'failed', 'idle_timeout', 'time_limit'",
     },
 }
@@ -167,6 +170,23 @@ MIGRATIONS: list[list[Statement]] = [
     [
         "ALTER TABLE sessions ADD COLUMN max_level INTEGER",
         "ALTER TABLE game_records ADD COLUMN max_level INTEGER",
+    ],
+    # 7 -> 8: persisted engine checkpoints, one row per (game, move); rows of tens of KB,
+    # so SQLite keeps its rowid table (WITHOUT ROWID suits small rows only)
+    [
+        """CREATE TABLE checkpoints (
+            session_id TEXT NOT NULL REFERENCES sessions (session_id),
+            move INTEGER NOT NULL CHECK (move >= 0),
+            seq INTEGER NOT NULL CHECK (seq >= 0),
+            digest TEXT NOT NULL,                 -- the journal's hash chain digest at move
+            engine TEXT NOT NULL,                 -- the build and base the state restores on
+            sha256 TEXT NOT NULL,                 -- of state
+            meta_json TEXT NOT NULL,
+            state {blob} NOT NULL,
+            navigation {blob},
+            created_at_s {real} NOT NULL,
+            PRIMARY KEY (session_id, move)
+        )""",
     ],
 ]
 

@@ -37,7 +37,7 @@ from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .base import Outcome, StoreConflict, StoreError
-from .objects import GameRecord, JournalEntry, SessionInfo, ToolReceipt
+from .objects import Checkpoint, CheckpointIndex, GameRecord, JournalEntry, SessionInfo, ToolReceipt
 from .rows import (
     ENTRY_COLUMNS,
     RECEIPT_COLUMNS,
@@ -48,6 +48,7 @@ from .rows import (
     dumps,
     entry_from_row,
     entry_values,
+    loads,
     receipt_from_row,
     receipt_values,
     record_from_row,
@@ -86,6 +87,13 @@ CLAIM = (
 SETTLE = (
     "UPDATE journal SET state = ?, receipt_json = ?, completed_at_s = ? "
     "WHERE session_id = ? AND seq = ? AND state = 'reserved'"
+)
+CHECKPOINT_INDEX_COLUMNS = "session_id, move, seq, digest, engine, sha256, meta_json, created_at_s"
+PUT_CHECKPOINT = (
+    f"INSERT INTO checkpoints ({CHECKPOINT_INDEX_COLUMNS}, state, navigation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (session_id, move) DO UPDATE SET seq = excluded.seq, digest = excluded.digest, "
+    "engine = excluded.engine, sha256 = excluded.sha256, meta_json = excluded.meta_json, "
+    "created_at_s = excluded.created_at_s, state = excluded.state, navigation = excluded.navigation"
 )
 RECEIPTS_IN_ORDER = "SELECT * FROM receipts WHERE session_id = ? ORDER BY created_at_s, request_id"
 LATEST_RECEIPT = "SELECT * FROM receipts WHERE session_id = ? ORDER BY created_at_s DESC, request_id DESC LIMIT 1"
@@ -343,6 +351,62 @@ class SqlStore(TransactionalStore):
         sql = "SELECT token_hash FROM control_tokens WHERE session_id = ?"
         rows = await self._read("read control token", sql, session_id)
         return str(rows[0]["token_hash"]) if rows else None
+
+    # ---- persisted engine checkpoints (derived data, never fenced) ----------------------
+
+    async def put_checkpoint(self, checkpoint: Checkpoint) -> None:
+        async with self._transaction("store checkpoint") as tx:
+            await tx.run(
+                PUT_CHECKPOINT,
+                checkpoint["sessionId"],
+                checkpoint["move"],
+                checkpoint["seq"],
+                checkpoint["digest"],
+                checkpoint["engine"],
+                checkpoint["sha256"],
+                dumps(checkpoint["meta"]),
+                checkpoint["createdAt"],
+                bytes(checkpoint["state"]),
+                None if checkpoint["navigation"] is None else bytes(checkpoint["navigation"]),
+            )
+
+    async def checkpoint_index(self, session_id: str) -> list[CheckpointIndex]:
+        sql = f"SELECT {CHECKPOINT_INDEX_COLUMNS} FROM checkpoints WHERE session_id = ? ORDER BY move"
+        return [_checkpoint_index(row) for row in await self._read("read checkpoints", sql, session_id)]
+
+    async def get_checkpoint(self, session_id: str, move: int) -> Checkpoint | None:
+        sql = "SELECT * FROM checkpoints WHERE session_id = ? AND move = ?"
+        rows = await self._read("read checkpoint", sql, session_id, move)
+        if not rows:
+            return None
+        row = rows[0]
+        navigation = row["navigation"]
+        return {
+            **_checkpoint_index(row),
+            "state": bytes(row["state"]),
+            "navigation": None if navigation is None else bytes(navigation),
+        }
+
+    async def drop_checkpoints(self, session_id: str, moves: Sequence[int] | None = None) -> None:
+        async with self._transaction("drop checkpoints") as tx:
+            if moves is None:
+                await tx.run("DELETE FROM checkpoints WHERE session_id = ?", session_id)
+            else:
+                for move in moves:
+                    await tx.run("DELETE FROM checkpoints WHERE session_id = ? AND move = ?", session_id, move)
+
+
+def _checkpoint_index(row: Row) -> CheckpointIndex:
+    return {
+        "sessionId": str(row["session_id"]),
+        "move": int(row["move"]),
+        "seq": int(row["seq"]),
+        "digest": str(row["digest"]),
+        "engine": str(row["engine"]),
+        "sha256": str(row["sha256"]),
+        "meta": loads(row["meta_json"]),
+        "createdAt": float(row["created_at_s"]),
+    }
 
 
 def _flat(statement: tuple[str, tuple[Any, ...]]) -> tuple[Any, ...]:
