@@ -196,6 +196,24 @@ async def check_receipts(store: Store) -> None:
     assert await store.receipts("g1") == [receipt]
 
 
+async def check_a_receipt_keeps_its_tool_call(store: Store) -> None:
+    """A receipt's tool call reads back with it, from every reader (one, all, latest, recent),
+    and a receipt stored without one (an old game's) still has none."""
+    await store.create_session(info())
+    call = {"tool": "travel", "arguments": {"to": "downstairs", "viewId": "v-1"}}
+    frame = {"version": 2, "outcome": {"status": "completed"}}
+    old = ToolReceipt(sessionId="g1", requestId="old", payloadHash=None, frame=frame, createdAt=1.0)
+    new = ToolReceipt(sessionId="g1", requestId="new", payloadHash=None, frame=frame, createdAt=2.0, call=call)
+    await store.put_receipt(old)
+    await store.put_receipt(new)
+    assert await store.get_receipt("g1", "new") == new
+    assert await store.get_receipt("g1", "old") == old
+    assert "call" not in (await store.get_receipt("g1", "old") or {})
+    assert await store.receipts("g1") == [old, new]
+    assert await store.latest_receipt("g1") == new
+    assert await store.recent_receipts("g1", 1) == [new]
+
+
 async def check_import_is_atomic(store: Store) -> None:
     entries = [entry(1), entry(2)]
     entries[0] = {**entries[0], "state": "completed", "receipt": {"revision": 1}, "completedAt": 1.0}
@@ -326,6 +344,7 @@ CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_record_is_written_once_with_its_receipt,
     check_recent_records_order,
     check_receipts,
+    check_a_receipt_keeps_its_tool_call,
     check_import_is_atomic,
     check_latest_receipt_is_the_last_recorded,
     check_recent_receipts_are_the_last_n_oldest_first,

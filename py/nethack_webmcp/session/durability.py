@@ -300,8 +300,10 @@ class Journal:
             )
         return None
 
-    async def put_receipt(self, operation_id: str, payload: Any | None, frame: dict[str, Any]) -> None:
-        """Store an operation's frame (the receipt an exact retry returns)."""
+    async def put_receipt(
+        self, operation_id: str, payload: Any | None, frame: dict[str, Any], *, call: dict[str, Any] | None = None
+    ) -> None:
+        """Store an operation's frame (the receipt an exact retry returns) and its tool call."""
         receipt = ToolReceipt(
             sessionId=self.session_id,
             requestId=operation_id,
@@ -309,6 +311,8 @@ class Journal:
             frame=frame,
             createdAt=time.time(),
         )
+        if call is not None:
+            receipt["call"] = call
 
         async def write() -> None:
             await self.store.put_receipt(receipt)

@@ -506,10 +506,13 @@ class Session:
         (see `Journal.recorded` for the refusals)."""
         return await self.journal.recorded(request_id, payload)
 
-    async def record(self, operation_id: str, payload: Any | None, frame: dict[str, Any]) -> None:
-        """Store an operation's frame (the receipt an exact retry returns)."""
+    async def record(
+        self, operation_id: str, payload: Any | None, frame: dict[str, Any], *, call: dict[str, Any] | None = None
+    ) -> None:
+        """Store an operation's frame (the receipt an exact retry returns) and
+        the tool call that made it (`{tool, arguments}`, nothing secret: tools/calls.py)."""
         self.remember(operation_id, frame)
-        await self.journal.put_receipt(operation_id, payload, frame)
+        await self.journal.put_receipt(operation_id, payload, frame, call=call)
 
     async def historical(self, operation_id: str) -> dict[str, Any] | None:
         """An earlier operation's frame: memory first, then the store."""

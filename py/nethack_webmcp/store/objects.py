@@ -5,7 +5,8 @@
     JournalEntry  one low request sent (or about to be sent) to the engine:
                   reserved first, then completed / rejected / notApplied
     ToolReceipt   one tool operation's frame by requestId (or operationId),
-                  with the canonical payload hash, for exact retries/history
+                  with the canonical payload hash, for exact retries/history,
+                  and the tool call that made it (tool and arguments)
     GameRecord    seed 002's record of a finished game, written once
     Checkpoint    a persisted engine checkpoint at one move of a game (derived
                   data: every one is rebuilt by a verified replay of the journal)
@@ -89,6 +90,9 @@ class ToolReceipt(TypedDict):
     payloadHash: str | None  # sha256 of the canonical payload; None when the caller gave no requestId
     frame: dict[str, Any]
     createdAt: float
+    #: the tool call that made it, {tool, arguments} (nothing secret: tools/calls.py);
+    #: absent from receipts stored before it, and from receipts of no tool call
+    call: NotRequired[dict[str, Any]]
 
 
 class GameRecord(TypedDict):

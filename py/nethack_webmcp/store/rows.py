@@ -47,6 +47,9 @@ ENTRY_COLUMNS = (
     "reserved_at_s", "state", "receipt_json", "completed_at_s",
 )  # fmt: skip
 RECEIPT_COLUMNS = ("session_id", "request_id", "payload_hash", "frame_json", "created_at_s")
+#: a receipt's tool call is kept inside its frame's JSON under this key (no column: receipts
+#: stored before it simply lack the key); no frame has it (the frame is closed: tools/frame_schema.py)
+CALL_KEY = "@call"
 #: the updatable SessionInfo fields' columns
 SESSION_FIELD_COLUMNS = {
     "updatedAt": "updated_at_s",
@@ -135,7 +138,7 @@ def receipt_values(receipt: ToolReceipt) -> tuple[Any, ...]:
         receipt["sessionId"],
         receipt["requestId"],
         receipt["payloadHash"],
-        dumps(receipt["frame"]),
+        dumps({**receipt["frame"], CALL_KEY: receipt["call"]} if "call" in receipt else receipt["frame"]),
         receipt["createdAt"],
     )
 
@@ -186,13 +189,18 @@ def entry_from_row(session_id: str, row: Row) -> JournalEntry:
 
 
 def receipt_from_row(row: Row) -> ToolReceipt:
-    return ToolReceipt(
+    frame = loads(row["frame_json"])
+    call = frame.pop(CALL_KEY, None)
+    receipt = ToolReceipt(
         sessionId=row["session_id"],
         requestId=row["request_id"],
         payloadHash=row["payload_hash"],
-        frame=loads(row["frame_json"]),
+        frame=frame,
         createdAt=row["created_at_s"],
     )
+    if call is not None:
+        receipt["call"] = call
+    return receipt
 
 
 def record_from_row(row: Row) -> GameRecord:

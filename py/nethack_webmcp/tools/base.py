@@ -47,6 +47,7 @@ from ..session.operations import Finished, RunningOperation
 from ..store import payload_hash
 from . import schema as checker
 from .actions import ActionTable
+from .calls import recorded_call
 
 Frame = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -395,7 +396,9 @@ async def mutate(
                 return Finished(frame)
             frame = operation.frame(error=exc.as_error())  # refused after some input: still a receipt
         if any(step.submission != "rejected" for step in operation.steps):
-            await session.record(operation.id, payload if request_id is not None else None, frame)
+            await session.record(
+                operation.id, payload if request_id is not None else None, frame, call=recorded_call(tool, arguments)
+            )
         else:
             session.remember(operation.id, frame)
         return Finished(frame)
