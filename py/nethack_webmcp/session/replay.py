@@ -19,6 +19,12 @@ quiet replay would resend rows the original game never resent. A replay
 that needs only the boundaries can stay quiet (`memory=False`; its memory
 is then only the final observation's).
 
+A resume can also start from a restore point (restore_point.py, `replay_from`):
+an engine the host already brought to the boundary after entry k (from a
+checkpoint) and the navigation memory at k (a snapshot); then only the
+entries after k are sent, with full responses folded into that memory, and
+the same checks hold for them and for the final observation.
+
 A trailing reservation without a receipt is the input that
 died with its engine: it is never sent again; the caller decides how to
 record it. Anything else - a different engine package, a different
@@ -36,7 +42,9 @@ from typing import Any
 from ..engine import Engine, EngineError
 from ..navigation.level import WorldTracker
 from ..store import JournalEntry, SessionInfo, Summary
+from . import restore_point
 from .errors import SessionError
+from .restore_point import RestorePoint
 
 LOW_VERSION = 1
 PIPELINE_WINDOW = 64  # requests in flight during a replay on engines that can pipeline
@@ -238,4 +246,38 @@ async def replay(
         dangling=dangling,
         seconds=time.perf_counter() - started,
         memory=tracker,
+    )
+
+
+async def replay_from(
+    engine: Engine, info: SessionInfo, entries: Sequence[JournalEntry], *, point: RestorePoint
+) -> ReplayResult:
+    """Replay the entries after `point.seq` on an engine already at that
+    boundary, folding their full responses into `point.memory`, then observe
+    and check the final boundary (as `replay` does after the creation).
+
+    Raises SessionError `checkpointRefused` for a point not of this game and
+    journal, and the replay's own errors (replayDiverged: the engine was not
+    where the point says, or the journal does not reproduce). `created` of
+    the result is the point's creation facts. The caller owns the engine."""
+    started = time.perf_counter()
+    restore_point.check(point, info, entries)
+    after = [entry for entry in entries if entry["seq"] > point.seq]
+    summary, replayed, last_seq, dangling = await apply_entries(
+        engine, after, after_seq=point.seq, start_summary=point.summary, memory=point.memory
+    )
+    observed = await observe(engine, info["sessionId"])
+    if summary_of(observed) != summary:
+        raise _diverged(None, summary, summary_of(observed), "the final observation disagrees with the journal")
+    skipped = sum(1 for entry in after if entry["state"] in ("rejected", "notApplied"))
+    return ReplayResult(
+        # what Session builds from: the creation facts and boundary (its observation is the point's memory)
+        created={**point.created, **info["createdSummary"]},
+        observed=observed,
+        replayed=replayed,
+        skipped=skipped,
+        last_seq=last_seq,
+        dangling=dangling,
+        seconds=time.perf_counter() - started,
+        memory=point.memory,
     )

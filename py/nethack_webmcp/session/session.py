@@ -62,7 +62,8 @@ from .gate import Gate, gate_of, require_open
 from .operations import Finished, RunningOperation
 from .records import end_reason, make_record, new_info, progress, track_depth, track_level
 from .recovery import EngineFactory, Recovery
-from .replay import replay, summary_of
+from .replay import ReplayResult, replay, replay_from, summary_of
+from .restore_point import RestorePoint
 
 __all__ = ["Session", "SessionState", "Snapshot", "StepResult", "end_reason", "make_record", "state_hash"]
 
@@ -250,6 +251,77 @@ class Session:
         except BaseException:
             await engine.close()
             raise
+        return await cls._resumed(
+            engine,
+            info,
+            entries,
+            result,
+            store=store,
+            engine_factory=engine_factory,
+            lease=lease,
+            owner=owner,
+            build=build,
+        )
+
+    @classmethod
+    async def restore_from(
+        cls,
+        engine: Engine,
+        info: SessionInfo,
+        entries: Sequence[JournalEntry],
+        *,
+        point: RestorePoint,
+        store: Store,
+        engine_factory: EngineFactory | None = None,
+        lease: Lease | None = None,
+        owner: bool = True,
+        build: str | None = None,
+    ) -> Session:
+        """Resume a stored game from a restore point: `engine` is already at
+        the boundary after entry `point.seq` (the host restored it from a
+        checkpoint) and `point.memory` is the navigation memory there; only
+        the entries after it are replayed (replay.replay_from). The resumed
+        game is the one `restore` gives, frame for frame
+        (tests/durability/test_restore_point.py); `notes["resume"]` says
+        `fromCheckpoint: seq` beside `replayed`.
+
+        Raises SessionError (the engine is closed): checkpointRefused for a
+        point not of this journal, replayDiverged when the engine or the
+        journal does not reproduce - the caller then resumes with `restore`."""
+        try:
+            result = await replay_from(engine, info, entries, point=point)
+        except BaseException:
+            await engine.close()
+            raise
+        session = await cls._resumed(
+            engine,
+            info,
+            entries,
+            result,
+            store=store,
+            engine_factory=engine_factory,
+            lease=lease,
+            owner=owner,
+            build=build,
+        )
+        session.notes["resume"]["fromCheckpoint"] = point.seq
+        return session
+
+    @classmethod
+    async def _resumed(
+        cls,
+        engine: Engine,
+        info: SessionInfo,
+        entries: Sequence[JournalEntry],
+        result: ReplayResult,
+        *,
+        store: Store,
+        engine_factory: EngineFactory | None,
+        lease: Lease | None,
+        owner: bool,
+        build: str | None,
+    ) -> Session:
+        """The session a replay (whole or from a restore point) brought back."""
         assert result.created is not None
         session = cls(engine, result.created, store=store, info=info, engine_factory=engine_factory)
         session.lease = lease
