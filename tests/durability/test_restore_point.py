@@ -182,9 +182,9 @@ async def test_a_restore_point_that_does_not_fit_is_refused_and_the_journal_stil
     with pytest.raises(SessionError, match="navigation memory is refused"):
         point_of(info, entries, 80, memory.replace(b'"format":1', b'"format":7'))
 
-    # an engine that is not where the point says: the replay after it diverges, nothing is shown
+    # an engine that is not where the point says: refused before any input is sent
     engine = await engine_at(info, entries, 75)
-    with pytest.raises(SessionError) as diverged:
+    with pytest.raises(SessionError, match="not at journal entry 80") as diverged:
         await Session.restore_from(engine, info, entries, point=point_of(info, entries, 80, memory), store=store)
     assert diverged.value.code == "replayDiverged" and engine.closed
     fallback = await Session.restore(await NativeEngine.start(), info, entries, store=store)

@@ -262,6 +262,13 @@ async def replay_from(
     the result is the point's creation facts. The caller owns the engine."""
     started = time.perf_counter()
     restore_point.check(point, info, entries)
+    # Observed first, before any input: the engine must be at the point's
+    # boundary; and an engine restored from a checkpoint remembers the last
+    # observation it sent (delta responses, engine/deltas.py) while this host
+    # object has seen none - a full response puts both sides in step.
+    at = summary_of(await observe(engine, info["sessionId"]))
+    if at != point.summary:
+        raise _diverged(None, point.summary, at, f"the checkpoint's engine is not at journal entry {point.seq}")
     after = [entry for entry in entries if entry["seq"] > point.seq]
     summary, replayed, last_seq, dangling = await apply_entries(
         engine, after, after_seq=point.seq, start_summary=point.summary, memory=point.memory
