@@ -4,8 +4,12 @@ A *move* is one completed journal input (docs/REPLAY.md); the timeline's
 move list groups moves by the tool call (operation) that made them. Both
 come from stored data alone: the journal gives each input (method,
 arguments, the boundary it reached) and the operation that made it; the
-operation's receipt (its agent frame) gives what the call ended with
-(outcome, messages, turn, Dlvl, HP). Nothing is loaded, replayed or started
+operation's receipt gives the call as the agent wrote it (its tool and
+arguments, `travel {"to":"downstairs"}`; a receipt stored before receipts
+kept their call is labelled by its inputs' methods) and, from its agent
+frame, what the call ended with (outcome, messages, turn, Dlvl, HP). The
+page's move list maps its receipts the same way (web/src/timeline/calls.js;
+tests/watch/test_move_labels.py holds the two equal). Nothing is loaded, replayed or started
 here, so a live game's timeline never asks its engine anything and never
 sees its seed: journal inputs are the agent's own requests (session.create,
 which carries the seed, is not a journal entry) and receipts are agent
@@ -18,6 +22,7 @@ yet - it is still running - is read again next time).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,12 +35,14 @@ PRAYER_METHOD = "game.pray"
 # it whose receipt write failed (a receipt never stored is not read for ever)
 RECEIPTS_AWAITED = 16
 RECEIPTS_ONE_BY_ONE = 32  # more new calls than this: their receipts are read in one query
+LABEL_LIMIT = 200  # characters of a call's label (an agent's long text argument is cut)
 
 
 def call_facts(receipt: ToolReceipt | None) -> dict[str, Any]:
     """What a call ended with, from its receipt's frame (None: not stored yet)."""
     if receipt is None:
-        return {"status": None, "messages": [], "turn": None, "depth": None, "hp": None, "hpMax": None, "events": []}
+        return {"label": None, "status": None, "messages": [], "turn": None, "depth": None, "hp": None,
+                "hpMax": None, "events": []}  # fmt: skip
     frame = receipt["frame"]
     scene = frame.get("scene") or {}
     me = scene.get("self") or {}
@@ -47,6 +54,7 @@ def call_facts(receipt: ToolReceipt | None) -> dict[str, Any]:
         elif isinstance(event.get("text"), str):
             messages.append(event["text"])
     return {
+        "label": call_label(receipt.get("call")),
         "status": (frame.get("outcome") or {}).get("status"),
         "messages": [text for text in messages if text.strip()],
         "turn": (frame.get("basis") or {}).get("turn"),
@@ -55,6 +63,17 @@ def call_facts(receipt: ToolReceipt | None) -> dict[str, Any]:
         "hpMax": vitals.get("hpMax"),
         "events": sorted({str(event.get("type")) for event in frame.get("events") or () if event.get("type")}),
     }
+
+
+def call_label(call: Any) -> str | None:
+    """The tool call as the agent wrote it: `travel {"to":"downstairs"}` (the binding
+    fields left out, compact JSON); None when the receipt kept no call (an old game's)."""
+    if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
+        return None
+    given = call.get("arguments")
+    arguments = {k: v for k, v in given.items() if k not in BINDING} if isinstance(given, dict) else {}
+    text = call["tool"] + (" " + json.dumps(arguments, separators=(",", ":"), ensure_ascii=False) if arguments else "")
+    return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 3] + "..."
 
 
 def input_label(entry: JournalEntry) -> str:
@@ -79,14 +98,18 @@ class Call:
     facts: dict[str, Any] | None = None  # None until its receipt is stored
 
     def view(self, index: int) -> dict[str, Any]:
-        labels = list(dict.fromkeys(self.inputs))  # a call of 40 steps west says "game.move direction=west" once
-        label = "; ".join(labels[:4]) + (f"; ... ({len(labels) - 4} more kinds)" if len(labels) > 4 else "")
         facts = self.facts or call_facts(None)
+        label = facts["label"] or self.method_label()
         events = list(facts["events"])
         if any(text.startswith(PRAYER_METHOD) for text in self.inputs):
             events.append("prayed")
-        return {"index": index, "id": self.id, "first": self.first, "last": self.last, "label": label,
-                **facts, "events": events}  # fmt: skip
+        return {"index": index, "id": self.id, "first": self.first, "last": self.last,
+                **facts, "label": label, "events": events}  # fmt: skip
+
+    def method_label(self) -> str:
+        """Without a stored call: the inputs' methods and arguments."""
+        labels = list(dict.fromkeys(self.inputs))  # a call of 40 steps west says "game.move direction=west" once
+        return "; ".join(labels[:4]) + (f"; ... ({len(labels) - 4} more kinds)" if len(labels) > 4 else "")
 
 
 @dataclass
