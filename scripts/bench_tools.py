@@ -18,7 +18,7 @@ both from this one run. Then, in this process, the same three calls go
 through the tools directly (no MCP) and each stage is timed apart: the tool
 call (validation, session, engine, projection), within it the engine's
 requests, the store's awaits (SQLite commits: WAL, synchronous=FULL) and the
-rest (`python`: ours), then the text rendering, the SDK result model and its
+rest (`python`: ours), then the text rendering, the SDK runner's validation and dump of the result and its
 JSON serialisation - what a call costs before the wire.
 
 The last line is one JSON object (the numbers of the tables in
@@ -43,7 +43,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client, StdioServerParameters, types  # noqa: E402
+from mcp_types.methods import serialize_server_result  # noqa: E402
 from nethack_webmcp.hosting import native_registry  # noqa: E402
 from nethack_webmcp.mcp import tool_result  # noqa: E402
 from nethack_webmcp.projection.render import text  # noqa: E402
@@ -52,6 +53,8 @@ from nethack_webmcp.tools import BY_NAME, ToolContext  # noqa: E402
 #: NetHack's moon phase and night depend on the date: every run plays the same game
 GAME_CLOCK = 1768046400
 KINDS = ("help", "observe", "search", "observeAfterSearch")
+#: the protocol era the in-process stages shape results for (the stdio client's)
+PROTOCOL = "2026-07-28"
 
 
 def median(values: list[float]) -> float:
@@ -172,7 +175,7 @@ STORE_METHODS = (
 async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[str, list[float]]]:
     """Each stage of a call in this process, in ms: tool.call (and, inside it, the
     engine's requests, the store's awaits and the rest: our Python), text(),
-    CallToolResult, JSON."""
+    the SDK runner's validate + dump of the result dict, the JSON-RPC response's JSON."""
     games = native_registry(str(state_dir))  # what the stdio server plays on
     games.game_clock = GAME_CLOCK
     engine_clock, store_clock = Clock(), Clock()
@@ -210,9 +213,13 @@ async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[s
                     assert "error" not in frame, frame["error"]  # every timed call is one that did its work
                     rendered = text(frame)
                     t2 = time.perf_counter()
-                    result = tool_result(frame, rendered)
+                    # what the SDK's runner does with the handler's dict: validate and dump it
+                    # for the protocol era; then our stdio writer's JSON of the response
+                    result = serialize_server_result("tools/call", PROTOCOL, tool_result(frame, rendered))
                     t3 = time.perf_counter()
-                    result.model_dump_json(by_alias=True, exclude_unset=True)
+                    types.JSONRPCResponse(jsonrpc="2.0", id=1, result=result).model_dump_json(
+                        by_alias=True, exclude_unset=True
+                    )
                     t4 = time.perf_counter()
                     if kind == "search":
                         game.frame = frame
