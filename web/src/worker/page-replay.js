@@ -18,8 +18,10 @@ import { Replayer } from './checkpoint-replay.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { prepareReplayBuild } from './engine-host.js';
 import { ReplayEngine } from './replay-engine.js';
+import { timelineMoves } from '../timeline/calls.js';
 
 const ROWS = 21;
+const RECEIPTS_ONE_BY_ONE = 32; // more unread calls than this: their receipts are read in one request
 
 export class PageReplays {
   /** @param {{call: (op: string, argsJson: string) => Promise<string>}} journal the durable store (idb-store.js) */
@@ -89,32 +91,32 @@ export class PageReplays {
     return game;
   }
 
-  moves(gameId, from, to) {
-    const { entries } = this.opened(gameId);
-    const calls = new Map();
-    const out = [];
-    for (let move = Math.max(1, from); move <= Math.min(to, entries.length); move++) {
-      const entry = entries[move - 1];
-      const params = { ...entry.request.params };
-      delete params.sessionId;
-      delete params.requestId;
-      delete params.expectedRevision;
-      delete params.quiet;
-      let call = calls.get(entry.operationId);
-      if (!call) {
-        call = { id: entry.operationId, first: move, last: move, label: '', status: null, messages: [],
-                 turn: null, depth: null, hp: null, hpMax: null, events: [] };
-        calls.set(entry.operationId, call);
-      }
-      call.last = move;
-      // what the call sent: each input's method and arguments, as text
-      const input = `${entry.method} ${JSON.stringify(params)}`;
-      call.label = call.label ? `${call.label}; ${input}` : input;
-      const receipt = entry.receipt;
-      out.push({ move, method: entry.method, params, revision: receipt.revision,
-                 decision: receipt.decision ? receipt.decision.kind : null, ended: Boolean(receipt.ended), call });
+  /** Moves from..to, each call labelled as the agent wrote it and carrying
+   *  what it ended with, from its stored receipt (timeline/calls.js). */
+  async moves(gameId, from, to) {
+    const game = this.opened(gameId);
+    const wanted = new Set();
+    for (let move = Math.max(1, from); move <= Math.min(to, game.entries.length); move++) {
+      wanted.add(game.entries[move - 1].operationId);
     }
-    return out;
+    await this.readReceipts(gameId, game, [...wanted]);
+    return timelineMoves(game.entries, from, to, (id) => game.receipts.get(id) ?? null);
+  }
+
+  /** The receipts of these calls not read yet, into game.receipts (a receipt
+   *  is written once, so one read is enough; one not stored yet - its call is
+   *  still running - is read again next time). */
+  async readReceipts(gameId, game, operationIds) {
+    game.receipts ??= new Map();
+    const missing = operationIds.filter((id) => !game.receipts.has(id));
+    if (missing.length > RECEIPTS_ONE_BY_ONE) {
+      for (const receipt of await this.read('receipts', gameId)) game.receipts.set(receipt.requestId, receipt);
+      return;
+    }
+    for (const id of missing) {
+      const receipt = await this.read('getReceipt', gameId, id);
+      if (receipt) game.receipts.set(id, receipt);
+    }
   }
 
   async frame(gameId, move) {
