@@ -14,7 +14,9 @@
  * @property {string} id          the operation's ID (its requestId when the agent gave one)
  * @property {number} first       its first move
  * @property {number} last        its last move
- * @property {string} label       what was called: the tool (when known) and its inputs' methods and arguments, as text
+ * @property {string} label       the call as the agent wrote it, `travel {"to":"downstairs"}` (binding fields left
+ *                                out; timeline/calls.js); without a stored call (an old game's receipt, or not
+ *                                stored yet) its inputs' methods and arguments
  * @property {string | null} status   the outcome (accepted, rejected, interrupted, ended, ...), when known
  * @property {string[]} messages  what the game said during the call, in order
  * @property {number | null} turn     game turn after the call
