@@ -31,10 +31,10 @@ from exact_resume_play import PARAMS, RESUME_NOTICE, SESSION_ID, Player, differe
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.navigation import snapshot
 from nethack_webmcp.navigation.level import WorldTracker
-from nethack_webmcp.session import Session
+from nethack_webmcp.session import GameRegistry, Session
 from nethack_webmcp.session import replay as journal_replay
 from nethack_webmcp.session.errors import SessionError
-from nethack_webmcp.session.restore_point import point_of
+from nethack_webmcp.session.restore_point import RestorePoint, point_of
 from nethack_webmcp.store import JournalEntry, SessionInfo
 from nethack_webmcp.store.memory import MemoryStore
 from support.client import Client
@@ -192,3 +192,55 @@ async def test_a_restore_point_that_does_not_fit_is_refused_and_the_journal_stil
         assert fallback.revision == whole.revision and "fromCheckpoint" not in fallback.notes["resume"]
     finally:
         await fallback.close()
+
+
+# ---- the registry: a host's restore source, and the fallback when its point does not hold --------------------
+
+
+async def test_the_registry_resumes_from_the_host_restore_point_or_falls_back_to_the_journal(state_dir: Path) -> None:
+    store = MemoryStore()
+    games = GameRegistry(NativeEngine.start, store=store)
+    session = await games.create({"seed": 19, "name": "Point", "createdAt": 1700000000, "wizard": True})
+    session_id = session.session_id
+    for sent in range(60):
+        if session.decision is not None:
+            await session.step("decision.cancel", {"decisionId": session.decision["id"]}, request_id=f"q{sent}")
+        else:
+            await session.step(
+                "game.move", {"direction": ("north", "east", "south", "west")[sent % 4]}, request_id=f"q{sent}"
+            )
+    await session.observe()
+    expected_memory = snapshot.dump(session.state.tracker)
+    expected_hash = session.last_state_hash
+    await games.close_all()
+    info = await store.get_session(session_id)
+    assert info is not None
+    entries = await store.journal(session_id)
+    memory = await _memory_at(info, entries, 40)
+    asked: list[int] = []
+
+    async def source(stored: SessionInfo, journal: Any) -> tuple[NativeEngine, RestorePoint] | None:
+        asked.append(len(journal))
+        return await engine_at(stored, list(journal), 40), point_of(stored, journal, 40, memory)
+
+    async def lying(stored: SessionInfo, journal: Any) -> tuple[NativeEngine, RestorePoint] | None:
+        return await engine_at(stored, list(journal), 35), point_of(stored, journal, 40, memory)
+
+    for host, checkpointed in ((source, True), (lying, False)):
+        games = GameRegistry(NativeEngine.start, store=store)
+        games.restore_source = host
+        resumed = await games.resume(session_id)
+        await resumed.observe()
+        report = resumed.notes["resume"]
+        try:
+            assert snapshot.dump(resumed.state.tracker) == expected_memory
+            assert resumed.last_state_hash == expected_hash
+            if checkpointed:
+                assert report["fromCheckpoint"] == 40 and report["replayed"] == 20 and "checkpoint" not in report
+            else:  # refused, said so, and resumed by the whole journal
+                assert "fromCheckpoint" not in report and report["replayed"] == 60
+                assert report["checkpoint"]["refused"]["code"] == "replayDiverged"
+                assert "not at journal entry 40" in report["checkpoint"]["refused"]["message"]
+        finally:
+            await games.close_all()
+    assert asked == [60]

@@ -15,7 +15,9 @@ boundary on the way. `build` (the running binary's own identity) is only
 reported, in the resume diagnostics.
 
 A game named by a tool call that is stored but not loaded is resumed on
-demand (`load`): pinned replay of its journal on a fresh engine. The
+demand (`load`): pinned replay of its journal on a fresh engine, or of the
+entries after the host's newest checkpoint when it has one that holds
+(`restore_source`, checkpoint_resume.py). The
 process that gets the game's ownership lease is its owner; any other gets
 a read-only observer (gate `lostOwnership`) that follows the journal.
 
@@ -48,6 +50,7 @@ from typing import Any, Literal
 from ..engine import Engine, EngineError
 from ..store import MemoryOwnership, MemoryStore, Ownership, SessionInfo, Store, StoreError, is_closed
 from ..store.base import EndReason
+from .checkpoint_resume import RestoreSource, resume_stored
 from .errors import SessionError
 from .guard import GameLock
 from .records import limit_record
@@ -117,6 +120,8 @@ class GameRegistry:
         self.retry_after: RetryAfter = lambda _creator: DEFAULT_RETRY_AFTER_S
         self.evict_ended = False
         self._ended_by: weakref.WeakKeyDictionary[Session, str] = weakref.WeakKeyDictionary()
+        #: a host's checkpoints a resume may start from (checkpoint_resume.py); None: the whole journal
+        self.restore_source: RestoreSource | None = None
 
     # ---- capacity -----------------------------------------------------------------------
 
@@ -289,9 +294,9 @@ class GameRegistry:
                 raise SessionError("gameEnded", _ended_message(session_id, reason))
             # read the journal only once ownership is settled: an owner's is complete
             entries = await self.store.journal(session_id)
-            engine = await self._engine()
-            session = await Session.restore(
-                engine,
+            session = await resume_stored(  # from the host's newest checkpoint when one holds
+                self.restore_source,
+                self._engine,
                 info,
                 entries,
                 store=self.store,
