@@ -2,13 +2,15 @@
 // per seed through the stdio MCP server, several servers in parallel.
 // Prints a table (seed, role, deepest Dlvl, turns, calls, end) and, as its
 // last line, one JSON object with the aggregate. Usage (via bench-autopilot):
-//   --seeds 1-30 | 5,9,12   --max-calls 3000   --jobs 2   --clock EPOCH
+//   --seeds 1-30 | 5,9,12   --max-calls 3000   --jobs 2   --clock EPOCH   [--trace DIR]
+// --trace DIR writes each game's calls to DIR/SEED.jsonl (bench-autopilot-trace.mjs).
 // Every game starts at the same date (--clock, default 2026-01-10 12:00
 // UTC: no full or new moon, not night, not Friday 13th): NetHack reads the
 // date, so without a pinned clock a seed plays differently from day to day.
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { playSeeds } from './autopilot-mcp.mjs';
+import { playSeedsTraced } from './bench-autopilot-trace.mjs';
 import { answerHelp } from './usage.mjs';
 
 answerHelp(import.meta.url);
@@ -33,7 +35,7 @@ const DEFAULT_CLOCK = 1768046400; // 2026-01-10 12:00:00 UTC
 const { values } = parseArgs({ options: {
   seeds: { type: 'string', default: '1-30' }, 'max-calls': { type: 'string', default: '3000' },
   jobs: { type: 'string', default: String(Math.max(1, cpus().length)) },
-  clock: { type: 'string', default: String(DEFAULT_CLOCK) } } });
+  clock: { type: 'string', default: String(DEFAULT_CLOCK) }, trace: { type: 'string' } } });
 const seeds = seedList(values.seeds);
 const maxCalls = Number(values['max-calls']);
 const jobs = Math.min(Number(values.jobs), seeds.length);
@@ -48,9 +50,13 @@ process.stdout.write(`${row(['seed', 'role', 'deepest', 'turns', 'calls', 'end']
 const started = Date.now();
 // Seeds are dealt round-robin to `jobs` servers; each plays its share in order.
 const shares = Array.from({ length: jobs }, (_, job) => seeds.filter((_seed, i) => i % jobs === job));
-const results = (await Promise.all(shares.map((share) => playSeeds(share, { maxCalls, clock, onGame: (game) => {
+const onGame = (/** @type {any} */ game) => {
   process.stdout.write(`${row([game.seed, game.role, game.deepest, game.turns, game.calls, game.death || game.endReason])}\n`);
-} })))).flat().sort((a, b) => a.seed - b.seed);
+};
+const trace = values.trace;
+const results = (await Promise.all(shares.map((share) => (trace
+  ? playSeedsTraced(share, { maxCalls, clock, dir: trace, onGame })
+  : playSeeds(share, { maxCalls, clock, onGame }))))).flat().sort((a, b) => a.seed - b.seed);
 const seconds = (Date.now() - started) / 1000;
 
 const deaths = {};
