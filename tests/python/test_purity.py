@@ -21,6 +21,7 @@ PROCESS = ("subprocess", "asyncio.subprocess", "mcp", "anyio", "signal", "atexit
 BROWSER = ("js", "pyodide")
 PROCESS_ALLOWED = {
     PACKAGE / "engine" / "native.py",
+    PACKAGE / "engine" / "wasm_node.py",  # the WebAssembly engine under Node (persisted checkpoints), never in the page
     PACKAGE / "mcp.py",
     PACKAGE / "stdio_transport.py",
     PACKAGE / "replay" / "forks.py",  # native replays: forkable drivers, never in the page
