@@ -15,6 +15,7 @@ raises ReplayRefused and no frame is returned.
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import time
 from collections.abc import Iterable, Sequence
@@ -24,7 +25,7 @@ from typing import Any
 from ..engine.codec import encode
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
-from ..store import JournalEntry, SessionInfo, Summary
+from ..store import JournalEntry, SessionInfo, Store, Summary
 from .digest import chain
 from .errors import ReplayRefused
 from .forks import Connection, ForkHub
@@ -54,7 +55,7 @@ def _refuse_mismatch(move: int, entry: JournalEntry | None, expected: Any, got: 
 
 
 class Timeline:
-    def __init__(self, info: SessionInfo, moves: list[JournalEntry], hub: ForkHub) -> None:
+    def __init__(self, info: SessionInfo, moves: list[JournalEntry], hub: ForkHub | None) -> None:
         self.info = info
         self.moves = moves  # completed inputs in order; move k follows moves[k-1]
         self.digests = chain(info, moves)
@@ -62,6 +63,8 @@ class Timeline:
         self.checkpoints: list[Checkpoint] = []
         self.open_seconds = 0.0
         self._cursor: tuple[int, Connection] | None = None
+        #: the stored checkpoints being built in the background (open with a store and none usable)
+        self.persisting: asyncio.Task[Any] | None = None
 
     @property
     def length(self) -> int:
@@ -82,12 +85,24 @@ class Timeline:
         *,
         spacing: float = DEFAULT_SPACING,
         extra: Iterable[int] = (),
+        store: Store | None = None,
     ) -> Timeline:
+        """With a `store`, its persisted checkpoints (persisted_timeline.py)
+        when it keeps a usable set - no replay at open, what a restarted
+        server needs; else forks, and the persisted set is built in the
+        background (`persisting`) for the next open."""
         started = time.perf_counter()
         try:
             todo, _, _, _ = journal_replay.plan(entries)
         except SessionError as exc:
             raise ReplayRefused("journalTampered", f"the journal cannot be replayed: {exc.message}") from exc
+        extra = list(extra)
+        if store is not None:
+            from .persisted_timeline import PersistedTimeline
+
+            stored = await PersistedTimeline.open_stored(info, todo, store, extra=extra)
+            if stored is not None:
+                return stored
         hub = ForkHub()
         timeline = cls(info, todo, hub)
         try:
@@ -98,6 +113,11 @@ class Timeline:
             await timeline.close()
             raise
         timeline.open_seconds = time.perf_counter() - started
+        if store is not None:
+            from . import persisted
+
+            timeline.persisting = asyncio.ensure_future(persisted.ensure(store, info, entries, extra=extra))
+            timeline.persisting.add_done_callback(_drop_outcome)
         return timeline
 
     async def _create(self, root: Connection) -> None:
@@ -114,6 +134,8 @@ class Timeline:
         """One verified quiet pass over the journal, forking checkpoints in
         the stream (a fork line is answered in order, so the pipeline never
         drains for one)."""
+        hub = self._hub
+        assert hub is not None
         self.checkpoints.append(Checkpoint(0, self.digests[0], self.summary_at(0), await root.fork()))
         requests = [journal_replay.quiet(entry["request"]) for entry in self.moves]
         forked_after: list[int] = []  # moves after which a fork line was sent, in order
@@ -128,14 +150,14 @@ class Timeline:
                 if now - last_fork >= spacing or sent in extra or sent == len(requests):
                     forked_after.append(sent)
                     last_fork = now
-                    root.writer.write(self._hub.fork_line())
+                    root.writer.write(hub.fork_line())
             await root.writer.drain()
             response = await root._read()
             move = index + 1
             self._check(move, response)
             if forked_after and forked_after[0] == move:
                 forked_after.pop(0)
-                connection = await self._hub.forked(root)
+                connection = await hub.forked(root)
                 self.checkpoints.append(Checkpoint(move, self.digests[move], self.summary_at(move), connection))
 
     def _check(self, move: int, response: dict[str, Any]) -> None:
@@ -200,8 +222,17 @@ class Timeline:
         return connection
 
     async def close(self) -> None:
+        """Close the forks; a background build of stored checkpoints goes on
+        (they are for the next open, wherever it happens)."""
         if self._cursor is not None:
             self._cursor[1].close()
         for checkpoint in self.checkpoints:
             checkpoint.connection.close()
-        await self._hub.close()
+        if self._hub is not None:
+            await self._hub.close()
+
+
+def _drop_outcome(task: asyncio.Future[Any]) -> None:
+    """A background build's outcome is read (a refusal there was already the replay's to report)."""
+    if not task.cancelled():
+        task.exception()

@@ -18,6 +18,10 @@ timeline run one at a time (they share its cursor).
 
 Only an ended game is ever replayed here: its seed is public once it has
 ended. A live game's timeline reads its stored receipts (moves.py).
+
+After a restart no fork is left: a game whose checkpoints the store keeps
+(replay/persisted.py, built in the background on its first open) opens on
+them with no replay of its journal (replay/persisted_timeline.py).
 """
 
 from __future__ import annotations
@@ -103,7 +107,9 @@ class Replays:
             try:
                 todo = journal_replay.plan(entries)[0]
                 extra = [k for k in range(1, len(todo)) if _depth_changed(todo, k)]
-                entry.timeline = await Timeline.open(info, entries, spacing=spacing_for(len(todo)), extra=extra)
+                entry.timeline = await Timeline.open(
+                    info, entries, spacing=spacing_for(len(todo)), extra=extra, store=self.store
+                )
                 self.opened += 1
             except ReplayRefused as refused:
                 entry.refused = refused

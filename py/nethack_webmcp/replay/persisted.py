@@ -1,0 +1,294 @@
+"""persisted.py - engine checkpoints kept in the store, so they outlive the host (docs/REPLAY.md).
+
+A persisted checkpoint is the WebAssembly engine's (engine/wasm_node.py: the
+Asyncify build under Node, byte-identical to the native driver) at move k of
+a game, stored beside the journal (store.put_checkpoint) with what it
+claims: the journal's hash chain digest at k (digest.py), the engine build
+and base it restores on, the sha256 of its bytes, the boundary the journal
+recorded at k and, when the host's navigation memory was folded up to k,
+that memory (navigation/snapshot.py) and its sha256.
+
+Trusted only when checked, in this order:
+- `usable`: its digest is this journal's at its move and its engine is this
+  host's (another build or Node: stale, rebuilt); else it is not used;
+- `restore`: the host checks its bytes' sha256, build, base and digest
+  again before restoring (CheckpointRejected: refused, named);
+- the replay after it must reach every boundary the journal recorded, and
+  the final observation the one recorded at the move sought.
+
+`Builder` makes them: a verified replay on an engine of its own (never a
+live game's), a checkpoint every `max_inputs` inputs or `spacing` seconds of
+replay (later inputs replay slower, so checkpoints densen in inputs), at the
+moves in `extra` (level changes) and at the last move; with a `memory` it
+sends the full requests and folds every response into it, exactly as an
+exact resume does (session/replay.py apply_entries), and keeps the memory
+with each checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..engine.wasm_node import CheckpointRejected, NodeWasmEngine, take
+from ..navigation import snapshot
+from ..navigation.level import WorldTracker
+from ..session import replay as journal_replay
+from ..store import Checkpoint, CheckpointIndex, JournalEntry, SessionInfo, Store, Summary
+from .errors import ReplayRefused
+
+LOW_VERSION = 1
+MAX_INPUTS = 128  # inputs between checkpoints at most: a seek replays no more than this
+SPACING = 0.05  # seconds of replay between checkpoints at most
+_locks: dict[str, asyncio.Lock] = {}  # one builder per game at a time in this process
+
+
+def engine_key(identity: dict[str, Any]) -> str:
+    """What a checkpoint must have been made on: the build and its base memory."""
+    return f"{identity['build']} {identity['baseHash']}"
+
+
+def summary_at(info: SessionInfo, moves: Sequence[JournalEntry], move: int) -> Summary:
+    if move == 0:
+        return info["createdSummary"]
+    receipt = moves[move - 1]["receipt"]
+    assert receipt is not None
+    return receipt  # type: ignore[return-value]
+
+
+def seq_at(moves: Sequence[JournalEntry], move: int) -> int:
+    return 0 if move == 0 else int(moves[move - 1]["seq"])
+
+
+def building(session_id: str) -> asyncio.Lock:
+    lock = _locks.get(session_id)
+    if lock is None:
+        lock = _locks[session_id] = asyncio.Lock()
+    return lock
+
+
+def usable(index: Sequence[CheckpointIndex], digests: Sequence[str], key: str) -> tuple[list[int], list[int], bool]:
+    """(moves usable, moves refused, stale): a checkpoint is usable when it
+    is of this journal (its digest) and this engine; `stale` when any was
+    made on another engine (then the whole set is rebuilt)."""
+    good: list[int] = []
+    refused: list[int] = []
+    stale = False
+    for entry in index:
+        move = entry["move"]
+        if entry["engine"] != key:
+            stale = True
+            refused.append(move)
+        elif move < len(digests) and entry["digest"] == digests[move]:
+            good.append(move)
+        else:
+            refused.append(move)
+    return good, refused, stale
+
+
+def record_of(checkpoint: Checkpoint) -> dict[str, Any]:
+    """The engine record a stored checkpoint holds (what wasm-checkpoint-host.mjs restores)."""
+    meta = checkpoint["meta"]
+    return {
+        "move": checkpoint["move"],
+        "digest": checkpoint["digest"],
+        "summary": meta.get("summary"),
+        "format": meta.get("format"),
+        "build": meta.get("build"),
+        "baseHash": meta.get("baseHash"),
+        "sha256": checkpoint["sha256"],
+        "bytes": checkpoint["state"],
+    }
+
+
+def navigation_of(checkpoint: Checkpoint) -> bytes | None:
+    """The navigation memory kept with a checkpoint, checked against the sha256 it claims."""
+    data = checkpoint["navigation"]
+    if data is None:
+        return None
+    if hashlib.sha256(data).hexdigest() != checkpoint["meta"].get("navigationSha256"):
+        raise ReplayRefused(
+            "checkpointTampered",
+            f"the navigation memory of the checkpoint at move {checkpoint['move']} does not match its digest",
+            move=checkpoint["move"],
+        )
+    return data
+
+
+async def restore(engine: NodeWasmEngine, store: Store, session_id: str, move: int, digest: str) -> Checkpoint:
+    """Put the stored checkpoint at `move` into `engine`. Raises ReplayRefused:
+    checkpointMissing (gone from the store), checkpointTampered /
+    checkpointStale / journalChanged (refused; the engine is unchanged)."""
+    checkpoint = await store.get_checkpoint(session_id, move)
+    if checkpoint is None:
+        raise ReplayRefused("checkpointMissing", f"the checkpoint at move {move} is gone from the store", move=move)
+    try:
+        await engine.restore(record_of(checkpoint), digest)
+    except CheckpointRejected as refused:
+        raise ReplayRefused(refused.code, refused.message, move=move) from None
+    return checkpoint
+
+
+def check_response(info: SessionInfo, moves: Sequence[JournalEntry], move: int, response: dict[str, Any]) -> None:
+    """Refuse (replayDiverged) a response that is not the boundary the journal recorded at `move`."""
+    entry = moves[move - 1]
+    got = response.get("error") if "error" in response else journal_replay.summary_of(response)
+    if "error" in response or got != entry["receipt"]:
+        raise ReplayRefused(
+            "replayDiverged",
+            f"the replay reached a different boundary at move {move} (journal entry {entry['seq']}, "
+            f"{entry['method']}) than the journal recorded; the journal or its checkpoint does not reproduce "
+            "this game, so no frame is shown",
+            move=move,
+            expected=entry["receipt"],
+            got=got,
+        )
+
+
+class Builder:
+    """Checkpoints of one game taken as a verified replay goes (see the module)."""
+
+    def __init__(
+        self,
+        store: Store,
+        info: SessionInfo,
+        moves: Sequence[JournalEntry],
+        digests: Sequence[str],
+        engine: NodeWasmEngine,
+        *,
+        memory: WorldTracker | None = None,
+        extra: Iterable[int] = (),
+        max_inputs: int = MAX_INPUTS,
+        spacing: float = SPACING,
+    ) -> None:
+        self.store, self.info, self.moves, self.digests, self.engine = store, info, moves, digests, engine
+        self.memory = memory
+        self.extra = sorted(set(extra))
+        self.max_inputs = max_inputs
+        self.spacing = spacing
+        self.saved: list[int] = []
+        self.bytes = 0
+
+    async def save(self, move: int) -> None:
+        summary = summary_at(self.info, self.moves, move)
+        record = await self.engine.save(move, self.digests[move], summary)
+        navigation = snapshot.dump(self.memory) if self.memory is not None else None
+        checkpoint: Checkpoint = {
+            "sessionId": self.info["sessionId"],
+            "move": move,
+            "seq": seq_at(self.moves, move),
+            "digest": self.digests[move],
+            "engine": f"{record['build']} {record['baseHash']}",
+            "sha256": str(record["sha256"]),
+            "meta": {
+                "format": record["format"],
+                "build": record["build"],
+                "baseHash": record["baseHash"],
+                "summary": summary,
+                "navigationSha256": hashlib.sha256(navigation).hexdigest() if navigation is not None else None,
+            },
+            "createdAt": time.time(),
+            "state": record["bytes"],
+            "navigation": navigation,
+        }
+        await self.store.put_checkpoint(checkpoint)
+        self.saved.append(move)
+        self.bytes += len(record["bytes"]) + len(navigation or b"")
+
+    async def advance(self, at: int, to: int) -> None:
+        """Replay moves at+1..to on the engine (which is at `at`), each boundary compared."""
+        todo = self.moves[at:to]
+        if self.memory is None:
+            requests = [journal_replay.quiet(entry["request"]) for entry in todo]
+        else:
+            requests = [entry["request"] for entry in todo]
+        memory = self.memory
+
+        def check(index: int, response: dict[str, Any]) -> None:
+            check_response(self.info, self.moves, at + index + 1, response)
+            if memory is not None:
+                memory.apply(response.get("observation"), searching=todo[index]["method"] == "game.search")
+
+        await self.engine.pipeline(requests, check, window=journal_replay.PIPELINE_WINDOW)
+
+    async def run(self, at: int, to: int, *, first: bool) -> None:
+        """From `at` (where the engine is; saved first when `first`) to `to`, checkpoints as it goes."""
+        if first:
+            await self.save(at)
+        rate = 2000.0  # inputs per second until measured
+        while at < to:
+            upcoming = [move for move in self.extra if move > at]
+            target = min(to, at + self.max_inputs, at + max(8, int(rate * self.spacing)))
+            if upcoming:
+                target = min(target, upcoming[0])
+            started = time.perf_counter()
+            await self.advance(at, target)
+            rate = (target - at) / max(1e-4, time.perf_counter() - started)
+            at = target
+            await self.save(at)
+
+
+async def ensure(
+    store: Store,
+    info: SessionInfo,
+    entries: Sequence[JournalEntry],
+    *,
+    extra: Iterable[int] = (),
+    fold: bool = False,
+) -> Builder:
+    """Make the game's stored checkpoints cover its whole journal: drop the
+    ones not of this journal (and all when any is of another engine: stale),
+    go on from the newest usable one (with `fold`, the newest that keeps its
+    navigation memory) or from the creation, and checkpoint to the last move.
+    On an engine of its own, closed at the end. Returns the builder (what it
+    saved). Raises ReplayRefused when the journal does not reproduce the game."""
+    from .digest import chain
+
+    session_id = info["sessionId"]
+    moves = journal_replay.plan(entries)[0]
+    digests = chain(info, moves)
+    async with building(session_id):
+        engine = await take()
+        try:
+            index = await store.checkpoint_index(session_id)
+            good, refused, stale = usable(index, digests, engine_key(await engine.identity()))
+            if stale:
+                await store.drop_checkpoints(session_id)
+                good = []
+            elif refused:
+                await store.drop_checkpoints(session_id, refused)
+            keeps_memory = {entry["move"] for entry in index if entry["meta"].get("navigationSha256")}
+            candidates = [move for move in good if move in keeps_memory] if fold else good
+            builder = Builder(store, info, moves, digests, engine, extra=extra)
+            at = await _start(builder, candidates, fold)
+            await builder.run(at, len(moves), first=at == 0)
+            return builder
+        finally:
+            await engine.close()
+
+
+async def _start(builder: Builder, candidates: list[int], fold: bool) -> int:
+    """Put the builder's engine (and memory) at the newest candidate that
+    restores, else at the creation; the move it is at."""
+    info = builder.info
+    for move in reversed(candidates):
+        try:
+            checkpoint = await restore(builder.engine, builder.store, info["sessionId"], move, builder.digests[move])
+            memory = navigation_of(checkpoint) if fold else None
+            builder.memory = snapshot.load(memory) if memory is not None else None
+        except (ReplayRefused, ValueError):
+            await builder.store.drop_checkpoints(info["sessionId"], [move])
+            continue
+        return move
+    created = await builder.engine.request(
+        {"version": LOW_VERSION, "method": "session.create", "params": info["create"]}
+    )
+    if "error" in created or journal_replay.summary_of(created) != info["createdSummary"]:
+        raise ReplayRefused("replayDiverged", "the engine did not recreate this game as the journal recorded it")
+    if fold:
+        builder.memory = WorldTracker()
+        builder.memory.apply(created.get("observation"))
+    return 0
