@@ -16,7 +16,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext
 
 from .durable_harness import Agent, open_site
-from .site_harness import wait_until
+from .site_harness import SCREENSHOTS, wait_until
 
 PLAYED: list[tuple[str, dict[str, Any]]] = [
     ("interact", {"action": "search", "turns": 3}),
@@ -70,3 +70,5 @@ def test_the_move_list_names_each_tool_call_with_its_messages_turn_and_hp(ctx: B
     assert rows[0]["first"] == 1 and all(a["last"] + 1 == b["first"] for a, b in zip(rows, rows[1:], strict=False))
     assert any(row["last"] > row["first"] for row in rows), "an explore leg made several moves"
     assert any(row["messages"] for row in rows), "some call had something to say"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator('[data-field="timeline-calls"]').screenshot(path=str(SCREENSHOTS / "page-move-list.png"))
