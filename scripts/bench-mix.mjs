@@ -43,6 +43,7 @@ const arg = (name, fallback) => {
 };
 const engineDir = resolve(arg('--engine', join(root, 'web', 'dist', 'engine')));
 const totalOps = Number(arg('--ops', '20000'));
+const WARM_UP_GAMES = 5;
 const DIRECTIONS = ['north', 'east', 'south', 'west', 'northeast', 'southeast', 'southwest', 'northwest'];
 
 const useNative = process.argv.includes('--native');
@@ -155,8 +156,14 @@ function playNativeGame(seed, budget) {
 if (useNative) playGame = playNativeGame;
 
 let ops = 0, bytes = 0, ms = 0, games = 0;
-// one warm-up game so the JIT has compiled the engine, as in a live page
-await playGame(1, 2000);
+// Warm-up games (seeds 1-5, 2,000 ops each) so the JIT has compiled the
+// engine, as in a page that has been playing. V8 moves a WebAssembly
+// function from its baseline compiler (Liftoff) to the optimizing one only
+// after roughly 13 MB of that function's code has run (--wasm-tiering-budget):
+// one 2,000-op game left much of NetHack on baseline code, and its tier-up
+// compiles ran inside the timed window, ~11% of the JSPI rate
+// (docs/BENCHMARKS.md, "Issue 27, engine speed"). bench_nle.py warms up the same.
+for (let seed = 1; seed <= WARM_UP_GAMES; seed += 1) await playGame(seed, 2000);
 for (let seed = 100; ops < totalOps; seed += 1) {
   const [gameOps, gameBytes, gameMs] = await playGame(seed, totalOps - ops);
   ops += gameOps; bytes += gameBytes; ms += gameMs; games += 1;
