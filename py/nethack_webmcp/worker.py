@@ -9,6 +9,10 @@ is JSON text, so conversions happen exactly once, here and in the worker:
                                identity (identity.json's gameIdentity) and the
                                build the page picked (diagnostics)
     declarations()             the eleven tool declarations (tools.json's content)
+    memory_fold()              a navigation memory a checkpointing page replay folds
+                               its responses into (session/page_checkpoints.py); a
+                               stored game resumes from the newest page checkpoint
+                               that holds one (GameRegistry.restore_source)
     await call(name, args)     run one tool; returns the frame
     await open_game(id)        load a stored game (resume by pinned replay, or
                                observe it read-only when another tab owns it);
@@ -38,6 +42,7 @@ from . import exchange
 from .engine.wasm import WasmEngine
 from .projection import frame as frames
 from .session import GameRegistry, SessionError
+from .session.page_checkpoints import MemoryFold, page_restore_source
 from .store import StoreError
 from .tools import BY_NAME, ToolContext
 from .tools import declarations as tool_declarations
@@ -57,11 +62,12 @@ def start(max_games: int = 16, identity: str | None = None, build: str | None = 
             from .store.indexeddb import IndexedDBStore, WebLockOwnership
 
             store, ownership = IndexedDBStore(), WebLockOwnership()
-        _context = ToolContext(
-            GameRegistry(
-                WasmEngine.start, max_games=max_games, store=store, ownership=ownership, identity=identity, build=build
-            )
+        games = GameRegistry(
+            WasmEngine.start, max_games=max_games, store=store, ownership=ownership, identity=identity, build=build
         )
+        if durable:  # a stored game resumes from its newest page checkpoint (session/page_checkpoints.py)
+            games.restore_source = page_restore_source()
+        _context = ToolContext(games)
 
 
 def _games() -> GameRegistry:
@@ -72,6 +78,11 @@ def _games() -> GameRegistry:
 
 def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def memory_fold() -> MemoryFold:
+    """A navigation memory for one checkpointing page replay (web/src/worker/checkpoint-replay.js)."""
+    return MemoryFold()
 
 
 def declarations() -> str:

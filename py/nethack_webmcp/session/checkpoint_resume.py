@@ -54,13 +54,13 @@ async def resume_stored(
         "owner": owner,
         "build": build,
     }
-    refused: dict[str, Any] | None = None
+    refused: list[dict[str, Any]] = []
     found = None
     if source is not None:
         try:
             found = await source(info, entries)
-        except SessionError as exc:
-            refused = {"code": exc.code, "message": exc.message}
+        except SessionError as exc:  # the host had checkpoints and refused every one
+            refused = list(exc.details.get("refused") or [{"code": exc.code, "message": exc.message}])
     if found is not None:
         engine, point = found
         try:
@@ -68,9 +68,9 @@ async def resume_stored(
         except SessionError as exc:
             if exc.code not in FALLBACK_CODES:
                 raise
-            refused = {"code": exc.code, "message": exc.message, "seq": point.seq}
+            refused = [*point.report.get("refused", ()), {"code": exc.code, "message": exc.message, "seq": point.seq}]
     session = await Session.restore(await new_engine(), info, entries, **options)
-    if refused is not None:
+    if refused:
         # said in the resume report: this resume replayed the whole journal, and why
         session.notes["resume"]["checkpoint"] = {"refused": refused, "fellBackTo": "the whole journal"}
     return session

@@ -17,7 +17,7 @@ recorded boundary and the final observation the journal's last one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..navigation import snapshot
@@ -32,6 +32,9 @@ class RestorePoint:
     summary: Summary  # the boundary the journal recorded at that entry
     memory: WorldTracker  # the navigation memory at that boundary (snapshot.load)
     created: dict[str, Any]  # the creation facts Session needs: {"sessionId", "session"} (creation_facts)
+    # what the host says about how it found the point (checkpoints it refused first, the move):
+    # the resume report's `checkpoint` (Session.notes["resume"])
+    report: dict[str, Any] = field(default_factory=dict)
 
 
 def creation_facts(info: SessionInfo) -> dict[str, Any]:

@@ -305,6 +305,8 @@ class Session:
             build=build,
         )
         session.notes["resume"]["fromCheckpoint"] = point.seq
+        if point.report:
+            session.notes["resume"]["checkpoint"] = dict(point.report)
         return session
 
     @classmethod
@@ -596,26 +598,40 @@ class Session:
     # ---- engine input -----------------------------------------------------------
 
     async def step(
-        self, method: str, params: dict[str, Any] | None = None, *, request_id: str, operation_id: str | None = None
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        request_id: str,
+        operation_id: str | None = None,
+        hold: bool = False,
     ) -> StepResult:
         """Journal, then send one gameplay or decision request at the current revision.
 
         Engine rejections return submission "rejected" (no input was taken);
         a transport failure returns "uncertain" and requires recovery,
         because the engine may have taken the input before failing.
+        `hold`: an accepted input's completion waits for the operation's
+        receipt or next input (Journal.complete's hold; tools/base.Operation).
 
         The step runs to its end (receipt and state included) even when the
         caller is cancelled; the next step waits for it."""
-        return await operations.finish(self._step_in_turn(method, params, request_id, operation_id))
+        return await operations.finish(self._step_in_turn(method, params, request_id, operation_id, hold))
 
     async def _step_in_turn(
-        self, method: str, params: dict[str, Any] | None, request_id: str, operation_id: str | None
+        self, method: str, params: dict[str, Any] | None, request_id: str, operation_id: str | None, hold: bool
     ) -> StepResult:
         async with self._step_lock:
-            return await self._step(method, params, request_id=request_id, operation_id=operation_id)
+            return await self._step(method, params, request_id=request_id, operation_id=operation_id, hold=hold)
 
     async def _step(
-        self, method: str, params: dict[str, Any] | None = None, *, request_id: str, operation_id: str | None = None
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        request_id: str,
+        operation_id: str | None = None,
+        hold: bool = False,
     ) -> StepResult:
         before = self.snapshot()
         if self.gate in ("recoveryRequired", "lostOwnership"):
@@ -687,7 +703,9 @@ class Session:
             fields, record = progress(
                 self.info, self.state.observation.get("depth"), self.state.ended, self.state.end, now, level=level
             )
-            await self.journal.complete(seq, "completed", dict(summary_of(response)), now, fields, record)
+            await self.journal.complete(
+                seq, "completed", dict(summary_of(response)), now, fields, record, hold=request_id if hold else None
+            )
         except OwnershipLost as exc:  # another owner claimed the game meanwhile: this input does not count
             return StepResult("rejected", method, request_id, before, before, error=lost_ownership(exc, sent=True))
         return StepResult("accepted", method, request_id, before, self.snapshot(), response=response)

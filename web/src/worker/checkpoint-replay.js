@@ -22,8 +22,16 @@
 //                 rejects with CheckpointRefused and no frame is returned.
 //   resume()      a fresh engine at the last move, verified the same way.
 //   append(e)     more completed inputs of a game that goes on: checkpointed too.
+//
+// With `memory` (the page: a factory of Python's MemoryFold,
+// session/page_checkpoints.py) the replays that take checkpoints send full
+// requests and fold every response into the navigation memory, so each record
+// also holds the navigation snapshot at its move (a session resumes from it:
+// session-resume.js); those replays also take a checkpoint at the end of each
+// batch in which the level changed. Stored records without a navigation
+// memory are then refused and the set rebuilt. Seeks stay quiet.
 import {
-  CheckpointRefused, JournalChain, canonical, decode, encode, restoreInto, sha256Hex, snapshot,
+  CheckpointRefused, JournalChain, canonical, decode, encode, navigationOf, restoreInto, sha256Hex, snapshot,
 } from './checkpoints.js';
 
 const DEFAULT_SPACING_MS = 20;
@@ -51,12 +59,13 @@ function quiet(request) {
 export class Replayer {
   /** @param {{start: () => Promise<any>, base: any, info: any, moves: any[],
    *           save: (record: any) => Promise<any>, load: (move: number) => Promise<any>,
-   *           clear?: () => Promise<any>,
+   *           clear?: () => Promise<any>, memory?: (() => any) | null,
    *           known?: number[], spacingMs?: number, maxInputs?: number}} options
    *  `moves` are the journal's completed entries in order; `known` the moves
    *  stored checkpoints are at (from the store's index). */
-  constructor({ start, base, info, moves, save, load, clear = async () => {}, known = [],
+  constructor({ start, base, info, moves, save, load, clear = async () => {}, known = [], memory = null,
                 spacingMs = DEFAULT_SPACING_MS, maxInputs = DEFAULT_MAX_INPUTS }) {
+    this.memory = memory; // () => a navigation memory fold (see the header), or null
     this.start = start;
     this.base = base;
     this.info = info;
@@ -114,6 +123,7 @@ export class Replayer {
         const record = await this.load(move);
         if (record && record.digest === digests[at] && record.build === this.base.build
             && record.baseHash === this.base.hash && record.bytes instanceof Uint8Array
+            && (!this.memory || typeof record.navigationSha256 === 'string')
             && await sha256Hex(record.bytes) === record.sha256) usable.push(move);
         else this.refusals.push(move);
       }
@@ -142,11 +152,14 @@ export class Replayer {
     await this.clear();
     this.checkpoints = [];
     const engine = await this.start();
+    const fold = this.memory ? this.memory() : null;
     try {
-      await this.create(engine);
-      await this.takeFrom(engine, 0, true);
+      const created = await this.create(engine);
+      if (fold) fold.begin(created);
+      await this.takeFrom(engine, 0, true, fold);
     } finally {
       engine.close();
+      if (fold && fold.destroy) fold.destroy();
     }
   }
 
@@ -154,23 +167,33 @@ export class Replayer {
   async extend() {
     const last = this.checkpoints[this.checkpoints.length - 1];
     if (last >= this.length) return;
-    const { engine } = await this.restore(last);
+    const { engine, navigation } = await this.restore(last);
+    const fold = this.memory ? this.memory() : null;
     try {
-      await this.takeFrom(engine, last, false);
+      if (fold) {
+        if (navigation === null) throw new CheckpointRefused('checkpointStale', `the checkpoint at move ${last} has no navigation memory`);
+        fold.restore(navigation);
+      }
+      await this.takeFrom(engine, last, false, fold);
     } finally {
       engine.close();
+      if (fold && fold.destroy) fold.destroy();
     }
   }
 
   /** Replay from `at` to the last move on `engine` (which is at `at`),
-   *  saving a checkpoint every spacing of replay cost and at the last move. */
-  async takeFrom(engine, at, first) {
+   *  saving a checkpoint every spacing of replay cost and at the last move
+   *  (with `fold`: full responses folded, the navigation memory in each
+   *  record, and one after each batch that changed level). */
+  /** @param {any} engine @param {number} at @param {boolean} first @param {any} [fold] */
+  async takeFrom(engine, at, first, fold = null) {
     const pending = [];
     const take = async (move) => {
       const [digest] = await this.digestsAt([move]);
       const state = snapshot(engine, this.base); // copied now; encoded while the replay goes on
+      const navigation = fold ? fold.dump() : null;
       pending.push(encode({ move, digest, summary: this.summaryAt(move), build: this.base.build,
-                            baseHash: this.base.hash }, state).then((record) => this.save(record)));
+                            baseHash: this.base.hash }, state, navigation).then((record) => this.save(record)));
       this.checkpoints.push(move);
     };
     if (first) await take(at);
@@ -181,14 +204,14 @@ export class Replayer {
       const from = at;
       const to = Math.min(this.length, at + batch);
       const batchStarted = performance.now();
-      await this.replay(engine, from, to);
+      const levelChanged = await this.replay(engine, from, to, fold);
       at = to;
       const now = performance.now();
       // the next batch is what the last one says fits in one spacing: the
       // replay slows as the game ages, so checkpoints densen in inputs
       const rate = (to - from) / Math.max(1, now - batchStarted);
       batch = Math.max(8, Math.min(this.maxInputs, Math.round(rate * this.spacingMs)));
-      if (now - since >= this.spacingMs * 0.9 || at - taken >= this.maxInputs || at === this.length) {
+      if (now - since >= this.spacingMs * 0.9 || at - taken >= this.maxInputs || at === this.length || levelChanged) {
         await take(at);
         taken = at;
         since = performance.now();
@@ -203,11 +226,17 @@ export class Replayer {
     if (created.error || canonical(summaryOf(created)) !== canonical(this.info.createdSummary)) {
       throw new CheckpointRefused('replayDiverged', 'the engine did not recreate this game as the journal recorded it');
     }
+    return text;
   }
 
-  /** Send moves from+1..to (quiet) and compare each boundary with the journal's. */
-  async replay(engine, from, to) {
-    const replies = await engine.requestMany(this.moves.slice(from, to).map((entry) => quiet(entry.request)));
+  /** Send moves from+1..to (quiet; full with `fold`, each response folded
+   *  into it) and compare each boundary with the journal's. Resolves true
+   *  when a folded response arrived on another level. */
+  /** @param {any} engine @param {number} from @param {number} to @param {any} [fold] */
+  async replay(engine, from, to, fold = null) {
+    const entries = this.moves.slice(from, to);
+    const replies = await engine.requestMany(entries.map((entry) => (fold ? JSON.stringify(entry.request)
+      : quiet(entry.request))));
     replies.forEach((text, index) => {
       const move = from + index + 1;
       const response = JSON.parse(text);
@@ -216,6 +245,9 @@ export class Replayer {
         throw diverged(move, this.moves[move - 1]);
       }
     });
+    if (!fold || !replies.length) return false;
+    const searching = entries.map((entry) => (entry.method === 'game.search' ? '1' : '0')).join('');
+    return JSON.parse(fold.fold(replies.join('\n'), searching)).length > 0;
   }
 
   /** Start the next restore's instance once the current work is done: the
@@ -250,9 +282,10 @@ export class Replayer {
     const record = await this.load(from);
     if (!record) throw new CheckpointRefused('checkpointMissing', `the checkpoint at move ${from} is gone; reopen to rebuild it`);
     const state = await decode(record, this.base, digest);
+    const navigation = await navigationOf(record);
     const engine = await this.fresh();
     restoreInto(engine, state, this.base);
-    return { engine, from };
+    return { engine, from, navigation };
   }
 
   /** The verified session.observe response (parsed) at `move`. */

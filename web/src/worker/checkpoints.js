@@ -13,13 +13,20 @@
 //                      files, lock, record...): the files that differ from the
 //                      base, and the descriptors open across the wait (nhdat)
 //                      with their positions
-// The host's navigation memory is Python's (the session layer), not the
-// engine's: a seek shows the engine's own frame, which does not depend on it.
+//   the navigation     the host's navigation memory at the move (Python's
+//   memory             WorldTracker as navigation/snapshot.py's ASCII JSON),
+//                      which a session resumed from the checkpoint goes on
+//                      from; made by the checkpointing replay folding its full
+//                      responses (checkpoint-replay.js). A seek shows the
+//                      engine's own frame, which does not depend on it, so a
+//                      record without one (Node's) still serves seeks.
 //
 // A checkpoint names what it was made from and is refused otherwise:
 //   build + baseHash   the Asyncify build and its base memory (stale: rebuilt)
 //   digest             the journal's chain digest at its move (journalChanged)
 //   sha256             of its encoded bytes (checkpointTampered)
+//   navigationSha256   of its navigation memory's text, also inside the
+//                      bytes' header (checkpointTampered: the memory changed)
 // and a restored checkpoint is verified when used: replaying from it must
 // reach the boundaries the journal recorded (checkpoint-replay.js).
 
@@ -182,20 +189,24 @@ export function restoreInto(engine, state, base) {
 
 /** A checkpoint record as stored (IndexedDB, files): `meta` is what it
  *  claims (move, digest, summary, build, baseHash), `bytes` the compressed
- *  state and `sha256` the digest of those bytes. */
-export async function encode(meta, state) {
+ *  state and `sha256` the digest of those bytes; with `navigation` (the
+ *  navigation snapshot's text) also that text and its `navigationSha256`,
+ *  which the hashed header repeats. */
+export async function encode(meta, state, navigation = null) {
+  const navigationSha256 = navigation === null ? null : await sha256Hex(new TextEncoder().encode(navigation));
   const blobs = [new Uint8Array(state.pages.buffer, state.pages.byteOffset, state.pages.byteLength), state.pageData,
                  ...state.files.map((file) => file.data)];
   const header = new TextEncoder().encode(JSON.stringify({
     format: FORMAT, meta, memoryLength: state.memoryLength, stackPointer: state.stackPointer,
     asyncify: state.asyncify, removed: state.removed, streams: state.streams, files: state.files.map((file) => file.path),
-    sizes: blobs.map((blob) => blob.byteLength),
+    sizes: blobs.map((blob) => blob.byteLength), navigationSha256,
   }));
   const magic = new TextEncoder().encode(MAGIC);
   const length = new Uint8Array(new Uint32Array([header.length]).buffer);
   const raw = await new Blob([magic, length, header, ...blobs]).arrayBuffer();
   const bytes = await transform(new Uint8Array(raw), new CompressionStream('gzip'));
-  return { ...meta, format: FORMAT, sha256: await sha256Hex(bytes), bytes };
+  const record = { ...meta, format: FORMAT, sha256: await sha256Hex(bytes), bytes };
+  return navigation === null ? record : { ...record, navigation, navigationSha256 };
 }
 
 /** The state of a stored record, checked: its bytes are the ones it was
@@ -233,6 +244,10 @@ export async function decode(record, base, digest = null) {
   if (header.meta.move !== record.move || header.meta.digest !== record.digest) {
     throw new CheckpointRefused('checkpointTampered', `the checkpoint at move ${record.move} describes another move`);
   }
+  if ((header.navigationSha256 ?? null) !== (record.navigationSha256 ?? null)) {
+    throw new CheckpointRefused('checkpointTampered',
+      `the checkpoint at move ${record.move} names another navigation memory than the one it was made with`);
+  }
   const blobs = header.sizes.map((size) => {
     const blob = raw.slice(offset, offset + size);
     offset += size;
@@ -248,6 +263,20 @@ export async function decode(record, base, digest = null) {
     removed: header.removed,
     streams: header.streams,
   };
+}
+
+/** The navigation memory a record holds (its snapshot text), checked against
+ *  its digest; null when the record has none (made without one: Node's).
+ *  decode() checks that the digest is the one its hashed header names. */
+export async function navigationOf(record) {
+  if (record.navigation == null && record.navigationSha256 == null) return null;
+  if (typeof record.navigation !== 'string'
+      || await sha256Hex(new TextEncoder().encode(record.navigation)) !== record.navigationSha256) {
+    throw new CheckpointRefused('checkpointTampered',
+      `the checkpoint at move ${record.move} holds a navigation memory that does not match its digest: `
+      + 'it was changed after it was made');
+  }
+  return record.navigation;
 }
 
 async function transform(bytes, stream) {

@@ -26,6 +26,7 @@ import { loadPyodide } from 'pyodide';
 import { engineHost, prepareEngine } from './engine-host.js';
 import { GameBook } from './games.js';
 import { PageReplays } from './page-replay.js';
+import { SessionCheckpoints } from './session-resume.js';
 import { createStorage } from './storage.js';
 
 let pyodide = null;
@@ -98,6 +99,9 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
     python = pyodide.pyimport('nethack_webmcp.worker');
     mark('imported');
     python.start(16, engine.gameIdentity, engine.buildIdentity);
+    // a stored game's session resumes from its newest checkpoint (session-resume.js), else its whole journal
+    self.nethackSessionCheckpoints = new SessionCheckpoints(pageReplays().checkpoints,
+      () => pageReplays().engineParts());
     book = new GameBook({
       spectate: (gameId) => JSON.parse(python.spectate(gameId)),
       stored: async (gameId) => JSON.parse(await python.stored(gameId)),
@@ -202,9 +206,15 @@ async function test(message) {
 }
 
 let replays = null;
+/** The page's replays; their checkpoints hold the navigation memory (Python's MemoryFold). */
+function pageReplays() {
+  replays = replays || new PageReplays(storage.store, undefined, () => python.memory_fold());
+  return replays;
+}
+
 function replay(message) {
-  replays = replays || new PageReplays(storage.store);
   const { action, gameId } = message;
+  pageReplays();
   if (action === 'open') return replays.open(gameId);
   if (action === 'refresh') return replays.refresh(gameId);
   if (action === 'moves') return Promise.resolve(replays.moves(gameId, message.from, message.to));

@@ -24,10 +24,13 @@ const ROWS = 21;
 const RECEIPTS_ONE_BY_ONE = 32; // more unread calls than this: their receipts are read in one request
 
 export class PageReplays {
-  /** @param {{call: (op: string, argsJson: string) => Promise<string>}} journal the durable store (idb-store.js) */
-  constructor(journal, checkpoints = new CheckpointStore()) {
+  /** @param {{call: (op: string, argsJson: string) => Promise<string>}} journal the durable store (idb-store.js)
+   *  @param {(() => any) | null} memory a navigation memory fold per checkpointing replay (Python's
+   *  MemoryFold): each checkpoint then holds the navigation memory a session resumes from (session-resume.js) */
+  constructor(journal, checkpoints = new CheckpointStore(), memory = null) {
     this.journal = journal;
     this.checkpoints = checkpoints;
+    this.memory = memory;
     this.open_ = new Map(); // gameId -> {replayer, entries}
     this.base = null;
   }
@@ -62,6 +65,7 @@ export class PageReplays {
       load: (move) => store.load(gameId, move),
       clear: () => store.clear(gameId),
       known: await store.moves(gameId),
+      memory: this.memory,
     });
     const { rebuilt } = await replayer.open();
     this.open_.set(gameId, { replayer, entries, info, lastSeq });
