@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from .engine.native import NativeEngine, native_build_identity, native_identity
+from .replay import checkpointer
 from .session import GameRegistry
 from .tools import ToolContext
 from .tools.base import DEFAULT_OPERATION_DEADLINE
@@ -53,6 +54,8 @@ async def open_registry(opts: argparse.Namespace, max_games: int) -> GameRegistr
     store_url = getattr(opts, "store", None)
     games = await postgres_registry(store_url, max_games) if store_url else native_registry(max_games=max_games)
     games.game_clock = getattr(opts, "game_clock", None)
+    # persisted checkpoints: a resume after a restart starts from the newest one (docs/REPLAY.md)
+    checkpointer.enable(games)
     return games
 
 

@@ -155,7 +155,9 @@ class NodeWasmEngine(Engine):
             sent = received = 0
             try:
                 while received < len(lines):
-                    if sent < len(lines) and sent - received < window:
+                    # refilled by halves, not one line per answer: each write wakes the
+                    # host, and an engine that runs dry suspends (Asyncify) until the next
+                    if sent < len(lines) and sent - received <= window // 2:
                         batch = lines[sent : received + window]
                         await self._send(b"".join(batch))
                         sent += len(batch)

@@ -22,8 +22,13 @@ def canonical(value: Any) -> bytes:
 def chain(info: SessionInfo, moves: Sequence[JournalEntry]) -> list[str]:
     """[digest(0), digest(1), ... digest(len(moves))] as hex."""
     head = hashlib.sha256(canonical({"create": info["create"], "created": info["createdSummary"]})).digest()
-    digests = [head.hex()]
-    for entry in moves:
+    return extend([head.hex()], moves)
+
+
+def extend(digests: list[str], more: Sequence[JournalEntry]) -> list[str]:
+    """`digests` (a chain up to some move) extended in place by the inputs after it; returned."""
+    head = bytes.fromhex(digests[-1])
+    for entry in more:
         head = hashlib.sha256(head + canonical({"request": entry["request"], "receipt": entry["receipt"]})).digest()
         digests.append(head.hex())
     return digests

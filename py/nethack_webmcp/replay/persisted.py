@@ -221,7 +221,9 @@ class Builder:
         rate = 2000.0  # inputs per second until measured
         while at < to:
             upcoming = [move for move in self.extra if move > at]
-            target = min(to, at + self.max_inputs, at + max(8, int(rate * self.spacing)))
+            target = min(to, at + self.max_inputs)
+            if self.memory is None:  # spaced by the quiet replay's cost (a seek's); a fold is slower
+                target = min(target, at + max(8, int(rate * self.spacing)))
             if upcoming:
                 target = min(target, upcoming[0])
             started = time.perf_counter()
@@ -238,6 +240,7 @@ async def ensure(
     *,
     extra: Iterable[int] = (),
     fold: bool = False,
+    digests: list[str] | None = None,
 ) -> Builder:
     """Make the game's stored checkpoints cover its whole journal: drop the
     ones not of this journal (and all when any is of another engine: stale),

@@ -1,0 +1,162 @@
+"""checkpointer.py - keep every live game's persisted checkpoints close behind it, off the tool path.
+
+One background task per registry (native hosts: hosting.py). It follows each
+game this process owns through the journal, never through the game's
+engine: a catch-up (`persisted.ensure(fold=True)`) restores the game's
+newest stored checkpoint into a WebAssembly engine of its own (engine/
+wasm_node.py), replays the journal entries after it with full responses
+folded into its own navigation memory (exactly what an exact resume does,
+session/replay.py apply_entries), and stores a checkpoint every
+`persisted.MAX_INPUTS` inputs, at level changes and at the last move, each
+with that memory (navigation/snapshot.py).
+
+When: a game is caught up once `every` inputs were made since its last
+catch-up, or once it has been `idle` seconds without a new input (and has
+made at least `min_inputs`: a shorter game resumes by its journal in a few
+milliseconds anyway). So a restart after a pause resumes with no input to
+replay, and one in the middle of play with fewer than `every` + MAX_INPUTS.
+A tool call never waits for it: it runs between the live game's requests in
+the same event loop, on its own engine and its own store reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import EngineError
+from ..session import replay as journal_replay
+from ..session.errors import SessionError
+from ..store import JournalEntry, StoreError
+from . import persisted
+from .digest import chain, extend
+from .errors import ReplayRefused
+
+EVERY = 512  # inputs since the last catch-up that start one while the game goes on
+IDLE = 2.0  # seconds without an input after which a game is caught up
+MIN_INPUTS = 256  # games shorter than this resume by their journal (milliseconds); not checkpointed
+INTERVAL = 0.5  # seconds between looks at the games
+_running: set[Checkpointer] = set()
+
+
+@dataclass
+class _Followed:
+    seq: int = 0  # the journal seq caught up to
+    seen: int = 0  # the seq last seen, and when it changed
+    seen_at: float = field(default_factory=time.monotonic)
+    entries: list[JournalEntry] = field(default_factory=list)  # the journal read so far
+    digests: list[str] = field(default_factory=list)  # its chain over the completed inputs
+    failed: str | None = None  # a game that cannot be replayed is not tried again
+
+
+class Checkpointer:
+    def __init__(
+        self,
+        games: Any,
+        *,
+        every: int = EVERY,
+        idle: float = IDLE,
+        min_inputs: int = MIN_INPUTS,
+        interval: float = INTERVAL,
+    ) -> None:
+        self.games = games  # a GameRegistry: .store and .sessions()
+        self.every, self.idle, self.min_inputs, self.interval = every, idle, min_inputs, interval
+        self._followed: dict[str, _Followed] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.catch_ups = 0  # catch-ups done (tests, metrics)
+        self.seconds = 0.0  # spent in them
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            for session in self.games.sessions():
+                with contextlib.suppress(StoreError, EngineError, OSError):
+                    await self._look(session)
+
+    def _due(self, followed: _Followed, seq: int, now: float) -> bool:
+        if seq != followed.seen:
+            followed.seen, followed.seen_at = seq, now
+        behind = seq - followed.seq
+        if behind <= 0 or seq < self.min_inputs or followed.failed:
+            return False
+        return behind >= self.every or now - followed.seen_at >= self.idle
+
+    async def _look(self, session: Any) -> None:
+        if session.state.ended or session.lease is None:  # ended, or owned elsewhere (an observer)
+            return
+        followed = self._followed.setdefault(session.session_id, _Followed())
+        if self._due(followed, int(session.journal.seq), time.monotonic()):
+            await self.catch_up(session.session_id)
+
+    async def catch_up(self, session_id: str) -> persisted.Builder | None:
+        """Checkpoint the game up to its stored journal's end now (with its navigation memory)."""
+        followed = self._followed.setdefault(session_id, _Followed())
+        store = self.games.store
+        info = await store.get_session(session_id)
+        if info is None:
+            return None
+        started = time.perf_counter()
+        last = followed.entries[-1]["seq"] if followed.entries else 0
+        followed.entries.extend(await store.journal(session_id, last))
+        if followed.entries and followed.entries[-1]["state"] == "reserved":
+            followed.entries.pop()  # in flight: read again once it is settled
+        try:
+            moves = journal_replay.plan(followed.entries)[0]
+        except SessionError:
+            return None  # a reservation in flight is the last entry; a torn journal is not ours to judge
+        if not followed.digests:
+            followed.digests = chain(info, moves)
+        else:
+            extend(followed.digests, moves[len(followed.digests) - 1 :])
+        try:
+            builder = await persisted.ensure(
+                store, info, followed.entries, fold=True, digests=followed.digests, extra=level_changes(moves)
+            )
+        except ReplayRefused as refused:
+            followed.failed = refused.message
+            return None
+        followed.seq = int(followed.entries[-1]["seq"]) if followed.entries else 0
+        self.catch_ups += 1
+        self.seconds += time.perf_counter() - started
+        return builder
+
+
+def level_changes(moves: list[JournalEntry]) -> list[int]:
+    """Moves after an input that climbs (a checkpoint there: a level's start is often sought).
+    The journal's boundaries carry no depth, so the climbing inputs stand for it."""
+    found = []
+    for k, entry in enumerate(moves, start=1):
+        params = (entry["request"] or {}).get("params") or {}
+        if entry["method"] == "game.climb" or params.get("direction") in ("up", "down"):
+            found.append(k)
+    return found
+
+
+def enable(games: Any) -> Checkpointer | None:
+    """The native hosts' persisted checkpoints on a registry: resumes start from them
+    (native_resume.py) and a checkpointer keeps them. Off with NNH_CHECKPOINTS=0."""
+    import os
+
+    from .native_resume import native_restore_source
+
+    if os.environ.get("NNH_CHECKPOINTS", "1") == "0":
+        return None
+    games.restore_source = native_restore_source(games.store)
+    checkpointer = Checkpointer(games)
+    checkpointer.start()
+    _running.add(checkpointer)  # its task is referenced for as long as the host runs
+    return checkpointer

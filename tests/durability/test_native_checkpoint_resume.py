@@ -1,0 +1,119 @@
+"""test_native_checkpoint_resume.py - after a restart a native game resumes from its persisted checkpoint.
+
+A real wizard-mode game is played on the native engine with a real SQLite
+store while the background checkpointer (replay/checkpointer.py) follows
+it: its checkpoints (the Asyncify WebAssembly engine's state under Node,
+with the navigation memory folded from full responses) land in the store.
+The host then stops ten inputs later (a restart in the middle of play) and
+a new registry on the same file resumes the game through the native
+restore source (replay/native_resume.py): from the newest checkpoint, with
+only those ten inputs replayed, on the WebAssembly engine. Every response
+of the next inputs, the navigation memory after each and the state hash
+equal those of the same game played without any interruption; a second
+restart right after a catch-up replays nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nethack_webmcp.engine import wasm_node
+from nethack_webmcp.engine.native import NativeEngine
+from nethack_webmcp.navigation import snapshot
+from nethack_webmcp.replay.checkpointer import Checkpointer
+from nethack_webmcp.replay.native_resume import native_restore_source
+from nethack_webmcp.session import GameRegistry, Session
+from nethack_webmcp.store.sqlite import SqliteStore
+from support.wasm_builds import WASM_ENGINE
+
+pytestmark = pytest.mark.asyncio
+
+COMPASS = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
+BEFORE, TAIL, AFTER = 300, 10, 30
+PARAMS = {"seed": 31, "name": "Resume", "createdAt": 1700000000, "wizard": True, "sessionId": "persisted-resume"}
+
+
+async def play(session: Session, start: int, count: int) -> list[tuple[Any, bytes]]:
+    """Inputs start..start+count-1 of the fixed walk; after each (response, navigation memory)."""
+    seen = []
+    for sent in range(start, start + count):
+        request_id = f"w{sent}"
+        if session.decision is not None:
+            result = await session.step(
+                "decision.cancel", {"decisionId": session.decision["id"]}, request_id=request_id
+            )
+        elif sent % 3 == 2:
+            result = await session.step("game.search", {"turns": 1}, request_id=request_id)
+        else:
+            result = await session.step("game.move", {"direction": COMPASS[(sent * 3) % 8]}, request_id=request_id)
+        seen.append((result.response, snapshot.dump(session.state.tracker)))
+    return seen
+
+
+async def test_a_restarted_host_resumes_from_the_checkpoint_and_the_game_is_the_same(tmp_path: Path) -> None:
+    if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
+        pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
+    straight_store = SqliteStore(tmp_path / "straight.sqlite3")
+    straight_games = GameRegistry(NativeEngine.start, store=straight_store)
+    session = await straight_games.create(dict(PARAMS))
+    await play(session, 0, BEFORE + TAIL)
+    expected = await play(session, BEFORE + TAIL, AFTER)
+    await session.observe()
+    expected_hash, observed_memory = session.last_state_hash, snapshot.dump(session.state.tracker)
+    await straight_games.close_all()
+    await straight_store.close()
+
+    path = tmp_path / "games.sqlite3"
+    store = SqliteStore(path)
+    games = GameRegistry(NativeEngine.start, store=store)
+    follower = Checkpointer(games, every=128, idle=0.2, min_inputs=100, interval=0.05)
+    follower.start()
+    session = await games.create(dict(PARAMS))
+    session_id = session.session_id
+    await play(session, 0, BEFORE)
+    for _ in range(600):  # the game is idle: the checkpointer catches up to its last input
+        index = await store.checkpoint_index(session_id)
+        if index and index[-1]["seq"] == session.journal.seq and index[-1]["meta"].get("navigationSha256"):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        pytest.fail(f"the checkpointer never caught up: {await store.checkpoint_index(session_id)}")
+    await follower.stop()
+    caught_up = index[-1]["seq"]
+    assert follower.catch_ups >= 1 and [entry["move"] for entry in index][0] == 0
+    await play(session, BEFORE, TAIL)  # made after the last checkpoint: the resume replays them
+    await games.close_all()
+    await store.close()
+
+    store = SqliteStore(path)  # the restart: a new process's store and registry, no engine left
+    games = GameRegistry(NativeEngine.start, store=store)
+    games.restore_source = native_restore_source(store)
+    try:
+        resumed = await games.resume(session_id)
+        report = resumed.notes["resume"]
+        assert report["fromCheckpoint"] == caught_up and report["replayed"] == TAIL, report
+        assert isinstance(resumed.engine, wasm_node.NodeWasmEngine), "it plays on the WebAssembly engine"
+        got = await play(resumed, BEFORE + TAIL, AFTER)
+        for index_, (want, have) in enumerate(zip(expected, got, strict=True)):
+            assert have[0] == want[0], f"response {BEFORE + TAIL + index_} differs after the resume"
+            assert have[1] == want[1], f"the navigation memory differs after input {BEFORE + TAIL + index_}"
+        await resumed.observe()
+        assert resumed.last_state_hash == expected_hash is not None
+        await games.close_all()
+        # caught up at the end, a restart replays nothing
+        follower = Checkpointer(games, every=1, idle=0, min_inputs=1)
+        await follower.catch_up(session_id)
+        games = GameRegistry(NativeEngine.start, store=store)
+        games.restore_source = native_restore_source(store)
+        again = await games.resume(session_id)
+        assert again.notes["resume"]["replayed"] == 0
+        await again.observe()  # (a resume observes at its end: the memory shows that observation)
+        assert again.last_state_hash == expected_hash
+        assert snapshot.dump(again.state.tracker) == observed_memory
+    finally:
+        await games.close_all()
+        await wasm_node.discard_spare()
+        await store.close()
