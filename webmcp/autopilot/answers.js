@@ -43,6 +43,10 @@ export function chooseAnswer(decision, context) {
       if (intent.kind === 'trapDoor' && /really step|step onto|trap ?door|hole/.test(prompt)) {
         return { value: true, why: 'the trap door is the way down it meant to take' };
       }
+      // Quivering a stack that is the alternate weapon (a Rogue's daggers): all but one go to the quiver.
+      if (intent.kind === 'quiver' && /ready \d+ of them\?|ready (?:it|them) instead\?/.test(prompt)) {
+        return { value: true, why: 'quiver the stack it meant to throw' };
+      }
       if (/continue eating/.test(prompt)) return { value: false, why: 'stop eating rather than choke' };
       if (/no return|still climb|beware/.test(prompt)) return { value: false, why: 'do not leave the dungeon' };
       if (END_SUMMARY.test(prompt)) return { value: false, why: 'the end-of-game summary is not needed' };

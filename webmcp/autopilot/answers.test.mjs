@@ -40,3 +40,9 @@ test('a pickup menu takes only what the intent names, never shop goods', () => {
   assert.deepEqual(chooseAnswer(menu, { intent: { kind: 'pickup', pattern: /food ration/ } })?.value, ['a']);
   assert.equal(chooseAnswer(menu, { intent: null })?.cancel, true);
 });
+
+test("quivering the alternate weapon stack (a Rogue's daggers) is confirmed only when it meant to quiver", () => {
+  const ready = { kind: 'confirmation', prompt: 'Your alternate weapon is 15 daggers.  Ready 14 of them? [ynq] (q)', reply: {}, cancel: {} };
+  assert.equal(chooseAnswer(ready, { intent: { kind: 'quiver', itemId: 'item-2' } })?.value, true);
+  assert.equal(chooseAnswer(ready, { intent: null })?.cancel, true);
+});

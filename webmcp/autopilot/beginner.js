@@ -56,6 +56,12 @@ export class BeginnerMemory {
     this.levelId = null;
     this.depth = 0;
     this.deepest = 0;
+    /** @type {RegExp | null} */ this.shotKind = null; // what the hero fires (rules/ranged.js): picked up and quivered again
+    /** @type {Map<string, number> | undefined} */ this.wieldTried; // item id -> turn of its last wield/quiver try
+    /** @type {Map<string, {count: number, since: number}> | undefined} */ this.shots; // "level:x,y" -> shots at that square lately
+    /** @type {Map<string, number> | undefined} */ this.shotPickups; // "level:x,y" -> turn shots were last picked up there
+    /** @type {Array<{levelId: string, x: number, y: number, dx: number, dy: number, turn: number}> | undefined} */ this.shotLines;
+    /** @type {Set<string> | undefined} */ this.shotWalks; // "level:x,y" of a ) walked to for its missiles
     /** @type {number | undefined} */ this.castRefusedUntil;
     /** @type {number | undefined} */ this.mealRefusedUntil;
   }

@@ -11,6 +11,7 @@ import { openDoors } from './doors.js';
 import { checkFood, eatFreshCorpse, eatPackFood, pickUpFood } from './eating.js';
 import { forceBolt, healerHeals } from './healing.js';
 import { quaffHealing } from './potions.js';
+import { archerWeapon, collectShots, fireAtHostile, pickUpShots, requiver } from './ranged.js';
 import { prayInTrouble } from './prayer.js';
 import { pushBoulders } from './pushing.js';
 import { elberethRefuge, stairsRefuge, stepAway } from './refuge.js';
@@ -28,8 +29,12 @@ export const RULES = [
   // 2. hurt with a threat near: the Mines' stairs up, Elbereth
   ['stairsRefuge', stairsRefuge],
   ['elberethRefuge', elberethRefuge],
-  // 3. a hostile adjacent: a Wizard's force bolt, else melee (never what must not be touched); hurt: step away
+  // 3. a hostile adjacent: a Wizard's force bolt; missiles at one in line (an archer's launcher in hand first);
+  //    else melee (never what must not be touched); hurt: step away
   ['forceBolt', forceBolt],
+  ['archerWeapon', archerWeapon],
+  ['requiver', requiver],
+  ['fireAtHostile', fireAtHostile],
   ['fightAdjacent', fightAdjacent],
   ['stepAway', stepAway],
   // 4. food: pack food when hungry, fresh corpses when not satiated
@@ -41,6 +46,8 @@ export const RULES = [
   ['restWhenHurt', restWhenHurt],
   // 6. food and plain armour underfoot or close by
   ['pickUpFood', pickUpFood],
+  ['pickUpShots', pickUpShots],
+  ['collectShots', collectShots],
   ['armourMove', armourMove],
   // 7. the level: places to leave, a dig or climb under way, a hostile in the way, down or explore
   ['leaveTheMines', leaveTheMines],
