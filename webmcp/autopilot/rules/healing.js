@@ -1,10 +1,15 @@
-// healing.js - spells a hero casts on itself or at an adjacent hostile:
-// a Healer's healing below half HP, a Wizard's force bolt (2d6, never
-// misses at melee range) while the power lasts.
+// healing.js - spells a hero casts on itself or at a hostile: a Healer's
+// healing below half HP, a Wizard's force bolt (2d6) while the power
+// lasts: at an adjacent hostile, or, with power for two casts, at one in
+// line up to FORCE_BOLT_RANGE squares off before it closes in (the bolt
+// flies 6 to 13 squares, zap.c's bhit, and stops at the first creature:
+// never with a pet or peaceful in the line).
 
-import { WEAK } from './context.js';
+import { WEAK, directionOf, inLine } from './context.js';
+import { clearShot } from './ranged.js';
 
 const FORCE_BOLT_ENERGY = 5;
+export const FORCE_BOLT_RANGE = 5;
 const HEALING_ENERGY = 5;
 
 /** Casting is possible: not Weak ("too hungry to cast"), and no cast in the
@@ -26,9 +31,19 @@ export function healerHeals(ctx) {
 export function forceBolt(ctx) {
   const { vitals } = ctx;
   if (ctx.self.role !== 'Wizard' || !(vitals.energy >= FORCE_BOLT_ENERGY) || !mayCast(ctx)) return null;
-  const target = ctx.adjacent.find((entity) => !/gas spore/.test(entity.appearance || ''));
+  const target = ctx.adjacent.find((entity) => !/gas spore/.test(entity.appearance || '')) || farTarget(ctx);
   if (!target) return null;
-  return { tool: 'use', args: { ...ctx.base, action: 'cast', text: 'force bolt', direction: target.direction },
-           why: `cast force bolt at the ${target.appearance} to the ${target.direction} (Pw ${vitals.energy})`,
-           intent: { kind: 'cast', direction: target.direction } };
+  const direction = target.direction && target.distance === 1 ? target.direction : directionOf(target.x - ctx.hero.x, target.y - ctx.hero.y);
+  const where = target.distance === 1 ? `to the ${direction}` : `${inLine(ctx.hero, target)} squares to the ${direction}`;
+  return { tool: 'use', args: { ...ctx.base, action: 'cast', text: 'force bolt', direction },
+           why: `cast force bolt at the ${target.appearance} ${where} (Pw ${vitals.energy})`,
+           intent: { kind: 'cast', direction } };
+}
+
+/** The nearest hostile in line, 2 to FORCE_BOLT_RANGE squares off with a clear line, when Pw lasts for two casts. */
+function farTarget(ctx) {
+  if (ctx.vitals.energy < 2 * FORCE_BOLT_ENERGY) return null;
+  return ctx.hostiles.map((entity) => ({ entity, range: inLine(ctx.hero, entity) }))
+    .filter(({ entity, range }) => range >= 2 && range <= FORCE_BOLT_RANGE && clearShot(ctx, entity))
+    .sort((a, b) => a.range - b.range).map(({ entity }) => entity)[0] || null;
 }
