@@ -8,6 +8,20 @@ resumes at the end, and measures what the paused checkpoints cost: the
 private memory of every checkpoint process (/proc/<pid>/smaps_rollup
 Private_Clean + Private_Dirty: what the fork did not share) plus its own game
 directory, per 10,000 inputs.
+
+Then the native service after a restart ("after restart (service store)"):
+the game is played through a registry on a SQLite store with the
+background checkpointer following it (replay/checkpointer.py: its own
+WebAssembly engine under Node, full responses folded into its own
+navigation memory, a checkpoint every 128 inputs), caught up at the end as
+an idle game is. For each size the first N inputs and their checkpoints go
+to a store of their own (caught up to N), and a "restarted" host - a new
+store object, no fork, no engine, the WebAssembly engine started at boot as
+the service does when checkpoints are kept - opens the timeline on the
+stored checkpoints (no replay of the journal), seeks to random moves (each
+verified) and resumes the game from its newest checkpoint through the
+registry (native_resume.py). Its rows are the ones the last JSON line
+reports (the largest size).
 """
 
 from __future__ import annotations
@@ -27,11 +41,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
+from nethack_webmcp.engine import wasm_node  # noqa: E402
 from nethack_webmcp.engine.native import NativeEngine  # noqa: E402
 from nethack_webmcp.replay import Timeline  # noqa: E402
+from nethack_webmcp.replay.checkpointer import Checkpointer  # noqa: E402
+from nethack_webmcp.replay.native_resume import native_restore_source  # noqa: E402
+from nethack_webmcp.replay.persisted_timeline import PersistedTimeline  # noqa: E402
 from nethack_webmcp.session import GameRegistry, Session  # noqa: E402
 from nethack_webmcp.store import JournalEntry, SessionInfo  # noqa: E402
-from nethack_webmcp.store.memory import MemoryStore  # noqa: E402
+from nethack_webmcp.store.sqlite import SqliteStore  # noqa: E402
 
 CREATED_AT = 1700000000
 
@@ -62,17 +80,40 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def play_game(
-    inputs: int, seed: int, play: Callable[[Session, int], Awaitable[None]]
-) -> tuple[SessionInfo, list[JournalEntry]]:
-    store = MemoryStore()
+    inputs: int, seed: int, play: Callable[[Session, int], Awaitable[None]], directory: Path
+) -> tuple[SessionInfo, list[JournalEntry], dict[str, Any]]:
+    """The game, played as the native service plays it: a SQLite store and the
+    background checkpointer following it, caught up at the end (an idle game)."""
+    store = SqliteStore(directory / "played.sqlite3")
     games = GameRegistry(NativeEngine.start, store=store)
+    follower = Checkpointer(games)
+    follower.start()
     session = await games.create({"seed": seed, "name": "Bench", "createdAt": CREATED_AT, "wizard": True})
+    started = time.perf_counter()
     await play(session, inputs)
+    played = time.perf_counter() - started
+    await session.observe()
+    live_hash = session.last_state_hash
+    await follower.stop()
+    started = time.perf_counter()
+    await follower.catch_up(session.session_id)  # what the idle rule does once play pauses
+    final_catch_up = time.perf_counter() - started
     info = await store.get_session(session.session_id)
     entries = await store.journal(session.session_id)
     await games.close_all()
+    await store.close()
     assert info is not None
-    return info, entries
+    return (
+        info,
+        entries,
+        {
+            "played": played,
+            "catchUps": follower.catch_ups,
+            "catchUpSeconds": follower.seconds,
+            "finalCatchUp": final_catch_up,
+            "liveHash": live_hash,
+        },
+    )
 
 
 async def measure(info: SessionInfo, entries: list[JournalEntry], inputs: int, seeks: int) -> dict[str, Any]:
@@ -102,16 +143,91 @@ async def measure(info: SessionInfo, entries: list[JournalEntry], inputs: int, s
         await timeline.close()
 
 
+async def restarted(
+    info: SessionInfo, entries: list[JournalEntry], played: Path, inputs: int, seeks: int, directory: Path
+) -> dict[str, Any]:
+    """The first `inputs` inputs in a store of their own with the checkpoints the checkpointer made for
+    them (caught up to `inputs`), then opened, sought and resumed by a restarted host."""
+    session_id = info["sessionId"]
+    prefix = entries[:inputs]
+    path = directory / f"service-{inputs}.sqlite3"
+    store = SqliteStore(path)
+    await store.import_game(info, prefix, [], None)
+    source = SqliteStore(played)
+    for entry in await source.checkpoint_index(session_id):
+        if entry["move"] <= inputs:
+            kept = await source.get_checkpoint(session_id, entry["move"])
+            assert kept is not None
+            await store.put_checkpoint(kept)
+    await source.close()
+    games = GameRegistry(NativeEngine.start, store=store)
+    await Checkpointer(games).catch_up(session_id)  # the idle catch-up at this game's end
+    await store.close()
+
+    store = SqliteStore(path)  # the restart: a new store object, no fork, no engine of the game
+    await wasm_node.ready()  # started at boot (the checkpointer does when checkpoints are kept)
+    try:
+        started = time.perf_counter()
+        timeline = await Timeline.open(info, prefix, store=store)
+        open_ms = (time.perf_counter() - started) * 1000
+        assert isinstance(timeline, PersistedTimeline), "the restarted host opens on the stored checkpoints"
+        generator = random.Random(inputs)
+        times = []
+        for move in (generator.randint(0, timeline.length) for _ in range(seeks)):
+            started = time.perf_counter()
+            await timeline.seek(move)
+            times.append((time.perf_counter() - started) * 1000)
+        await timeline.close()
+        index = await store.checkpoint_index(session_id)
+        held = 0
+        for entry in index:
+            kept = await store.get_checkpoint(session_id, entry["move"])
+            assert kept is not None
+            held += len(kept["state"]) + len(kept["navigation"] or b"")
+        await wasm_node.ready()
+        games = GameRegistry(NativeEngine.start, store=store)
+        games.restore_source = native_restore_source(store)
+        started = time.perf_counter()
+        resumed = await games.resume(session_id)
+        resume_ms = (time.perf_counter() - started) * 1000
+        report = resumed.notes["resume"]
+        await resumed.observe()
+        state_hash = resumed.last_state_hash
+        await games.close_all()
+        return {
+            "inputs": timeline.length,
+            "openMs": round(open_ms, 1),
+            "checkpoints": len(index),
+            "seekP50Ms": round(statistics.median(times), 1),
+            "seekP95Ms": round(percentile(times, 0.95), 1),
+            "resumeMs": round(resume_ms, 1),
+            "resumedFrom": report.get("fromCheckpoint"),
+            "replayed": report.get("replayed"),
+            "stateHash": state_hash,
+            "checkpointBytesPer10k": round(held * 10000 / max(1, timeline.length)),
+        }
+    finally:
+        await wasm_node.discard_spare()
+        await store.close()
+
+
 async def main(
     sizes: list[int], seed: int, seeks: int, play: Callable[[Session, int], Awaitable[None]]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The native table (printed); returns the game and the largest run's
+    """The native tables (printed); returns the game and the largest restarted run's
     summary, which bench-replay prints last, after the page half."""
-    started = time.perf_counter()
-    info, entries = await play_game(max(sizes), seed, play)
+    with tempfile.TemporaryDirectory(prefix="bench-replay-service-") as scratch:
+        return await _main(sizes, seed, seeks, play, Path(scratch))
+
+
+async def _main(
+    sizes: list[int], seed: int, seeks: int, play: Callable[[Session, int], Awaitable[None]], directory: Path
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    info, entries, playing = await play_game(max(sizes), seed, play, directory)
     print(
-        f"game: seed {seed}, wizard fixture, {max(sizes)} inputs played in {time.perf_counter() - started:.1f} s; "
-        f"{seeks} seeks to random moves per size\n"
+        f"game: seed {seed}, wizard fixture, {max(sizes)} inputs played in {playing['played']:.1f} s with the "
+        f"checkpointer following ({playing['catchUps']} catch-ups, {playing['catchUpSeconds']:.1f} s in all; "
+        f"the final one {playing['finalCatchUp']:.1f} s); {seeks} seeks to random moves per size\n"
     )
     print("| inputs | open ms | checkpoints | seek p50 ms | seek p95 ms | resume ms | checkpoint bytes / 10k inputs |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -123,7 +239,27 @@ async def main(
             f"| {row['inputs']} | {row['openMs']} | {row['checkpoints']} | {row['seekP50Ms']} | {row['seekP95Ms']} | "
             f"{row['resumeMs']} | {row['checkpointBytesPer10k'] / 1e6:.1f} MB |"
         )
-    largest = results[-1]
+    print(
+        "\nafter restart (service store): the stored checkpoints (SQLite), a restarted host; open without a "
+        "replay, seeks verified, resume through the registry from the newest checkpoint\n"
+    )
+    print(
+        "| inputs | open ms | checkpoints | seek p50 ms | seek p95 ms | resume ms | resumed from move / replayed "
+        "| checkpoint bytes / 10k inputs |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    service = []
+    for size in sorted(sizes):
+        row = await restarted(info, entries, directory / "played.sqlite3", size, seeks, directory)
+        service.append(row)
+        print(
+            f"| {row['inputs']} | {row['openMs']} | {row['checkpoints']} | {row['seekP50Ms']} | "
+            f"{row['seekP95Ms']} | {row['resumeMs']} | {row['resumedFrom']} / {row['replayed']} | "
+            f"{row['checkpointBytesPer10k'] / 1e6:.2f} MB |"
+        )
+    if service[-1]["stateHash"] != playing["liveHash"]:
+        raise SystemExit("the resumed game's state hash is not the live game's")
+    largest = service[-1]
     return {"info": info, "entries": entries}, {
         key: largest[key] for key in ("inputs", "openMs", "seekP95Ms", "resumeMs")
     }

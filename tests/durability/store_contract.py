@@ -491,10 +491,12 @@ async def check_checkpoints_are_kept_by_move_and_replaced(store: Store) -> None:
     await store.create_session(info())
     await store.create_session(info("g2"))
     assert await store.checkpoint_index("g1") == [] and await store.get_checkpoint("g1", 0) is None
+    assert await store.has_checkpoints() is False
     binary = bytes(range(256)) * 40
     await store.put_checkpoint(checkpoint("g1", 128, binary, b"{}"))
     await store.put_checkpoint(checkpoint("g1", 0))
     await store.put_checkpoint(checkpoint("g2", 0))
+    assert await store.has_checkpoints() is True
     assert await store.get_checkpoint("g1", 128) == checkpoint("g1", 128, binary, b"{}")
     index = await store.checkpoint_index("g1")
     assert [entry["move"] for entry in index] == [0, 128]
@@ -506,6 +508,8 @@ async def check_checkpoints_are_kept_by_move_and_replaced(store: Store) -> None:
     assert [entry["move"] for entry in await store.checkpoint_index("g1")] == [0]
     await store.drop_checkpoints("g1")
     assert await store.checkpoint_index("g1") == [] and len(await store.checkpoint_index("g2")) == 1
+    await store.drop_checkpoints("g2")
+    assert await store.has_checkpoints() is False
 
 
 async def check_a_checkpoint_needs_its_game(store: Store) -> None:

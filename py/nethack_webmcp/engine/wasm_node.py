@@ -259,6 +259,14 @@ def prepare() -> None:
         _spare = (loop, loop.create_task(NodeWasmEngine.start()))
 
 
+async def ready() -> None:
+    """Wait until the engine the next `take` hands out has started (a host at boot)."""
+    prepare()
+    assert _spare is not None
+    with contextlib.suppress(Exception):
+        await _spare[1]
+
+
 async def discard_spare() -> None:
     """Close the engine kept ready (a host shutting down, a test's end)."""
     global _spare

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import EngineError
+from ..engine.wasm_node import prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
 from ..store import JournalEntry, StoreError
@@ -81,6 +82,11 @@ class Checkpointer:
                 await task
 
     async def _run(self) -> None:
+        # a host restarted over kept checkpoints starts the WebAssembly engine now, so
+        # the first resume or timeline does not wait for Node and the build to start
+        with contextlib.suppress(StoreError, EngineError):
+            if await self.games.store.has_checkpoints():
+                prepare()
         while True:
             await asyncio.sleep(self.interval)
             for session in self.games.sessions():

@@ -22,7 +22,7 @@ replay (later inputs replay slower, so checkpoints densen in inputs), at the
 moves in `extra` (level changes) and at the last move; with a `memory` it
 sends the full requests and folds every response into it, exactly as an
 exact resume does (session/replay.py apply_entries), and keeps the memory
-with each checkpoint.
+with the last checkpoint of the run and one every MEMORY_EVERY inputs.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ from .errors import ReplayRefused
 
 LOW_VERSION = 1
 MAX_INPUTS = 128  # inputs between checkpoints at most: a seek replays no more than this
+#: inputs between checkpoints that keep the navigation memory (besides the last of each run):
+#: a resume needs only the newest one, seeks none, and a memory is about as large as an engine state
+MEMORY_EVERY = 1024
 SPACING = 0.05  # seconds of replay between checkpoints at most
 _locks: dict[str, asyncio.Lock] = {}  # one builder per game at a time in this process
 
@@ -171,11 +174,15 @@ class Builder:
         self.spacing = spacing
         self.saved: list[int] = []
         self.bytes = 0
+        self.memory_at = -MEMORY_EVERY  # the last move saved with the navigation memory
 
-    async def save(self, move: int) -> None:
+    async def save(self, move: int, *, last: bool = False) -> None:
         summary = summary_at(self.info, self.moves, move)
         record = await self.engine.save(move, self.digests[move], summary)
-        navigation = snapshot.dump(self.memory) if self.memory is not None else None
+        navigation = None
+        if self.memory is not None and (last or move - self.memory_at >= MEMORY_EVERY):
+            navigation = snapshot.dump(self.memory)
+            self.memory_at = move
         checkpoint: Checkpoint = {
             "sessionId": self.info["sessionId"],
             "move": move,
@@ -217,7 +224,7 @@ class Builder:
     async def run(self, at: int, to: int, *, first: bool) -> None:
         """From `at` (where the engine is; saved first when `first`) to `to`, checkpoints as it goes."""
         if first:
-            await self.save(at)
+            await self.save(at, last=at == to)
         rate = 2000.0  # inputs per second until measured
         while at < to:
             upcoming = [move for move in self.extra if move > at]
@@ -230,7 +237,7 @@ class Builder:
             await self.advance(at, target)
             rate = (target - at) / max(1e-4, time.perf_counter() - started)
             at = target
-            await self.save(at)
+            await self.save(at, last=at == to)
 
 
 async def ensure(
@@ -282,6 +289,7 @@ async def _start(builder: Builder, candidates: list[int], fold: bool) -> int:
             checkpoint = await restore(builder.engine, builder.store, info["sessionId"], move, builder.digests[move])
             memory = navigation_of(checkpoint) if fold else None
             builder.memory = snapshot.load(memory) if memory is not None else None
+            builder.memory_at = move
         except (ReplayRefused, ValueError):
             await builder.store.drop_checkpoints(info["sessionId"], [move])
             continue

@@ -289,6 +289,10 @@ class Store(ABC):
         """The checkpoint kept at (game, move), bytes and all."""
         return None
 
+    async def has_checkpoints(self) -> bool:
+        """Whether any game has a checkpoint kept (a host at boot: is a resume likely to use one)."""
+        return False
+
     async def drop_checkpoints(self, session_id: str, moves: Sequence[int] | None = None) -> None:  # noqa: B027
         """Forget a game's checkpoints at `moves` (all of them when None)."""
 

@@ -69,6 +69,9 @@ class MemoryStore(TransactionalStore):
         found = self._checkpoints.get(session_id, {}).get(move)
         return copy.deepcopy(found) if found is not None else None
 
+    async def has_checkpoints(self) -> bool:
+        return any(self._checkpoints.values())
+
     async def drop_checkpoints(self, session_id: str, moves: Sequence[int] | None = None) -> None:
         kept = self._checkpoints.get(session_id, {})
         for move in list(kept) if moves is None else moves:

@@ -387,6 +387,9 @@ class SqlStore(TransactionalStore):
             "navigation": None if navigation is None else bytes(navigation),
         }
 
+    async def has_checkpoints(self) -> bool:
+        return bool(await self._read("read checkpoints", "SELECT 1 AS kept FROM checkpoints LIMIT 1"))
+
     async def drop_checkpoints(self, session_id: str, moves: Sequence[int] | None = None) -> None:
         async with self._transaction("drop checkpoints") as tx:
             if moves is None:
