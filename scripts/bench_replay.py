@@ -335,11 +335,71 @@ def persisted_table(rows: list[dict[str, Any]], seeks: int) -> str:
     return "\n".join(lines)
 
 
+async def live_latency(inputs: int, seed: int, rounds: int) -> list[dict[str, Any]]:
+    """A live game's step latency with and without the checkpointer following it (alternating
+    rounds, 2 ms of think time between calls): what a tool call pays for the background work."""
+    compass = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
+    rows = []
+    for round_ in range(rounds * 2):
+        follow = round_ % 2 == 1
+        with tempfile.TemporaryDirectory(prefix="bench-replay-latency-") as directory:
+            store = SqliteStore(Path(directory) / "games.sqlite3")
+            games = GameRegistry(NativeEngine.start, store=store)
+            follower = Checkpointer(games) if follow else None
+            if follower is not None:
+                follower.start()
+            session = await games.create({"seed": seed, "name": "Bench", "createdAt": CREATED_AT, "wizard": True})
+            times = []
+            for sent in range(inputs):
+                started = time.perf_counter()
+                if session.decision is not None:
+                    decision = {"decisionId": session.decision["id"]}
+                    await session.step("decision.cancel", decision, request_id=f"l{sent}")
+                elif sent % 3 == 2:
+                    await session.step("game.search", {"turns": 1}, request_id=f"l{sent}")
+                else:
+                    move = {"direction": compass[(sent * 3) % 8]}
+                    await session.step("game.move", move, request_id=f"l{sent}")
+                times.append((time.perf_counter() - started) * 1000)
+                await asyncio.sleep(0.002)
+            if follower is not None:
+                await follower.stop()
+            await games.close_all()
+            await wasm_node.discard_spare()
+            await store.close()
+        rows.append(
+            {
+                "checkpointer": follow,
+                "p50Ms": round(statistics.median(times), 2),
+                "p95Ms": round(percentile(times, 0.95), 2),
+                "p99Ms": round(percentile(times, 0.99), 2),
+                "catchUps": follower.catch_ups if follower else 0,
+                "catchUpSeconds": round(follower.seconds, 1) if follower else 0,
+            }
+        )
+    return rows
+
+
 if __name__ == "__main__":
     # The module of scripts/bench-replay's default bench; run that script.
     import argparse
+    import asyncio
 
-    argparse.ArgumentParser(
-        prog="scripts/bench_replay.py", description="the checkpoint bench of ./scripts/bench-replay (run that)"
-    ).parse_args()
-    raise SystemExit("run ./scripts/bench-replay (this module holds its checkpoint bench)")
+    parser = argparse.ArgumentParser(
+        prog="scripts/bench_replay.py",
+        description="the checkpoint bench of ./scripts/bench-replay (run that); --live-latency: a live game's "
+        "step latency with and without the background checkpointer",
+    )
+    parser.add_argument("--live-latency", action="store_true")
+    parser.add_argument("--inputs", type=int, default=1500)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    if not args.live_latency:
+        raise SystemExit("run ./scripts/bench-replay (this module holds its checkpoint bench)")
+    print("| checkpointer | step p50 ms | p95 ms | p99 ms | catch-ups | catch-up seconds |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for row in asyncio.run(live_latency(args.inputs, 31, args.rounds)):
+        print(
+            f"| {'following' if row['checkpointer'] else 'off'} | {row['p50Ms']} | {row['p95Ms']} | "
+            f"{row['p99Ms']} | {row['catchUps']} | {row['catchUpSeconds']} |"
+        )

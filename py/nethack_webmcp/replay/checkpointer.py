@@ -69,6 +69,7 @@ class Checkpointer:
         self._task: asyncio.Task[None] | None = None
         self.catch_ups = 0  # catch-ups done (tests, metrics)
         self.seconds = 0.0  # spent in them
+        self.errors: list[str] = []  # the last failures (diagnostics)
 
     def start(self) -> None:
         if self._task is None:
@@ -90,8 +91,14 @@ class Checkpointer:
         while True:
             await asyncio.sleep(self.interval)
             for session in self.games.sessions():
-                with contextlib.suppress(StoreError, EngineError, OSError):
+                try:
                     await self._look(session)
+                except (StoreError, EngineError, OSError) as exc:  # tried again at the next look
+                    self.errors.append(f"{session.session_id}: {exc}")
+                except Exception as exc:  # best effort: a bug here must not stop the other games
+                    self._followed.setdefault(session.session_id, _Followed()).failed = repr(exc)
+                    self.errors.append(f"{session.session_id}: {exc!r}")
+                del self.errors[:-20]
 
     def _due(self, followed: _Followed, seq: int, now: float) -> bool:
         if seq != followed.seen:
