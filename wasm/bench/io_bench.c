@@ -7,11 +7,14 @@
  * so the time measured is NetHack plus building every full response, with
  * no pipe in between. Prints one JSON line at exit.
  *
- *   build/native/nhbench SEED OPS [cpu] [delta]
+ *   build/native/nhbench SEED OPS [cpu] [delta] [dump]
  *
  * cpu: time the process's CPU use instead of the monotonic wall clock (on a
  * shared machine, the nearest measure of the engine's own speed).
- * delta: every step asks for a delta response (obs_delta.h). */
+ * delta: every step asks for a delta response (obs_delta.h).
+ * dump: every response is also written to stdout, one line each, so a
+ * driver change can be held byte for byte to the responses of the build
+ * before it (docs/BENCHMARKS.md, "Issue 27, engine speed"). */
 #include "hack.h"
 #include "nnh_state.h"
 #include "nnh_io.h"
@@ -23,6 +26,7 @@ static struct timespec started;
 static int created, stepped;
 static clockid_t clock_id = CLOCK_MONOTONIC;
 static const char *delta = ""; /* ",\"delta\":true" with the delta argument */
+static int dump;
 
 static double now(void)
 {
@@ -67,7 +71,9 @@ int nnh_io_read_request(char *buf, int cap)
 
 void nnh_io_write_response(const char *data, int len)
 {
-    if (data) response_bytes += (unsigned long long) len;
+    if (!data) return;
+    response_bytes += (unsigned long long) len;
+    if (dump) fwrite(data, 1, (size_t) len, stdout);
 }
 
 void nnh_io_random_bytes(unsigned char *out, int n) { memset(out, 7, (size_t) n); }
@@ -90,6 +96,7 @@ __attribute__((constructor)) static void bench_arguments(void)
         for (; p < args + n; p += strlen(p) + 1) {
             if (!strcmp(p, "cpu")) clock_id = CLOCK_PROCESS_CPUTIME_ID;
             if (!strcmp(p, "delta")) delta = ",\"delta\":true";
+            if (!strcmp(p, "dump")) dump = 1;
         }
     }
 }

@@ -25,8 +25,9 @@ boolean nnh_mapseen_listed(struct mapseen *mptr);
 void nnh_lore_lookup(char *name);
 
 /* Write the knowledge object ({"spells":[...],"skills":[...],"levels":[...],
- * "conduct":{...},"achievements":[...]}). Reads only; can't fail. */
-void nnh_knowledge_write(nnh_buf *b);
+ * "conduct":{...},"achievements":[...]}). Reads only; can't fail. Returns
+ * the serial of the text written (obs_reuse.h; 0: not kept). */
+unsigned long nnh_knowledge_write(nnh_buf *b);
 
 /* The index in the hero's spell list of a known spell named `name`
  * (case-insensitive, as the menu prints it), or -1. */

@@ -155,12 +155,13 @@ static void write_recent_messages(nnh_buf *b)
 
 /* The last ten messages change only when a message is heard: written again
  * only then (obs_reuse.h; the sanitized twin checks every reuse). */
-static void recent_messages(nnh_buf *b)
+static unsigned long recent_messages(nnh_buf *b)
 {
     static nnh_section recent;
     nnh_section_begin(&recent);
     nnh_section_key(&recent, &nnh.recent_changes, sizeof nnh.recent_changes);
     nnh_section_write(&recent, b, write_recent_messages);
+    return nnh_section_serial(&recent);
 }
 
 /* describe_level() of the current level, trimmed: a function of u.uz
@@ -206,16 +207,14 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_delta_settle(b, NNH_DELTA_VITALS, start);
     nnh_buf_cstr(b, ",\"inventoryKnown\":true,\"inventory\":");
     start = b->len;
-    nnh_inventory_write(b);
-    nnh_delta_settle(b, NNH_DELTA_INVENTORY, start);
+    nnh_delta_settle_text(b, NNH_DELTA_INVENTORY, start, nnh_inventory_write(b));
     nnh_buf_cstr(b, ",\"here\":");
     start = b->len;
     here(b);
     nnh_delta_settle(b, NNH_DELTA_HERE, start);
     nnh_buf_cstr(b, ",\"recentMessages\":");
     start = b->len;
-    recent_messages(b);
-    nnh_delta_settle(b, NNH_DELTA_RECENT_MESSAGES, start);
+    nnh_delta_settle_text(b, NNH_DELTA_RECENT_MESSAGES, start, recent_messages(b));
     nnh_buf_cstr(b, ",\"entities\":");
     start = b->len;
     nnh_map_entities(b);
@@ -226,12 +225,10 @@ void nnh_obs_write(nnh_buf *b, int full_world)
     nnh_delta_settle(b, NNH_DELTA_DOORS, start);
     nnh_buf_cstr(b, ",\"traps\":");
     start = b->len;
-    nnh_map_traps(b);
-    nnh_delta_settle(b, NNH_DELTA_TRAPS, start);
+    nnh_delta_settle_text(b, NNH_DELTA_TRAPS, start, nnh_map_traps(b));
     nnh_buf_cstr(b, ",\"knowledge\":");
     start = b->len;
-    nnh_knowledge_write(b);
-    nnh_delta_settle(b, NNH_DELTA_KNOWLEDGE, start);
+    nnh_delta_settle_text(b, NNH_DELTA_KNOWLEDGE, start, nnh_knowledge_write(b));
     nnh_buf_cstr(b, ",\"automaticPickup\":");
     start = b->len;
     nnh_pickup_write(b);

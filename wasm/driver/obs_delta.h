@@ -14,7 +14,10 @@
  * observation, delta or full, records each member it wrote in full, so a
  * full response in the middle of a delta stream (observe, create, a request
  * without the flag) keeps both sides in step. Elision is decided by
- * comparing bytes, never by a key, so it cannot publish a stale member. */
+ * comparing bytes, never by a key, so it cannot publish a stale member; or,
+ * for a member that is a reused section's text (obs_reuse.h), by the text's
+ * serial: the same serial as the text last sent is the same bytes, known
+ * without comparing them (the sanitized twin compares them anyway). */
 #ifndef NNH_OBS_DELTA_H
 #define NNH_OBS_DELTA_H
 
@@ -43,5 +46,9 @@ void nnh_delta_set_enabled(int enabled);
  * it otherwise. An allocation failure forgets the member (the next
  * response sends it in full). */
 void nnh_delta_settle(nnh_buf *b, nnh_delta_member member, size_t start);
+
+/* nnh_delta_settle() for a member whose text from `start` on is the text
+ * nnh_section_serial() named `serial` (0: unnamed, compared as above). */
+void nnh_delta_settle_text(nnh_buf *b, nnh_delta_member member, size_t start, unsigned long serial);
 
 #endif

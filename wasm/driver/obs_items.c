@@ -288,12 +288,13 @@ static void inventory_key(nnh_section *s)
     }
 }
 
-void nnh_inventory_write(nnh_buf *b)
+unsigned long nnh_inventory_write(nnh_buf *b)
 {
     static nnh_section inventory;
     nnh_section_begin(&inventory);
     inventory_key(&inventory);
     nnh_section_write(&inventory, b, inventory_text);
+    return nnh_section_serial(&inventory);
 }
 
 /* ---- the item question's letters ------------------------------------------ */

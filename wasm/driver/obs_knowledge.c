@@ -180,10 +180,11 @@ static void knowledge_key(nnh_section *s)
     nnh_section_key(s, &u.uachieve, sizeof u.uachieve);
 }
 
-void nnh_knowledge_write(nnh_buf *b)
+unsigned long nnh_knowledge_write(nnh_buf *b)
 {
     static nnh_section knowledge;
     nnh_section_begin(&knowledge);
     knowledge_key(&knowledge);
     nnh_section_write(&knowledge, b, knowledge_text);
+    return nnh_section_serial(&knowledge);
 }

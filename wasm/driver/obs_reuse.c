@@ -18,7 +18,7 @@
 
 /* Whether every reuse is checked against a fresh write: always in the
  * sanitized twin, else when NNH_CHECK_REUSE is set (read once). */
-static int checking(void)
+int nnh_reuse_checking(void)
 {
     static int check = -1;
     if (check < 0) check = NNH_ALWAYS_CHECK || getenv("NNH_CHECK_REUSE") != NULL;
@@ -29,6 +29,15 @@ void nnh_section_begin(nnh_section *s)
 {
     nnh_buf_reset(&s->key);
     s->uncomparable = 0;
+    s->matched = 0;
+    s->diverged = !s->valid;
+}
+
+/* From here on the inputs are gathered into key: the matched prefix first. */
+static void diverge(nnh_section *s)
+{
+    s->diverged = 1;
+    nnh_buf_raw(&s->key, s->last_key.data, s->matched);
 }
 
 void nnh_section_uncomparable(nnh_section *s)
@@ -38,20 +47,26 @@ void nnh_section_uncomparable(nnh_section *s)
 
 void nnh_section_key(nnh_section *s, const void *p, size_t n)
 {
+    if (!s->diverged) {
+        if (s->last_key.len - s->matched >= n && nnh_bytes_equal(s->last_key.data + s->matched, p, n)) {
+            s->matched += n;
+            return;
+        }
+        diverge(s);
+    }
     nnh_buf_raw(&s->key, (const char *) p, n);
 }
 
 void nnh_section_key_str(nnh_section *s, const char *str)
 {
     /* the NUL ends the string in the key, so "ab"+"c" differs from "a"+"bc" */
-    if (str) nnh_buf_raw(&s->key, str, strlen(str) + 1);
-    else nnh_buf_raw(&s->key, "\xff", 1);
+    if (str) nnh_section_key(s, str, strlen(str) + 1);
+    else nnh_section_key(s, "\xff", 1);
 }
 
 static int key_unchanged(const nnh_section *s)
 {
-    return s->valid && !s->uncomparable && !s->key.oom && s->key.len == s->last_key.len
-           && nnh_bytes_equal(s->key.data, s->last_key.data, s->key.len);
+    return s->valid && !s->uncomparable && !s->diverged && s->matched == s->last_key.len;
 }
 
 /* A reuse that a fresh write contradicts: a writer input the key missed. */
@@ -73,15 +88,24 @@ static void check_reuse(nnh_section *s, nnh_section_writer write)
     nnh_buf_free(&fresh);
 }
 
+/* One counter for every section: a serial names one text of one section. */
+static unsigned long last_serial;
+
+unsigned long nnh_section_serial(const nnh_section *s)
+{
+    return s->valid ? s->serial : 0;
+}
+
 void nnh_section_write(nnh_section *s, nnh_buf *b, nnh_section_writer write)
 {
     size_t start = b->len;
     nnh_buf swap;
     if (key_unchanged(s)) {
-        if (checking()) check_reuse(s, write);
+        if (nnh_reuse_checking()) check_reuse(s, write);
         nnh_buf_raw(b, s->text.data, s->text.len);
         return;
     }
+    if (!s->diverged) diverge(s); /* a shorter key: it becomes the last one */
     write(b);
     s->valid = 0;
     if (b->oom || s->key.oom || s->uncomparable) return;
@@ -94,4 +118,5 @@ void nnh_section_write(nnh_section *s, nnh_buf *b, nnh_section_writer write)
     s->last_key = s->key;
     s->key = swap;
     s->valid = 1;
+    s->serial = ++last_serial;
 }

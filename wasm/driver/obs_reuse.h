@@ -21,11 +21,18 @@
 #include "json_write.h"
 
 typedef struct {
-    nnh_buf key;      /* inputs gathered for this write */
+    nnh_buf key;      /* inputs gathered for this write, once they differ */
     nnh_buf last_key; /* inputs of the last write */
+    /* Inputs are compared with last_key as they are gathered: while they
+     * match, key stays empty and `matched` counts the bytes (copying 2-3 KB
+     * of item structs per step only to compare them cost more than the
+     * compare). At the first difference the matched prefix is copied. */
+    size_t matched;
+    int diverged;
     nnh_buf text;     /* what the last write appended */
     int valid;        /* text and last_key belong together */
     int uncomparable; /* this write's inputs could not be keyed */
+    unsigned long serial; /* names text: a new value at every write afresh */
 } nnh_section;
 
 typedef void (*nnh_section_writer)(nnh_buf *b);
@@ -46,5 +53,16 @@ void nnh_section_uncomparable(nnh_section *s);
 /* Append the section to b: the last text when the gathered key equals the
  * last one, else write() afresh (and keep its text and key). */
 void nnh_section_write(nnh_section *s, nnh_buf *b, nnh_section_writer write);
+
+/* The serial of the text the last nnh_section_write() appended, or 0 when
+ * that text was not kept (it could not be keyed, or memory ran out). Two
+ * equal non-zero serials name byte-identical texts, of any section: serials
+ * come from one counter and are never reused, so a delta response can tell
+ * a member unchanged without comparing its bytes (obs_delta.h). */
+unsigned long nnh_section_serial(const nnh_section *s);
+
+/* Whether every reuse is checked against a fresh write (the sanitized
+ * twin, or NNH_CHECK_REUSE set): then other shortcuts check theirs too. */
+int nnh_reuse_checking(void);
 
 #endif

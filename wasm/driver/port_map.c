@@ -245,14 +245,12 @@ static void plain_row_field(nnh_buf *b, const char *name, const char *text)
  * '\\' (a mark, a throne's feature): escaped only when it does. */
 static void row_field(nnh_buf *b, const char *name, const char *text)
 {
-    int x;
-    for (x = 0; x < NNH_COLS; x++)
-        if (text[x] == '"' || text[x] == '\\') {
-            nnh_buf_char(b, ',');
-            nnh_buf_key(b, name);
-            nnh_buf_jstr(b, text);
-            return;
-        }
+    if (nnh_bytes_have_quote(text, NNH_COLS)) {
+        nnh_buf_char(b, ',');
+        nnh_buf_key(b, name);
+        nnh_buf_jstr(b, text);
+        return;
+    }
     plain_row_field(b, name, text);
 }
 
@@ -369,7 +367,7 @@ static void write_traps(nnh_buf *b)
 /* The list is a function of the level's terrain memory alone: written
  * again only after a memory write or on another level (obs_reuse.h; the
  * sanitized twin checks every reuse against a fresh write). */
-void nnh_map_traps(nnh_buf *b)
+unsigned long nnh_map_traps(nnh_buf *b)
 {
     static nnh_section traps;
     (void) memory_for(current_ledger); /* a first visit's allocation counts as a write */
@@ -377,6 +375,7 @@ void nnh_map_traps(nnh_buf *b)
     nnh_section_key(&traps, &current_ledger, sizeof current_ledger);
     nnh_section_key(&traps, &memory_writes, sizeof memory_writes);
     nnh_section_write(&traps, b, write_traps);
+    return nnh_section_serial(&traps);
 }
 
 /* Perceived creatures: every displayed monster-class glyph, with the

@@ -17,7 +17,8 @@ void nnh_map_entities(nnh_buf *b);
  * the hero (proto_boundary.c calls it at every input boundary). */
 void nnh_map_refresh_covered(void);
 
-/* Append the current level's remembered traps as a JSON array. */
-void nnh_map_traps(nnh_buf *b);
+/* Append the current level's remembered traps as a JSON array. Returns the
+ * serial of the text written (obs_reuse.h; 0: not kept). */
+unsigned long nnh_map_traps(nnh_buf *b);
 
 #endif
