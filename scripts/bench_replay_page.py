@@ -13,11 +13,23 @@ own, then through window.nethackReplay (worker/page-replay.js):
   checkpoint into a fresh instance, replay the rest verified, observe),
   timed in the page (the worker round trip included);
 - resume: an engine at the last move, verified, after the reload;
-- checkpoint bytes per 10k inputs: what IndexedDB holds for the game.
+- exact session resume: after another reload (a new worker, nothing warmed),
+  the game's session resumed as opening its view does (GameRegistry.resume in
+  the worker's Python: the journal read from IndexedDB, the newest checkpoint
+  with its navigation memory restored, the tail replayed, observed), timed
+  in the worker's Python; beside it the part of that spent reading the
+  journal, and the whole-journal replay it replaces (the same resume without
+  the restore source) at the sizes where that is affordable;
+- checkpoint bytes per 10k inputs: what IndexedDB holds for the game (with
+  the navigation memory each checkpoint now carries).
+
+The open replays with full responses folded into the navigation memory (the
+checkpoints carry it), so it costs more than the seeks' quiet replays.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import sys
@@ -38,6 +50,36 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+#: the whole-journal resume is measured up to this many inputs (at 50k it replays for minutes in the page)
+WHOLE_REPLAY_UP_TO = 10_000
+
+SESSION_RESUME = """
+import json, time
+from nethack_webmcp import worker
+games = worker._games()
+source = games.restore_source
+games.restore_source = source if CHECKPOINTED else None
+try:
+    started = time.perf_counter()
+    journal = await games.store.journal(SESSION)
+    read = time.perf_counter() - started
+    started = time.perf_counter()
+    session = await games.resume(SESSION)
+    seconds = time.perf_counter() - started
+finally:
+    games.restore_source = source
+report = dict(session.notes.get("resume") or {})
+await games.close(SESSION)
+json.dumps({"ms": seconds * 1000, "journalMs": read * 1000, "entries": len(journal), "report": report})
+"""
+
+
+def session_resume(page: Any, session_id: str, checkpointed: bool) -> dict[str, Any]:
+    """The game's session resumed in the page's worker (after the caller's reload)."""
+    code = f"SESSION = {session_id!r}\nCHECKPOINTED = {checkpointed!r}\n" + SESSION_RESUME
+    return dict(json.loads(page.evaluate("(code) => window.nethackTest.python(code)", code)))
+
+
 def measure(game: dict[str, Any], sizes: list[int], seeks: int) -> tuple[str, list[dict[str, Any]]]:
     profile = tempfile.mkdtemp(prefix="bench-replay-page-")
     rows = []
@@ -54,6 +96,8 @@ def measure(game: dict[str, Any], sizes: list[int], seeks: int) -> tuple[str, li
         for size in sorted(sizes):
             session_id = f"bench-page-{size}"
             stored = renamed(game, session_id, size)
+            # the page's game identity: the rules, which every build shares (the native build may be newer)
+            stored["info"]["engineIdentity"] = page.evaluate("() => window.nethackSite.identity")
             inputs = store_game(page, stored)
             opened, open_ms = timed(page, "open", session_id)
             page.reload()
@@ -63,6 +107,14 @@ def measure(game: dict[str, Any], sizes: list[int], seeks: int) -> tuple[str, li
             times = [timed(page, "frame", session_id, generator.randint(0, inputs))[1] for _ in range(seeks)]
             resumed, _ = timed(page, "resume", session_id)
             timed(page, "close", session_id)
+            page.reload()  # the session resume: a new worker, nothing warmed by the replay above
+            wait_ready(page)
+            exact = session_resume(page, session_id, True)
+            whole = None
+            if inputs <= WHOLE_REPLAY_UP_TO:
+                page.reload()
+                wait_ready(page)
+                whole = session_resume(page, session_id, False)
             rows.append(
                 {
                     "inputs": inputs,
@@ -73,6 +125,11 @@ def measure(game: dict[str, Any], sizes: list[int], seeks: int) -> tuple[str, li
                     "seekP50Ms": round(statistics.median(times), 1),
                     "seekP95Ms": round(percentile(times, 0.95), 1),
                     "resumeMs": round(resumed["ms"], 1),
+                    "sessionResumeMs": round(exact["ms"], 1),
+                    "journalReadMs": round(exact["journalMs"], 1),
+                    "fromCheckpoint": exact["report"].get("fromCheckpoint"),
+                    "tailReplayed": exact["report"].get("replayed"),
+                    "wholeReplayMs": None if whole is None else round(whole["ms"], 1),
                     "checkpointBytesPer10k": round(opened["bytes"] * 10000 / max(1, inputs)),
                 }
             )
@@ -84,14 +141,18 @@ def table(version: str, rows: list[dict[str, Any]], seeks: int) -> str:
     lines = [
         f"page (Chromium {version}, Asyncify build, checkpoints in IndexedDB; {seeks} seeks after a reload):\n",
         "| inputs | open ms | reopen ms (after reload) | checkpoints | seek p50 ms | seek p95 ms | resume ms | "
+        "exact session resume ms (after reload; of it: journal read) | whole-journal session resume ms | "
         "checkpoint bytes / 10k inputs |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
+        whole = "–" if row["wholeReplayMs"] is None else row["wholeReplayMs"]
         lines.append(
             f"| {row['inputs']} | {row['openMs']} | {row['reopenMs']}"
             f"{'' if not row['rebuiltAtReopen'] else ' (rebuilt)'} | {row['checkpoints']} | {row['seekP50Ms']} | "
-            f"{row['seekP95Ms']} | {row['resumeMs']} | {row['checkpointBytesPer10k'] / 1e6:.2f} MB |"
+            f"{row['seekP95Ms']} | {row['resumeMs']} | {row['sessionResumeMs']} ({row['journalReadMs']}; "
+            f"from move {row['fromCheckpoint']} + {row['tailReplayed']}) | {whole} | "
+            f"{row['checkpointBytesPer10k'] / 1e6:.2f} MB |"
         )
     return "\n".join(lines)
 

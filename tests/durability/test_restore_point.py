@@ -217,16 +217,30 @@ async def test_the_registry_resumes_from_the_host_restore_point_or_falls_back_to
     assert info is not None
     entries = await store.journal(session_id)
     memory = await _memory_at(info, entries, 40)
-    asked: list[int] = []
+    asked: list[tuple[str, int, int]] = []
 
     async def source(stored: SessionInfo, journal: Any) -> tuple[NativeEngine, RestorePoint] | None:
-        asked.append(len(journal))
-        return await engine_at(stored, list(journal), 40), point_of(stored, journal, 40, memory)
+        asked.append(("plain", journal[0]["seq"], len(journal)))
+        return await engine_at(stored, entries, 40), point_of(stored, journal, 40, memory)
 
     async def lying(stored: SessionInfo, journal: Any) -> tuple[NativeEngine, RestorePoint] | None:
-        return await engine_at(stored, list(journal), 35), point_of(stored, journal, 40, memory)
+        asked.append(("lying", journal[0]["seq"], len(journal)))
+        return await engine_at(stored, entries, 35), point_of(stored, journal, 40, memory)
 
-    for host, checkpointed in ((source, True), (lying, False)):
+    class Tail:
+        """A source that names its newest checkpoint's entry: the registry reads the journal from there on."""
+
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def newest_seq(self, stored: SessionInfo) -> int:
+            return 40
+
+        async def __call__(self, stored: SessionInfo, journal: Any) -> tuple[NativeEngine, RestorePoint] | None:
+            return await self.inner(stored, journal)
+
+    cases = ((source, True), (lying, False), (Tail(source), True), (Tail(lying), False))
+    for host, checkpointed in cases:
         games = GameRegistry(NativeEngine.start, store=store)
         games.restore_source = host
         resumed = await games.resume(session_id)
@@ -239,8 +253,9 @@ async def test_the_registry_resumes_from_the_host_restore_point_or_falls_back_to
                 assert report["fromCheckpoint"] == 40 and report["replayed"] == 20 and "checkpoint" not in report
             else:  # refused, said so, and resumed by the whole journal
                 assert "fromCheckpoint" not in report and report["replayed"] == 60
-                [refusal] = report["checkpoint"]["refused"]
+                refusal = report["checkpoint"]["refused"][-1]
                 assert refusal["code"] == "replayDiverged" and "not at journal entry 40" in refusal["message"]
         finally:
             await games.close_all()
-    assert asked == [60]
+    # asked with the whole journal, or with the tail from entry 40 (and, when that did not hold, the whole one)
+    assert asked == [("plain", 1, 60), ("lying", 1, 60), ("plain", 40, 21), ("lying", 40, 21), ("lying", 1, 60)]

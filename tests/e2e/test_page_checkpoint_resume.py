@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from nethack_webmcp.engine.native import native_identity
 from playwright.sync_api import Browser, BrowserContext, Page
 from support.wandering_game import wandering_game
 
@@ -135,12 +134,13 @@ def test_a_session_resumed_from_a_checkpoint_shows_the_frames_of_the_whole_repla
     ctx: BrowserContext, plain_browser: Browser, site_url: str
 ) -> None:
     game = run(wandering_game(INPUTS, seed=29, name="Resume", stride=5, prefix="c"))
-    game["info"]["engineIdentity"] = native_identity()  # the rules: every build shares them, the page's too
-    stored = renamed(game, GAME)
     # two browser profiles, so both hold the same game under the same session ID (its state hash names it)
     whole = open_site(ctx, site_url)
     checkpointed_ctx = context(plain_browser)
     page = open_site(checkpointed_ctx, site_url)
+    # stored under the page's game identity (the rules, which every build shares; the native build may be newer)
+    game["info"]["engineIdentity"] = whole.evaluate("() => window.nethackSite.identity")
+    stored = renamed(game, GAME)
     try:
         assert store_game(whole, stored) == store_game(page, stored) == INPUTS
         assert store_game(page, renamed(game, TAMPERED)) == INPUTS

@@ -13,10 +13,12 @@ Runs inside Pyodide, in the browser's core worker (like engine/wasm.py, the
   had (docs/DURABILITY.md, "Exact resume").
 * `page_restore_source()` - the registry's RestoreSource in the page: asks
   the worker's `nethackSessionCheckpoints` (web/src/worker/session-resume.js)
-  for the newest verified checkpoint at or before the game's last move, as
-  an Asyncify instance already restored to it plus its navigation snapshot,
-  and makes the RestorePoint; the registry then replays only the tail
-  (checkpoint_resume.py).
+  for the newest verified checkpoint at or before the journal's last entry,
+  as an Asyncify instance already restored to it plus its navigation
+  snapshot, and makes the RestorePoint; the registry then replays only the
+  tail (checkpoint_resume.py). Its `newest_seq` names the newest
+  checkpoint's journal entry first, so the registry reads only the journal
+  from that entry on (a 50,000-input journal is not read to resume at its end).
 
 Only text crosses between JavaScript and Python (responses, the snapshot's
 ASCII JSON), as everywhere in the worker.
@@ -82,21 +84,44 @@ def memory_fold() -> MemoryFold:
     return MemoryFold()
 
 
-def page_restore_source(host_name: str = HOST_GLOBAL) -> Any:
-    """The RestoreSource of the page's checkpoints (None from the source when the worker has none)."""
+class PageRestoreSource:
+    """The RestoreSource of the page's checkpoints (checkpoint_resume.py), with
+    `newest_seq`: the registry then reads only the journal from there on."""
 
-    async def source(info: SessionInfo, entries: Sequence[JournalEntry]) -> tuple[Engine, RestorePoint] | None:
+    def __init__(self, host_name: str = HOST_GLOBAL) -> None:
+        self.host_name = host_name
+
+    def _host(self) -> Any:
         import js  # Pyodide only
+
+        return getattr(js, self.host_name, None)
+
+    async def newest_seq(self, info: SessionInfo) -> int | None:
+        """The journal entry of the game's newest checkpoint with a navigation memory (not verified yet)."""
+        from pyodide.ffi import JsException
+
+        host = self._host()
+        if host is None:
+            return None
+        try:
+            seq = json.loads(str(await host.newest(info["sessionId"])))["seq"]
+        except JsException:
+            return None  # then the whole journal is read, and the source asked with it
+        return int(seq) if isinstance(seq, int) else None
+
+    async def __call__(self, info: SessionInfo, entries: Sequence[JournalEntry]) -> tuple[Engine, RestorePoint] | None:
         from pyodide.ffi import JsException
 
         from ..engine.wasm import WasmEngine
 
-        host = getattr(js, host_name, None)
-        if host is None:
+        host = self._host()
+        settled = [entry["seq"] for entry in entries if entry["state"] != "reserved"]
+        if host is None or not settled:
             return None
-        moves = [entry for entry in entries if entry["state"] == "completed"]
         try:
-            found = json.loads(str(await host.restorePoint(info["sessionId"], len(moves))))
+            # a tail of the journal (read from the newest checkpoint's entry) can only start at its first entry
+            first = entries[0]["seq"] if entries[0]["seq"] > 1 else 0
+            found = json.loads(str(await host.restorePoint(info["sessionId"], max(settled), first)))
         except JsException as exc:
             raise SessionError("checkpointRefused", f"the page's checkpoints cannot be read: {exc}") from None
         refused = found.get("refused") or []
@@ -107,7 +132,7 @@ def page_restore_source(host_name: str = HOST_GLOBAL) -> Any:
         engine = WasmEngine(host.take(found["handle"]))
         move = int(found["move"])
         try:
-            point = point_of(info, entries, moves[move - 1]["seq"] if move else 0, found["navigation"].encode("utf-8"))
+            point = point_of(info, entries, int(found["seq"]), str(found["navigation"]).encode("utf-8"))
         except SessionError as exc:
             await engine.close()
             raise SessionError(
@@ -116,4 +141,7 @@ def page_restore_source(host_name: str = HOST_GLOBAL) -> Any:
         point.report = {"move": move, "refused": refused} if refused else {"move": move}
         return engine, point
 
-    return source
+
+def page_restore_source(host_name: str = HOST_GLOBAL) -> PageRestoreSource:
+    """The registry's restore source in the page (worker.start sets it)."""
+    return PageRestoreSource(host_name)

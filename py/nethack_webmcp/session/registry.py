@@ -293,12 +293,11 @@ class GameRegistry:
                 await self._write_end(info, reason, None)
                 raise SessionError("gameEnded", _ended_message(session_id, reason))
             # read the journal only once ownership is settled: an owner's is complete
-            entries = await self.store.journal(session_id)
             session = await resume_stored(  # from the host's newest checkpoint when one holds
                 self.restore_source,
                 self._engine,
                 info,
-                entries,
+                lambda after_seq: self.store.journal(session_id, after_seq),
                 store=self.store,
                 engine_factory=self._engine_factory,
                 lease=lease,

@@ -192,7 +192,9 @@ export class Replayer {
       const [digest] = await this.digestsAt([move]);
       const state = snapshot(engine, this.base); // copied now; encoded while the replay goes on
       const navigation = fold ? fold.dump() : null;
-      pending.push(encode({ move, digest, summary: this.summaryAt(move), build: this.base.build,
+      // seq: the journal entry of the move (0: the creation), so a session resume reads only the journal after it
+      const seq = move ? this.moves[move - 1].seq : 0;
+      pending.push(encode({ move, seq, digest, summary: this.summaryAt(move), build: this.base.build,
                             baseHash: this.base.hash }, state, navigation).then((record) => this.save(record)));
       this.checkpoints.push(move);
     };

@@ -73,6 +73,11 @@ export class CheckpointStore {
     return records.reduce((sum, record) => sum + record.bytes.byteLength, 0);
   }
 
+  /** Whether any game has a checkpoint (the worker warms the replay build at boot then). */
+  async any() {
+    return (await this.transaction('readonly', (store) => promised(store.count()))) > 0;
+  }
+
   clear(sessionId) {
     const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
     return this.transaction('readwrite', (store) => promised(store.delete(range)));

@@ -33,6 +33,7 @@ export class PageReplays {
     this.memory = memory;
     this.open_ = new Map(); // gameId -> {replayer, entries}
     this.base = null;
+    this.baseCapture = null; // {build, capture: Promise<base>} while or once captured
   }
 
   async read(op, ...args) {
@@ -44,11 +45,20 @@ export class PageReplays {
   async engineParts() {
     const { factory, compiled, build } = await prepareReplayBuild();
     const start = () => ReplayEngine.start(factory, compiled);
-    if (!this.base || this.base.build !== build) {
-      const first = await start();
-      this.base = await captureBase(first, build);
-      first.close();
+    if (!this.baseCapture || this.baseCapture.build !== build) {
+      // one capture however many ask at once (the boot's warm-up and a resume)
+      const capture = (async () => {
+        const first = await start();
+        try {
+          return await captureBase(first, build);
+        } finally {
+          first.close();
+        }
+      })();
+      this.baseCapture = { build, capture };
+      capture.catch(() => { if (this.baseCapture && this.baseCapture.capture === capture) this.baseCapture = null; });
     }
+    this.base = await this.baseCapture.capture;
     return { start, base: this.base };
   }
 

@@ -3,20 +3,23 @@
 // from a checkpoint"). Published as globalThis.nethackSessionCheckpoints for
 // py/nethack_webmcp/session/page_checkpoints.py (the registry's restore source):
 //
-//   await restorePoint(sessionId, lastMove) -> JSON text
-//       {move, navigation, handle, refused}: the newest checkpoint record at or
-//       before lastMove that holds a navigation memory and verifies - its
-//       bytes' sha256, the navigation memory's sha256 (also named in the
-//       hashed header), this build and base - restored into a fresh Asyncify
-//       instance (`handle`); records that fail are listed in `refused`
-//       ({move, code, message}) and the next older one is tried.
+//   await newest(sessionId) -> JSON text {seq} | {seq: null}: the journal entry
+//       of the newest checkpoint that holds a navigation memory (not verified
+//       yet): the registry then reads only the journal from there on.
+//   await restorePoint(sessionId, lastSeq, firstSeq) -> JSON text
+//       {move, seq, navigation, handle, refused}: the newest checkpoint record
+//       at journal entries firstSeq..lastSeq (the journal Python read) that holds a navigation memory and
+//       verifies - its bytes' sha256, the navigation memory's sha256 (also
+//       named in the hashed header), this build and base - restored into a
+//       fresh Asyncify instance (`handle`); records that fail are listed in
+//       `refused` ({move, code, message}) and the next older one is tried.
 //       {move: null, refused} when none holds (then Python replays the whole
 //       journal and says so).
 //   take(handle) -> the instance as an engine host instance (engine-host.js's
 //       request/requestMany/close), for WasmEngine.
 //
 // What is verified here is the record's integrity; the session layer then
-// checks the rest before any input: the record's move is an entry of this
+// checks the rest before any input: the record's entry is an entry of this
 // journal with the boundary the journal recorded there (restore_point.check),
 // the restored engine observes exactly that boundary, every tail input
 // reaches its recorded boundary and the final observation the last one
@@ -29,6 +32,9 @@
 // whatever build new games run (both answer byte for byte alike).
 import { CheckpointRefused, decode, navigationOf, restoreInto } from './checkpoints.js';
 
+/** A record a session can resume from: it holds a navigation memory and names its journal entry. */
+const resumable = (record) => Boolean(record && record.navigationSha256 != null && Number.isInteger(record.seq));
+
 export class SessionCheckpoints {
   /** @param {import('./checkpoint-store.js').CheckpointStore} store
    *  @param {() => Promise<{start: () => Promise<any>, base: any}>} engineParts (page-replay.js) */
@@ -39,15 +45,29 @@ export class SessionCheckpoints {
     this.next = 1;
   }
 
-  async restorePoint(sessionId, lastMove) {
+  /** The game's checkpoint moves, newest first. */
+  async movesOf(sessionId) {
+    return (await this.store.moves(sessionId)).sort((a, b) => b - a);
+  }
+
+  async newest(sessionId) {
+    for (const move of await this.movesOf(sessionId)) {
+      const record = await this.store.load(sessionId, move);
+      if (resumable(record)) return JSON.stringify({ seq: record.seq });
+    }
+    return JSON.stringify({ seq: null });
+  }
+
+  async restorePoint(sessionId, lastSeq, firstSeq = 0) {
     const refused = [];
-    const moves = (await this.store.moves(sessionId)).filter((move) => move <= lastMove).sort((a, b) => b - a);
+    const moves = await this.movesOf(sessionId);
     if (!moves.length) return JSON.stringify({ move: null, refused });
     const { start, base } = await this.engineParts();
     for (const move of moves) {
       const record = await this.store.load(sessionId, move);
+      if (!resumable(record) || record.seq > lastSeq) continue; // seeks only, or past this journal
+      if (record.seq < firstSeq) break; // before the part of the journal Python read (newest first: all the rest too)
       try {
-        if (!record || record.navigationSha256 == null) continue; // made without the memory: seeks only
         const navigation = await navigationOf(record);
         const state = await decode(record, base);
         const engine = await start();
@@ -59,7 +79,7 @@ export class SessionCheckpoints {
         }
         const handle = this.next++;
         this.handles.set(handle, engine);
-        return JSON.stringify({ move, navigation, handle, refused });
+        return JSON.stringify({ move, seq: record.seq, navigation, handle, refused });
       } catch (error) {
         if (!(error instanceof CheckpointRefused)) throw error;
         refused.push({ move, code: error.code, message: error.message });
