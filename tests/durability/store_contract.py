@@ -196,6 +196,38 @@ async def check_receipts(store: Store) -> None:
     assert await store.receipts("g1") == [receipt]
 
 
+async def check_a_completion_and_its_receipt_are_one_write(store: Store) -> None:
+    """complete(tool_receipt=...) settles the entry and records the receipt
+    together; a receipt refused (another payload under its requestId) writes
+    neither, and the entry can still be completed."""
+    await store.create_session(info())
+    summary = {"revision": 1, "decision": None, "ended": False, "end": None}
+    receipt = ToolReceipt(sessionId="g1", requestId="op-1", payloadHash="aa", frame={"version": 2}, createdAt=2.0)
+    await store.reserve(entry(1))
+    written = await store.complete(
+        "g1", 1, state="completed", receipt=summary, completed_at=201.0, tool_receipt=receipt
+    )
+    assert written is False
+    assert [(e["seq"], e["state"]) for e in await store.journal("g1")] == [(1, "completed")]
+    assert await store.get_receipt("g1", "op-1") == receipt
+    await store.reserve(entry(2, operation="op-2"))
+    with raises(StoreConflict):  # op-1's requestId again with another payload: nothing is written
+        await store.complete(
+            "g1", 2, state="completed", receipt=done(2), completed_at=202.0,
+            tool_receipt={**receipt, "payloadHash": "bb"},
+        )  # fmt: skip
+    assert [(e["seq"], e["state"]) for e in await store.journal("g1")] == [(1, "completed"), (2, "reserved")]
+    assert await store.receipts("g1") == [receipt]
+    with raises(StoreConflict):  # a receipt of another game never rides along
+        await store.complete(
+            "g1", 2, state="completed", receipt=done(2), completed_at=202.0, tool_receipt={**receipt, "sessionId": "g2"}
+        )
+    again = ToolReceipt(sessionId="g1", requestId="op-2", payloadHash="aa", frame={"version": 2}, createdAt=3.0)
+    await store.complete("g1", 2, state="completed", receipt=done(2), completed_at=202.0, tool_receipt=again)
+    assert [e["state"] for e in await store.journal("g1")] == ["completed", "completed"]
+    assert await store.receipts("g1") == [receipt, again]
+
+
 async def check_a_receipt_keeps_its_tool_call(store: Store) -> None:
     """A receipt's tool call reads back with it, from every reader (one, all, latest, recent),
     and a receipt stored without one (an old game's) still has none."""
@@ -344,6 +376,7 @@ CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_record_is_written_once_with_its_receipt,
     check_recent_records_order,
     check_receipts,
+    check_a_completion_and_its_receipt_are_one_write,
     check_a_receipt_keeps_its_tool_call,
     check_import_is_atomic,
     check_latest_receipt_is_the_last_recorded,

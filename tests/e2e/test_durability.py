@@ -127,10 +127,11 @@ def test_a_reload_reports_the_resume(ctx: BrowserContext, site_url: str) -> None
     [
         ({"op": "reserve", "when": "after"}, False, "terminate"),  # journaled, never sent
         ({"op": "complete", "when": "before"}, False, "terminate"),  # sent to the engine, its receipt never written
-        ({"op": "putReceipt", "when": "before"}, True, "terminate"),  # receipted; the tool's frame never stored
+        # the completion and the call's tool receipt are one transaction: committed, then the worker dies
+        ({"op": "complete", "when": "after"}, True, "terminate"),
         ({"op": "complete", "when": "before"}, False, "close"),  # the tab closed while the call is in flight
     ],
-    ids=["after-reservation", "before-receipt", "before-tool-receipt", "tab-closed-before-receipt"],
+    ids=["after-reservation", "before-receipt", "after-receipt", "tab-closed-before-receipt"],
 )
 def test_worker_terminated_mid_operation(
     ctx: BrowserContext, site_url: str, hang: dict[str, str], applied: bool, stop: str
@@ -160,7 +161,8 @@ def test_worker_terminated_mid_operation(
     if applied:
         assert first["basis"]["revision"] == crash_at + 1
         retry = agent.call(*_answer(first, frame, "answer-1"))
-        assert retry["error"]["code"] == "receiptMissing", "reached the engine, never executed twice"
+        assert "error" not in retry, "its receipt was committed with it: the retry gets the stored frame"
+        assert retry["basis"]["revision"] == crash_at + 1, "never executed twice"
         frame = first
     else:
         recovery = first["diagnostics"]["recovery"]
@@ -208,7 +210,8 @@ def test_injected_storage_failures_block_and_recover(ctx: BrowserContext, site_u
     frame = agent.step(frame, SCRIPT[1])
     assert "error" not in frame
 
-    # 2. the receipt's transaction fails with a quota error: the deed is done, input blocks
+    # 2. the receipt's transaction (the completion with the call's tool receipt) fails with a
+    # quota error: the deed is done, input blocks
     faults(page, {"abortAt": 2, "kind": "quota"})
     done = agent.step(frame, SCRIPT[2])
     assert done["outcome"]["submission"] == "accepted", "storage failure does not undo a deed"
@@ -225,11 +228,11 @@ def test_injected_storage_failures_block_and_recover(ctx: BrowserContext, site_u
     assert frame["diagnostics"]["storage"]["status"] == "recovered" and frame["control"]["gate"] == "ready"
     wait_until(page, "() => !document.querySelector('[data-field=storage]')", 10)
 
-    # 3. the tool receipt's transaction aborts: accepted, blocked until durable
-    faults(page, {"abortAt": 3})
+    # 3. the same transaction aborts on a call that raises a question: accepted, blocked until durable
+    faults(page, {"abortAt": 2})
     done = agent.step(frame, SCRIPT[3])
     assert done["outcome"]["submission"] == "accepted" and done["control"]["gate"] == "recoveryRequired"
-    assert done["diagnostics"]["storage"]["operation"] == "toolReceipt"
+    assert done["diagnostics"]["storage"]["operation"] == "receipt"
     faults(page, None)
     frame = agent.ok("observe", {"sessionId": game})
     assert frame["control"]["gate"] == "decision", "the question is offered again once storage is durable"

@@ -2,7 +2,12 @@
 
 Journal before effect: a gameplay/decision request is reserved here before
 the engine sees it and completed (its receipt) after. Tool receipts (the
-frames exact retries return) and the game record are written here too. A
+frames exact retries return) and the game record are written here too.
+An acting tool call's steps are completed with `hold`: the completion is
+kept until the next write of this game needs it (`settle_held`: before the
+next input is reserved) or its operation's tool receipt is recorded, which
+then goes into the same store transaction (one commit instead of two).
+Either way it is durable before the caller sees a frame of that input. A
 write that fails is kept, in order, as a retry: while any is pending the
 session's gate is `storageFailed` (`fault` is the `storage` diagnostic),
 until `flush` makes them all durable. A failed write may or may not have
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..store import (
@@ -44,6 +50,18 @@ NOT_APPLIED = (
 )
 
 Write = Callable[[], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Held:
+    """A completed entry's write, kept to ride with the next write (Journal.complete with hold)."""
+
+    seq: int
+    request_id: str
+    receipt: dict[str, Any]
+    now: float
+    fields: dict[str, Any] | None
+    record: GameRecord | None
 
 
 def lost_ownership(exc: OwnershipLost, *, sent: bool) -> dict[str, Any]:
@@ -90,6 +108,7 @@ class Journal:
         #: (its receipt was fenced out): following the new owner needs a fresh replay
         self.engine_ahead = False
         self._pending: list[Write] = []
+        self._held: Held | None = None  # the last step's completion, not written yet (see the module)
         self._unsaved: dict[str, ToolReceipt] = {}  # tool receipts whose write failed (still answer retries)
 
     # ---- the engine journal ---------------------------------------------------------
@@ -100,6 +119,7 @@ class Journal:
         longer this session's, else StoreError (the failure is recorded for
         retry) when it could not be written."""
         seq = entry["seq"]
+        await self.settle_held()  # the previous input's completion first (normally settled already)
         if self.lost is not None:
             raise OwnershipLost(self.lost)
         try:
@@ -153,9 +173,38 @@ class Journal:
         now: float,
         fields: dict[str, Any] | None = None,
         record: GameRecord | None = None,
+        *,
+        hold: str | None = None,
     ) -> None:
-        """Store the boundary an entry reached (and session progress with it)."""
+        """Store the boundary an entry reached (and session progress with it).
 
+        `hold` (the entry's requestId; completed entries only): keep the write
+        for `settle_held` or `put_receipt` instead of committing it now."""
+        if hold is not None and state == "completed" and self.lost is None:
+            await self.settle_held()  # never two held: the older one is written first
+            self._held = Held(seq, hold, receipt, now, fields, record)
+            return
+
+        write = self._completion(seq, state, receipt, now, fields, record)
+        try:
+            await write()
+        except OwnershipLost as exc:
+            # the engine took the input, but another owner claimed the game first:
+            # the journal will never record it (the new owner settles it as not applied)
+            self.engine_ahead = True
+            raise self._lose(exc) from None
+        except StoreError as exc:
+            self._fail("receipt", exc, write, seq=seq)
+
+    def _completion(
+        self,
+        seq: int,
+        state: EntryState,
+        receipt: dict[str, Any],
+        now: float,
+        fields: dict[str, Any] | None,
+        record: GameRecord | None,
+    ) -> Write:
         async def write() -> None:
             try:
                 await self.store.complete(
@@ -173,15 +222,19 @@ class Journal:
                 if not entries or entries[0]["state"] != state or entries[0]["receipt"] != receipt:
                     raise
 
-        try:
-            await write()
-        except OwnershipLost as exc:
-            # the engine took the input, but another owner claimed the game first:
-            # the journal will never record it (the new owner settles it as not applied)
-            self.engine_ahead = True
-            raise self._lose(exc) from None
-        except StoreError as exc:
-            self._fail("receipt", exc, write, seq=seq)
+        return write
+
+    def holding(self, request_id: str) -> bool:
+        """Whether that input's completion is held (taken, not durable yet)."""
+        return self._held is not None and self._held.request_id == request_id
+
+    async def settle_held(self) -> None:
+        """Write the held completion on its own, as `complete` would have.
+        Raises OwnershipLost when the fence refuses it (that input is then
+        never recorded); a StoreError is kept for retry (the gate closes)."""
+        held, self._held = self._held, None
+        if held is not None:
+            await self.complete(held.seq, "completed", held.receipt, held.now, held.fields, held.record)
 
     async def _verify_reservation(self, entry: JournalEntry) -> None:
         """After a failed reserve: the entry may exist after all. It was never
@@ -318,11 +371,46 @@ class Journal:
             await self.store.put_receipt(receipt)
             self._unsaved.pop(operation_id, None)
 
+        held, self._held = self._held, None
+        if held is not None:
+            await self._complete_with(held, receipt, write)
+            return
         try:
             await write()
         except StoreError as exc:
             self._unsaved[operation_id] = receipt
             self._fail("toolReceipt", exc, write, requestId=operation_id)
+
+    async def _complete_with(self, held: Held, receipt: ToolReceipt, write_receipt: Write) -> None:
+        """The held completion and the tool receipt in one store transaction.
+        OwnershipLost (neither written; that input never counts) is raised
+        for the caller to report. Any other failure is one failed `receipt`
+        write, kept for retry: the completion (verified if it happened after
+        all), then the receipt (again is a no-op), each on its own."""
+        try:
+            await self.store.complete(
+                self.session_id,
+                held.seq,
+                state="completed",
+                receipt=held.receipt,
+                completed_at=held.now,
+                session_fields=held.fields,
+                record=held.record,
+                tool_receipt=receipt,
+            )
+            self._unsaved.pop(receipt["requestId"], None)
+        except OwnershipLost as exc:
+            self.engine_ahead = True
+            raise self._lose(exc) from None
+        except StoreError as exc:
+            completion = self._completion(held.seq, "completed", held.receipt, held.now, held.fields, held.record)
+
+            async def retry() -> None:
+                await completion()
+                await write_receipt()
+
+            self._unsaved[receipt["requestId"]] = receipt  # retries are answered meanwhile
+            self._fail("receipt", exc, retry, seq=held.seq, requestId=receipt["requestId"])
 
     async def stored_frame(self, operation_id: str) -> dict[str, Any] | None:
         """An earlier operation's stored frame (None when unknown or unreadable)."""

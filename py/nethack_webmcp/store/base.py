@@ -136,6 +136,9 @@ class Outcome:
     completed_at: float
     session_fields: dict[str, Any]  # set with it, atomically (may be empty)
     record: GameRecord | None  # inserted with it, unless one exists already
+    #: the operation's tool receipt, recorded with it (put_receipt's rules): an
+    #: acting call's last completion and its receipt are one transaction
+    tool_receipt: ToolReceipt | None = None
 
 
 def check_session_fields(fields: dict[str, Any]) -> None:
@@ -190,15 +193,22 @@ class Store(ABC):
         completed_at: float,
         session_fields: dict[str, Any] | None = None,
         record: GameRecord | None = None,
+        tool_receipt: ToolReceipt | None = None,
     ) -> bool:
-        """Close a reservation, atomically with optional session field updates
-        and an optional game record (inserted only if none exists yet).
-        Returns True when `record` was written by this call.
-        StoreConflict when the entry is not "reserved"."""
+        """Close a reservation, atomically with optional session field updates,
+        an optional game record (inserted only if none exists yet) and an
+        optional tool receipt of the same game (as `put_receipt` records it:
+        the same one again is a no-op, another payload under its requestId a
+        StoreConflict that writes nothing). Returns True when `record` was
+        written by this call. StoreConflict when the entry is not "reserved"."""
         if state == "reserved":
             raise StoreConflict("complete needs a final state")
+        if tool_receipt is not None and tool_receipt["sessionId"] != session_id:
+            raise StoreConflict("a completion carries a receipt of its own game only")
         check_session_fields(session_fields or {})
-        outcome = Outcome(session_id, seq, state, receipt, completed_at, dict(session_fields or {}), record)
+        outcome = Outcome(
+            session_id, seq, state, receipt, completed_at, dict(session_fields or {}), record, tool_receipt
+        )
         async with self._fenced(session_id) as fence:
             return await self._settle(outcome, fence)
 

@@ -143,7 +143,9 @@ class IndexedDBStore(Store):
 
     async def _settle(self, outcome: Outcome, fence: Fence | None) -> bool:
         o = outcome
-        args = (o.session_id, o.seq, o.state, o.receipt, o.completed_at, o.session_fields or None, o.record)
+        args = (
+            o.session_id, o.seq, o.state, o.receipt, o.completed_at, o.session_fields or None, o.record, o.tool_receipt
+        )  # fmt: skip
         return bool(await self._call("complete", *args))
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:

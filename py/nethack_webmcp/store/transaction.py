@@ -11,7 +11,8 @@ it must check inside it are here, over the few reads and writes a
   ownership lock still held where the database can see it (PostgreSQL's
   pg_locks); else it writes nothing and raises OwnershipLost;
 - a receipt is recorded once: again with the same payload hash it is a
-  no-op, with another a StoreConflict;
+  no-op, with another a StoreConflict (alone, or inside the completion
+  it rides with: then the completion is rolled back too);
 - a record is inserted once; a control-token hash is kept once, for an
   existing game.
 
@@ -122,15 +123,23 @@ class TransactionalStore(Store):
                 raise StoreConflict(f"journal entry {outcome.seq} of {outcome.session_id!r} is not reserved")
             if outcome.session_fields and not await tx.set_session_fields(outcome.session_id, outcome.session_fields):
                 raise StoreConflict(f"no session {outcome.session_id!r}")
-            return await tx.insert_record(outcome.record) if outcome.record is not None else False
+            written = await tx.insert_record(outcome.record) if outcome.record is not None else False
+            if outcome.tool_receipt is not None:
+                await self._record_receipt(tx, outcome.tool_receipt)  # one commit for both
+            return written
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         async with self._transaction("record receipt") as tx:
-            if await tx.insert_receipt(receipt):
-                return
-            kept = await tx.get_receipt(receipt["sessionId"], receipt["requestId"])
-            if kept is None or kept["payloadHash"] != receipt["payloadHash"]:
-                raise StoreConflict(f"requestId {receipt['requestId']!r} is recorded with another payload")
+            await self._record_receipt(tx, receipt)
+
+    @staticmethod
+    async def _record_receipt(tx: StoreTx, receipt: ToolReceipt) -> None:
+        """A receipt is recorded once: again with the same payload hash a no-op, with another a StoreConflict."""
+        if await tx.insert_receipt(receipt):
+            return
+        kept = await tx.get_receipt(receipt["sessionId"], receipt["requestId"])
+        if kept is None or kept["payloadHash"] != receipt["payloadHash"]:
+            raise StoreConflict(f"requestId {receipt['requestId']!r} is recorded with another payload")
 
     async def put_record(self, record: GameRecord) -> bool:
         async with self._transaction("record game") as tx:

@@ -31,6 +31,7 @@ returned unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import re
@@ -43,8 +44,9 @@ from ..projection import frame as frames
 from ..projection.outcome import from_steps, rejected
 from ..session import GameRegistry, Session, SessionError, StepResult, operations
 from ..session import errors as session_errors
+from ..session.durability import lost_ownership
 from ..session.operations import Finished, RunningOperation
-from ..store import payload_hash
+from ..store import OwnershipLost, payload_hash
 from . import schema as checker
 from .actions import ActionTable
 from .calls import recorded_call
@@ -304,14 +306,42 @@ class Operation:
     async def step(self, method: str, params: dict[str, Any] | None = None, *, tag_square: bool = False) -> StepResult:
         """Send one input. With tag_square (the moves of a leg), the step's
         messages are tagged `at` the hero's square after it, so "You see
-        here ..." from a square the leg passed is not read as the current one."""
+        here ..." from a square the leg passed is not read as the current one.
+
+        Each accepted input's completion is held (session.durability): the
+        next input writes it first, the operation's receipt takes it along.
+        When the fence refuses it, that input does not count: it becomes
+        the operation's last, rejected step, and nothing more is sent."""
+        if self.steps and not await self.settled():
+            return self.steps[-1]
         result = await self.session.step(
-            method, params, request_id=f"{self.id}.{len(self.steps) + 1}", operation_id=self.id
+            method, params, request_id=f"{self.id}.{len(self.steps) + 1}", operation_id=self.id, hold=True
         )
         if tag_square:
             self.tagged.add(len(self.steps))
         self.steps.append(result)
         return result
+
+    async def settled(self) -> bool:
+        """Write the last input's held completion; False when the fence refused it."""
+        try:
+            await self.session.journal.settle_held()
+        except OwnershipLost as exc:
+            self.unrecorded(exc)
+            return False
+        return True
+
+    def unrecorded(self, exc: OwnershipLost) -> None:
+        """The last input reached the engine, but the journal will never record it:
+        it did not happen (as when the fence refuses its completion in Session.step)."""
+        last = self.steps[-1]
+        self.steps[-1] = StepResult(
+            "rejected", last.method, last.request_id, last.before, last.before, error=lost_ownership(exc, sent=True)
+        )
+
+    def durable_steps(self) -> list[StepResult]:
+        """The steps whose journal entries are written (a held completion is not yet)."""
+        return [step for step in self.steps if not self.session.journal.holding(step.request_id)]
 
     def events(self) -> list[dict[str, Any]]:
         """Every step's events in order; a tagged step's messages with `at`."""
@@ -395,10 +425,22 @@ async def mutate(
                 session.remember(operation_id, frame)  # observe(operationId) reports the refusal
                 return Finished(frame)
             frame = operation.frame(error=exc.as_error())  # refused after some input: still a receipt
+        except BaseException:
+            with contextlib.suppress(OwnershipLost):  # (then that input is not recorded: the gate says so)
+                await session.journal.settle_held()  # an input the engine took is journaled all the same
+            raise
         if any(step.submission != "rejected" for step in operation.steps):
-            await session.record(
-                operation.id, payload if request_id is not None else None, frame, call=recorded_call(tool, arguments)
-            )
+            call = recorded_call(tool, arguments)
+            try:
+                # the last input's held completion and this receipt: one store transaction
+                await session.record(operation.id, payload if request_id is not None else None, frame, call=call)
+            except OwnershipLost as exc:
+                operation.unrecorded(exc)
+                frame = operation.frame()
+                if any(step.submission != "rejected" for step in operation.steps):
+                    await session.record(operation.id, payload if request_id is not None else None, frame, call=call)
+                else:
+                    session.remember(operation.id, frame)
         else:
             session.remember(operation.id, frame)
         return Finished(frame)
@@ -421,8 +463,9 @@ def running_frame(session: Session, running: RunningOperation) -> Frame:
     """What a caller gets when the deadline passes: the operation's ID and the
     latest scene; submission `pending` until an input of it is known taken."""
     operation = running.progress
-    if isinstance(operation, Operation) and operation.steps:
-        outcome = from_steps(operation.steps, operation_id=running.operation_id, status="running")
+    durable = operation.durable_steps() if isinstance(operation, Operation) else []
+    if durable:  # (an input whose completion is held is not reported taken yet)
+        outcome = from_steps(durable, operation_id=running.operation_id, status="running")
     else:
         outcome = {**rejected(), "submission": "pending", "status": "running", "operationId": running.operation_id}
     return frames.build(session, outcome=outcome)

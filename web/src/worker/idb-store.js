@@ -309,6 +309,20 @@ async function insertRecord(tx, record) {
   return true;
 }
 
+// A receipt is recorded once: again with the same payload hash a no-op, with another a conflict
+// (which aborts the whole transaction: inside `complete`, the completion is not written either).
+async function recordReceipt(tx, receipt) {
+  const receipts = tx.objectStore('receipts');
+  const existing = await promised(receipts.get([receipt.sessionId, receipt.requestId]));
+  if (existing) {
+    if (existing.payloadHash !== receipt.payloadHash) {
+      throw fail('conflict', `requestId ${receipt.requestId} is recorded with another payload`);
+    }
+    return;
+  }
+  await promised(receipts.add(receipt));
+}
+
 async function updateSession(tx, sessionId, fields) {
   const sessions = tx.objectStore('sessions');
   const info = await promised(sessions.get(sessionId));
@@ -371,8 +385,10 @@ const STORE_METHODS = {
     });
   },
 
-  async complete(sessionId, seq, state, receipt, completedAt, sessionFields, record) {
-    const names = ['journal', 'sessions', 'owners', ...(record ? ['records'] : [])];
+  // toolReceipt (optional): the operation's tool receipt, recorded in the same
+  // transaction as putReceipt would (an acting call's last completion and its receipt: one commit)
+  async complete(sessionId, seq, state, receipt, completedAt, sessionFields, record, toolReceipt) {
+    const names = ['journal', 'sessions', 'owners', ...(record ? ['records'] : []), ...(toolReceipt ? ['receipts'] : [])];
     return this.run(names, 'readwrite', 'complete', async (tx) => {
       await this.fence(tx, sessionId);
       const journal = tx.objectStore('journal');
@@ -382,7 +398,9 @@ const STORE_METHODS = {
       }
       await promised(journal.put({ ...entry, state, receipt, completedAt }));
       if (sessionFields && Object.keys(sessionFields).length) await updateSession(tx, sessionId, sessionFields);
-      return record ? insertRecord(tx, record) : false;
+      const written = record ? await insertRecord(tx, record) : false;
+      if (toolReceipt) await recordReceipt(tx, toolReceipt);
+      return written;
     });
   },
 
@@ -405,15 +423,7 @@ const STORE_METHODS = {
   async putReceipt(receipt) {
     return this.run(['receipts', 'owners'], 'readwrite', 'putReceipt', async (tx) => {
       await this.fence(tx, receipt.sessionId);
-      const receipts = tx.objectStore('receipts');
-      const existing = await promised(receipts.get([receipt.sessionId, receipt.requestId]));
-      if (existing) {
-        if (existing.payloadHash !== receipt.payloadHash) {
-          throw fail('conflict', `requestId ${receipt.requestId} is recorded with another payload`);
-        }
-        return;
-      }
-      await promised(receipts.add(receipt));
+      await recordReceipt(tx, receipt);
     });
   },
 

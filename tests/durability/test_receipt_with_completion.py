@@ -1,0 +1,118 @@
+"""test_receipt_with_completion.py - an acting call's last completion and its tool receipt are one commit.
+
+Real engine, real SQLite. Journal before effect holds as before: the
+reservation is written before the engine sees the input; the input's
+completion is held (session.durability) and written with the call's tool
+receipt in one transaction, or alone before the operation's next input.
+Either way it is durable before the caller sees a frame of it. When the
+fence refuses a held completion, that input does not count: the frame says
+so (lostOwnership, not accepted) and nothing more is sent.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from durable_support import registry
+from nethack_webmcp.store import JournalEntry
+from nethack_webmcp.store.sqlite import SqliteStore
+from support.client import Client, bound
+
+pytestmark = pytest.mark.asyncio
+
+
+class CountingStore(SqliteStore):
+    """The real SQLite store, counting its journal and receipt writes; `hook`
+    runs once after the reservation numbered `hook_at` (counted from arming)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.writes: list[str] = []
+        self.hook: Callable[[JournalEntry], Awaitable[None]] | None = None
+        self.hook_at = 1
+
+    async def reserve(self, entry: JournalEntry) -> None:
+        await super().reserve(entry)
+        self.writes.append("reserve")
+        if self.hook is not None:
+            self.hook_at -= 1
+            if self.hook_at == 0:
+                hook, self.hook = self.hook, None
+                await hook(entry)
+
+    async def complete(self, session_id: str, seq: int, **kwargs: Any) -> bool:
+        written = await super().complete(session_id, seq, **kwargs)
+        self.writes.append("complete+receipt" if kwargs.get("tool_receipt") else "complete")
+        return written
+
+    async def put_receipt(self, receipt: Any) -> None:
+        await super().put_receipt(receipt)
+        self.writes.append("receipt")
+
+
+def rows(state_dir: Path, sql: str) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(state_dir / "games.sqlite3") as db:
+        return [tuple(row) for row in db.execute(sql)]
+
+
+async def test_an_acting_call_is_a_reservation_and_one_commit(state_dir: Path) -> None:
+    store = CountingStore(state_dir / "games.sqlite3")
+    client = Client(registry(state_dir, store=store))
+    try:
+        frame = await client.ok("session", action="create", seed=42)
+        store.writes.clear()
+        searched = await client.ok("interact", **bound(frame), action="search", requestId="s-1")
+        assert searched["outcome"]["submission"] == "accepted"
+        assert store.writes == ["reserve", "complete+receipt"]
+        assert rows(state_dir, "SELECT seq, state FROM journal") == [(1, "completed")]
+        assert rows(state_dir, "SELECT request_id FROM receipts") == [("s-1",)]
+        again = await client.ok("interact", **bound(frame), action="search", requestId="s-1")
+        assert again["outcome"] == searched["outcome"], "an exact retry gets the stored receipt"
+
+        # a leg of many inputs: each completion before the next reservation, the last with the receipt
+        store.writes.clear()
+        walked = await client.ok("travel", **bound(searched), mode="explore", maxActions=4)
+        inputs = walked["outcome"]["actionsTaken"]
+        assert inputs >= 2, walked["outcome"]
+        assert store.writes == ["reserve", "complete"] * (inputs - 1) + ["reserve", "complete+receipt"]
+        assert {state for (state,) in rows(state_dir, "SELECT state FROM journal")} == {"completed"}
+    finally:
+        await client.close()
+
+
+async def test_a_held_completion_the_fence_refuses_does_not_count(state_dir: Path) -> None:
+    """B takes the game while A's leg runs: A's first input reached A's engine, but its
+    held completion is refused before A's next input, so that input is not applied,
+    A's frame says so, and nothing more is sent."""
+    store = CountingStore(state_dir / "games.sqlite3")
+    a, b = Client(registry(state_dir, store=store)), Client(registry(state_dir))
+    try:
+        frame = await a.ok("session", action="create", seed=42)
+        sid = frame["basis"]["sessionId"]
+
+        async def take_over(entry: JournalEntry) -> None:
+            os.unlink(state_dir / "locks" / f"{sid}.lock")
+            assert (await b.games.resume(sid)).lease is not None
+
+        store.hook = take_over
+        lost = await a.call("travel", **bound(frame), mode="explore", maxActions=4)
+        # a leg reports its refused input as stepFailed, with the refusal's own message
+        assert lost["error"]["code"] == "stepFailed" and "cannot be recorded" in lost["error"]["message"]
+        assert lost["control"]["gate"] == "lostOwnership"
+        assert lost["outcome"]["submission"] != "accepted"
+        assert rows(state_dir, "SELECT seq, state FROM journal") == [(1, "reserved")], "one input, never recorded"
+        assert rows(state_dir, "SELECT request_id FROM receipts") == []
+
+        verified = await b.ok("observe", sessionId=sid)
+        assert verified["basis"]["revision"] == 0, "the new owner's game does not have it"
+        assert rows(state_dir, "SELECT seq, state FROM journal") == [(1, "notApplied")]
+        reloaded = await a.ok("observe", sessionId=sid)
+        assert reloaded["basis"] == verified["basis"], "the old owner shows the journal's game"
+    finally:
+        await a.close()
+        await b.close()
