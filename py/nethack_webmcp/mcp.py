@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import sys
 import time
 from collections.abc import Coroutine
@@ -305,6 +306,10 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
         watching = asyncio.create_task(listener.serve())
         print(f"nethack-webmcp: watch the games at {listener.url}/", file=sys.stderr, flush=True)
     server = build_server(tool_context(games, opts), board, listener.url if listener else None)
+    # Everything imported and built so far lives as long as the process: out of the
+    # collector's sight, a full collection scans ~17k objects instead of ~100k (a
+    # 20-30 ms pause now and then inside a tool call; docs/BENCHMARKS.md)
+    gc.freeze()
     try:
         async with stdio_transport() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
