@@ -201,22 +201,22 @@ export class Replayer {
     if (first) await take(at);
     let taken = at;
     let batch = 64;
-    let since = performance.now();
+    let cost = 0; // the engine's replay time since the last checkpoint: what a seek from it pays
     while (at < this.length) {
       const from = at;
       const to = Math.min(this.length, at + batch);
-      const batchStarted = performance.now();
-      const levelChanged = await this.replay(engine, from, to, fold);
+      const { levelChanged, engineMs } = await this.replay(engine, from, to, fold);
       at = to;
-      const now = performance.now();
+      cost += engineMs;
       // the next batch is what the last one says fits in one spacing: the
       // replay slows as the game ages, so checkpoints densen in inputs
-      const rate = (to - from) / Math.max(1, now - batchStarted);
+      // (the engine's time only: parsing and folding full responses is not what a quiet seek pays)
+      const rate = (to - from) / Math.max(1, engineMs);
       batch = Math.max(8, Math.min(this.maxInputs, Math.round(rate * this.spacingMs)));
-      if (now - since >= this.spacingMs * 0.9 || at - taken >= this.maxInputs || at === this.length || levelChanged) {
+      if (cost >= this.spacingMs * 0.9 || at - taken >= this.maxInputs || at === this.length || levelChanged) {
         await take(at);
         taken = at;
-        since = performance.now();
+        cost = 0;
       }
     }
     await Promise.all(pending);
@@ -232,13 +232,15 @@ export class Replayer {
   }
 
   /** Send moves from+1..to (quiet; full with `fold`, each response folded
-   *  into it) and compare each boundary with the journal's. Resolves true
-   *  when a folded response arrived on another level. */
-  /** @param {any} engine @param {number} from @param {number} to @param {any} [fold] */
+   *  into it) and compare each boundary with the journal's. Resolves with
+   *  {levelChanged: a folded response arrived on another level, engineMs: the engine's own time}.
+   *  @param {any} engine @param {number} from @param {number} to @param {any} [fold] */
   async replay(engine, from, to, fold = null) {
     const entries = this.moves.slice(from, to);
-    const replies = await engine.requestMany(entries.map((entry) => (fold ? JSON.stringify(entry.request)
-      : quiet(entry.request))));
+    const requests = entries.map((entry) => (fold ? JSON.stringify(entry.request) : quiet(entry.request)));
+    const started = performance.now();
+    const replies = await engine.requestMany(requests);
+    const engineMs = performance.now() - started;
     replies.forEach((text, index) => {
       const move = from + index + 1;
       const response = JSON.parse(text);
@@ -247,9 +249,9 @@ export class Replayer {
         throw diverged(move, this.moves[move - 1]);
       }
     });
-    if (!fold || !replies.length) return false;
+    if (!fold || !replies.length) return { levelChanged: false, engineMs };
     const searching = entries.map((entry) => (entry.method === 'game.search' ? '1' : '0')).join('');
-    return JSON.parse(fold.fold(replies.join('\n'), searching)).length > 0;
+    return { levelChanged: JSON.parse(fold.fold(replies.join('\n'), searching)).length > 0, engineMs };
   }
 
   /** Start the next restore's instance once the current work is done: the
