@@ -62,6 +62,9 @@ export class BeginnerMemory {
     /** @type {Map<string, number> | undefined} */ this.shotPickups; // "level:x,y" -> turn shots were last picked up there
     /** @type {Array<{levelId: string, x: number, y: number, dx: number, dy: number, turn: number}> | undefined} */ this.shotLines;
     /** @type {Set<string> | undefined} */ this.shotWalks; // "level:x,y" of a ) walked to for its missiles
+    /** @type {string | null} */ this.lastWielded = null; // id of the item last seen wielded (rules/weapon.js)
+    /** @type {number | undefined} */ this.wieldAgainAt;
+    /** @type {{turn: number, x: number, y: number, levelId: string} | undefined} */ this.groundStep; // rules/ground.js's last step
     /** @type {number | undefined} */ this.castRefusedUntil;
     /** @type {number | undefined} */ this.mealRefusedUntil;
   }
@@ -69,7 +72,7 @@ export class BeginnerMemory {
   level(id) {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
-                            searched: new Map(), searches: 0, stalls: 0, descendBlockedUntil: 0, pushes: new Map(),
+                            searched: new Map(), searches: 0, stalls: 0, holds: 0, descendBlockedUntil: 0, pushes: new Map(),
                             untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, wayOnFollows: new Map(),
                             writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
     }
@@ -96,6 +99,8 @@ export class CarefulBeginner {
       memory.avoidUp.add(`${frame.basis.levelId}:${at.x},${at.y}`); // down from Sokoban: its staircase up is underfoot
     }
     memory.dungeon = dungeon;
+    const inHand = (scene.inventory || []).find((item) => (item.equipmentSlots || []).includes('weapon'));
+    if (inHand) memory.lastWielded = inHand.id;
     const depth = (scene.self.level && scene.self.level.depth) || 0;
     if (frame.basis.levelId !== memory.levelId) this.arrived(frame, depth);
     memory.depth = depth;

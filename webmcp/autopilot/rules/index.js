@@ -10,6 +10,7 @@ import { descendWhenReady, explore, needPlan } from './descent.js';
 import { openDoors } from './doors.js';
 import { checkFood, eatFreshCorpse, eatPackFood, pickUpFood } from './eating.js';
 import { forceBolt, healerHeals } from './healing.js';
+import { narrowGround } from './ground.js';
 import { quaffHealing } from './potions.js';
 import { archerWeapon, collectShots, fireAtHostile, pickUpShots, requiver } from './ranged.js';
 import { prayInTrouble } from './prayer.js';
@@ -18,6 +19,7 @@ import { elberethRefuge, stairsRefuge, stepAway } from './refuge.js';
 import { restWhenHurt } from './rest.js';
 import { descendAnyway, endOfRound, passThroughOnTripUp, searchPlanSpots, searchWalls, tripOnOrBack } from './searching.js';
 import { untouchableInTheWay } from './untouchable.js';
+import { wieldAgain } from './weapon.js';
 import { needWayOn, trapDoorDown } from './wayon.js';
 
 /** @type {Array<[string, (ctx: any) => any]>} name and rule, in priority order */
@@ -30,11 +32,13 @@ export const RULES = [
   ['stairsRefuge', stairsRefuge],
   ['elberethRefuge', elberethRefuge],
   // 3. a hostile adjacent: a Wizard's force bolt; missiles at one in line (an archer's launcher in hand first);
-  //    else melee (never what must not be touched); hurt: step away
+  //    a crowd met from a corridor or door square; else melee (never what must not be touched); hurt: step away
   ['forceBolt', forceBolt],
+  ['wieldAgain', wieldAgain],
   ['archerWeapon', archerWeapon],
   ['requiver', requiver],
   ['fireAtHostile', fireAtHostile],
+  ['narrowGround', narrowGround],
   ['fightAdjacent', fightAdjacent],
   ['stepAway', stepAway],
   // 4. food: pack food when hungry, fresh corpses when not satiated
