@@ -196,6 +196,9 @@ class Builder:
                 "baseHash": record["baseHash"],
                 "summary": summary,
                 "navigationSha256": hashlib.sha256(navigation).hexdigest() if navigation is not None else None,
+                # the chain's link before this move: with the journal entry at `seq`, it yields
+                # `digest` (a resume that reads only the journal's tail checks that link)
+                "previousDigest": self.digests[move - 1] if move else None,
             },
             "createdAt": time.time(),
             "state": record["bytes"],
