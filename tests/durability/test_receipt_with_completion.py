@@ -21,6 +21,7 @@ import pytest
 from durable_support import registry
 from nethack_webmcp.store import JournalEntry
 from nethack_webmcp.store.sqlite import SqliteStore
+from nethack_webmcp.tools.base import Operation, mutate
 from support.client import Client, bound
 
 pytestmark = pytest.mark.asyncio
@@ -116,3 +117,43 @@ async def test_a_held_completion_the_fence_refuses_does_not_count(state_dir: Pat
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_held_completion_is_not_reported_taken_until_it_is_written(state_dir: Path) -> None:
+    """A `running` frame counts only inputs whose completion is durable: a held one is not (yet)."""
+    client = Client(registry(state_dir))
+    try:
+        frame = await client.ok("session", action="create", seed=42)
+        session = await client.games.load(frame["basis"]["sessionId"])
+        operation = Operation(session, "op-held")
+        async with session.lock:
+            step = await operation.step("game.search")
+            assert step.submission == "accepted"
+            assert session.journal.holding(step.request_id) and operation.durable_steps() == []
+            assert rows(state_dir, "SELECT seq, state FROM journal") == [(1, "reserved")]
+            assert await operation.settled()
+            assert not session.journal.holding(step.request_id) and operation.durable_steps() == [step]
+            assert rows(state_dir, "SELECT seq, state FROM journal") == [(1, "completed")]
+    finally:
+        await client.close()
+
+
+async def test_an_operation_that_fails_after_an_input_still_journals_it(state_dir: Path) -> None:
+    """A tool's own failure after an input reached the engine (a bug, not a refusal) does
+    not leave its completion held: it is written before the failure propagates."""
+    client = Client(registry(state_dir))
+    try:
+        frame = await client.ok("session", action="create", seed=42)
+        sid = frame["basis"]["sessionId"]
+
+        async def perform(operation: Operation) -> dict[str, Any]:
+            await operation.step("game.search")
+            raise RuntimeError("the tool broke after its input")
+
+        with pytest.raises(RuntimeError):
+            await mutate(client.ctx, "interact", {"sessionId": sid, "viewId": frame["basis"]["viewId"]}, perform)
+        assert rows(state_dir, "SELECT seq, state FROM journal") == [(1, "completed")]
+        observed = await client.ok("observe", sessionId=sid)
+        assert observed["basis"]["revision"] == 1 and observed["control"]["gate"] == "ready"
+    finally:
+        await client.close()
