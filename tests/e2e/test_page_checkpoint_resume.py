@@ -70,7 +70,7 @@ for index in range(CALLS):
 json.dumps(frames)
 """
 
-TAMPER_NAVIGATION = """async ({sessionId, every}) => {
+TAMPER_NAVIGATION = """async ({sessionId, every, at}) => {
   const db = await new Promise((resolve, reject) => {
     const request = indexedDB.open('nethack-webmcp-checkpoints');
     request.onsuccess = () => resolve(request.result);
@@ -85,8 +85,10 @@ TAMPER_NAVIGATION = """async ({sessionId, every}) => {
   });
   const victims = every ? records : [records[records.length - 1]];
   for (const victim of victims) {
-    // one visited square more: still a well-formed memory, but not the one the checkpoint was made with
-    store.put({ ...victim, navigation: victim.navigation.replace('"visited":[[', '"visited":[[1,1],[') });
+    // the memory is kept gzip'd: one byte changed in the middle (`at` from it: never the same byte back)
+    const navigation = new Uint8Array(victim.navigation);
+    navigation[(navigation.length >> 1) + at] ^= 1;
+    store.put({ ...victim, navigation });
   }
   await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); });
   db.close();
@@ -170,7 +172,7 @@ def test_a_session_resumed_from_a_checkpoint_shows_the_frames_of_the_whole_repla
         assert memory(whole, GAME) == memory(page, GAME), "the navigation memory differs after the resume"
 
         # a checkpoint whose navigation memory was changed: refused, the next older one is used
-        moves = page.evaluate(TAMPER_NAVIGATION, {"sessionId": TAMPERED, "every": False})
+        moves = page.evaluate(TAMPER_NAVIGATION, {"sessionId": TAMPERED, "every": False, "at": 0})
         reload(page)
         tampered = play(page, TAMPERED, "three")
         notice = tampered[0]["diagnostics"]["resume"]
@@ -183,7 +185,7 @@ def test_a_session_resumed_from_a_checkpoint_shows_the_frames_of_the_whole_repla
         }
 
         # every checkpoint changed: the whole journal is replayed, and the frame says so
-        page.evaluate(TAMPER_NAVIGATION, {"sessionId": TAMPERED, "every": True})
+        page.evaluate(TAMPER_NAVIGATION, {"sessionId": TAMPERED, "every": True, "at": 1})
         reload(page)
         fallen = play(page, TAMPERED, "four")[0]["diagnostics"]["resume"]
         assert "fromCheckpoint" not in fallen and fallen["checkpoint"]["fellBackTo"] == "the whole journal", fallen

@@ -70,7 +70,8 @@ export class CheckpointStore {
   async bytes(sessionId) {
     const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
     const records = await this.transaction('readonly', (store) => promised(store.getAll(range)));
-    return records.reduce((sum, record) => sum + record.bytes.byteLength, 0);
+    return records.reduce((sum, record) => sum + record.bytes.byteLength
+      + (record.navigation ? record.navigation.byteLength : 0), 0); // the navigation memory counts too
   }
 
   /** Whether any game has a checkpoint (the worker warms the replay build at boot then). */
