@@ -14,6 +14,8 @@
 #include "obs_reuse.h"
 #include "nnh_bytes.h"
 
+#include <stdint.h>
+
 #define UNSEEN (-1)
 
 static int shown[NNH_ROWS][NNH_COLS];         /* displayed glyph or UNSEEN */
@@ -271,6 +273,26 @@ static void visible_row(int y, char *out)
     out[0] = '0';
 }
 
+/* Row y of the visited layer: '1' where the hero stood, else '0' (all '0'
+ * without a record). Eight cells at a time: each byte made 1 when non-zero
+ * (the high bit of (b & 0x7f) + 0x7f, or b's own) and added to '0'. */
+static void visited_row(const unsigned char *stood, char *out)
+{
+    int x;
+    _Static_assert(NNH_COLS % 8 == 0, "visited_row writes 8 cells a time");
+    if (!stood) {
+        memset(out, '0', NNH_COLS);
+        return;
+    }
+    for (x = 0; x < NNH_COLS; x += 8) {
+        uint64_t cells, set;
+        memcpy(&cells, stood + x, 8);
+        set = ((((cells & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | cells) >> 7) & 0x0101010101010101ull;
+        set |= 0x3030303030303030ull;
+        memcpy(out + x, &set, 8);
+    }
+}
+
 /* Append the world object for the current level: every row when full, else
  * the rows changed since nnh_map_mark_sent(). This function can't fail. */
 void nnh_map_encode(nnh_buf *b, int full)
@@ -289,19 +311,20 @@ void nnh_map_encode(nnh_buf *b, int full)
         visible_row(y, writing_visible[y]);
         if (!full && !dirty[y] && nnh_bytes_equal(writing_visible[y], sent_visible[y], NNH_COLS)) continue;
         memcpy(visible, writing_visible[y], NNH_COLS);
+        /* A cell with nothing shown and nothing remembered (most of a map)
+           is what the general case below writes for it: the whole row
+           starts that way, and only the other cells are drawn. */
+        memset(marks, ' ', NNH_COLS);
+        memset(kinds, ' ', NNH_COLS);
+        memset(terrain, ' ', NNH_COLS);
+        memset(features, ' ', NNH_COLS);
+        memset(colors, "0123456789abcdef"[NO_COLOR], NNH_COLS);
+        visited_row(stood ? stood + y * NNH_COLS : NULL, stood_here);
         for (x = 0; x < NNH_COLS; x++) {
             int g = shown[y][x];
-            if (g == UNSEEN && (!memory || memory[y * NNH_COLS + x] == UNSEEN)) {
-                /* nothing shown, nothing remembered (most of a map): what
-                   the general case below writes for it */
-                marks[x] = kinds[x] = terrain[x] = features[x] = ' ';
-                colors[x] = "0123456789abcdef"[NO_COLOR];
-                stood_here[x] = stood && stood[y * NNH_COLS + x] ? '1' : '0';
-                continue;
-            }
+            if (g == UNSEEN && (!memory || memory[y * NNH_COLS + x] == UNSEEN)) continue;
             mark_and_color(g, x, y, &marks[x], &colors[x]);
             kinds[x] = kind_of(g);
-            stood_here[x] = stood && stood[y * NNH_COLS + x] ? '1' : '0';
             if (memory && memory[y * NNH_COLS + x] != UNSEEN) {
                 /* remembered terrain is usually what is shown (a floor,
                    a wall): the same glyph at the same square draws the same
