@@ -75,6 +75,10 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
   try {
     const engineReady = prepareEngine(config.engine, url);
     engineReady.catch(() => {}); // awaited below; keeps an early failure from going unhandled
+    // where checkpoints exist a resume will likely use one: the Asyncify build is fetched and compiled and
+    // its base captured while Python boots (cold, that was ~0.5 s or more of the first resume after a reload)
+    engineReady.then(() => pageReplays().checkpoints.any())
+      .then((some) => some && pageReplays().engineParts()).catch(() => {});
     const options = { indexURL: url(config.pyodide), stdout: () => {},
                       stderr: (text) => console.warn(`[python] ${text}`) };
     let fallback = null;
@@ -102,9 +106,6 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
     // a stored game's session resumes from its newest checkpoint (session-resume.js), else its whole journal
     self.nethackSessionCheckpoints = new SessionCheckpoints(pageReplays().checkpoints,
       () => pageReplays().engineParts());
-    // where checkpoints exist a resume will likely use one: the Asyncify build is fetched and compiled and
-    // its base captured now, in the background (cold, that is ~0.5 s of the first resume after a reload)
-    pageReplays().checkpoints.any().then((some) => some && pageReplays().engineParts()).catch(() => {});
     book = new GameBook({
       spectate: (gameId) => JSON.parse(python.spectate(gameId)),
       stored: async (gameId) => JSON.parse(await python.stored(gameId)),
