@@ -23,7 +23,7 @@ test('a call is labelled as the agent wrote it, binding fields left out, long on
   assert.equal(callLabel({ tool: 'observe', arguments: { viewId: 'v' } }), 'observe');
   assert.equal(callLabel(undefined), null, 'an old receipt kept no call');
   assert.equal(callLabel({ arguments: {} }), null);
-  const long = callLabel({ tool: 'respond', arguments: { text: 'é'.repeat(400) } });
+  const long = callLabel({ tool: 'respond', arguments: { text: 'é'.repeat(400) } }) ?? '';
   assert.equal(Array.from(long).length, LABEL_LIMIT);
   assert.ok(long.endsWith('...'));
 });
