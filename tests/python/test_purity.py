@@ -51,7 +51,9 @@ def native_only(path: Path) -> bool:
 
 
 def browser_allowed(path: Path) -> bool:
-    return path == PACKAGE / "engine" / "wasm.py" or (path.parent.name == "store" and "indexeddb" in path.name)
+    # the page's checkpoint restore source reads the worker's Asyncify checkpoints (inside its functions)
+    page_only = {PACKAGE / "engine" / "wasm.py", PACKAGE / "session" / "page_checkpoints.py"}
+    return path in page_only or (path.parent.name == "store" and "indexeddb" in path.name)
 
 
 def imported(path: Path) -> set[str]:
