@@ -156,6 +156,7 @@ def test_a_session_resumed_from_a_checkpoint_shows_the_frames_of_the_whole_repla
         assert "fromCheckpoint" not in reference[0]["diagnostics"]["resume"]
         notice = resumed[0]["diagnostics"]["resume"]
         assert notice["fromCheckpoint"] == INPUTS and notice["replayed"] == 0, notice
+        assert notice["checkpoint"] == {"move": INPUTS, "engine": "asyncify"}, notice  # it plays on there
         assert_same(reference, resumed)
         assert memory(whole, GAME) == memory(page, GAME)
         at_400 = resumed[0]["basis"]

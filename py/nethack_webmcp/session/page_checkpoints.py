@@ -138,7 +138,10 @@ class PageRestoreSource:
             raise SessionError(
                 exc.code, exc.message, refused=[*refused, {"move": move, "message": exc.message}]
             ) from None
-        point.report = {"move": move, "refused": refused} if refused else {"move": move}
+        # the game now plays on that instance: the Asyncify build, whatever `engineBuild` new games run
+        point.report = {"move": move, "engine": "asyncify"}
+        if refused:
+            point.report["refused"] = refused
         return engine, point
 
 
