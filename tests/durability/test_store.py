@@ -335,4 +335,3 @@ async def test_a_schema_7_database_migrates_and_keeps_checkpoints(tmp_path: Path
     await again.reserve(entry(2, operation="op-2"))
     assert [e["seq"] for e in await again.journal("g1")] == [1, 2]
     await again.close()
-
