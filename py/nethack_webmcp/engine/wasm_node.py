@@ -100,7 +100,12 @@ class NodeWasmEngine(Engine):
         try:
             await engine.identity()
         except BaseException:
-            await engine.close()
+            # killed without awaiting anything: a start cancelled at a loop's shutdown (a spare
+            # still starting) must not wait on the child; the exit sweep reaps it (_live)
+            engine._closed = True
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            engine._stderr_task.cancel()
             raise
         return engine
 

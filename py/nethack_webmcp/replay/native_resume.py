@@ -52,6 +52,7 @@ class NativeRestoreSource:
         self.store = store
         self._key: str | None = None  # this host's engine (build and base), once known
         self._held: NodeWasmEngine | None = None  # taken to learn the key, kept for the restore
+        self._named: tuple[str, list[CheckpointIndex]] | None = None  # what newest_seq read
 
     async def _engine_key(self) -> str:
         if self._key is None:
@@ -78,12 +79,16 @@ class NativeRestoreSource:
             found = await self._candidates(info["sessionId"])
         except EngineError:
             return None
+        self._named = (info["sessionId"], found)  # the call that follows reads no index again
         return found[-1]["seq"] if found and found[-1]["seq"] > 0 else None
 
     async def __call__(self, info: SessionInfo, entries: Sequence[JournalEntry]) -> tuple[Engine, RestorePoint] | None:
         session_id = info["sessionId"]
+        named, self._named = self._named, None
         try:
-            candidates = await self._candidates(session_id)
+            candidates = (
+                named[1] if named is not None and named[0] == session_id else await self._candidates(session_id)
+            )
         except EngineError:
             return None  # no Node or no WebAssembly build here: the journal path
         if not candidates or not entries:
