@@ -41,7 +41,7 @@ from .errors import ReplayRefused
 
 EVERY = 512  # inputs since the last catch-up that start one while the game goes on
 IDLE = 2.0  # seconds without an input after which a game is caught up
-MIN_INPUTS = 256  # games shorter than this resume by their journal (milliseconds); not checkpointed
+MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
 INTERVAL = 0.5  # seconds between looks at the games
 _running: set[Checkpointer] = set()
 

@@ -45,6 +45,8 @@ MAX_INPUTS = 128  # inputs between checkpoints at most: a seek replays no more t
 #: inputs between checkpoints that keep the navigation memory (besides the last of each run):
 #: a resume needs only the newest one, seeks none, and a memory is about as large as an engine state
 MEMORY_EVERY = 1024
+#: games shorter than this are not checkpointed: one replay of their journal takes milliseconds
+MIN_INPUTS = 256
 SPACING = 0.05  # seconds of replay between checkpoints at most
 _locks: dict[str, asyncio.Lock] = {}  # one builder per game at a time in this process
 

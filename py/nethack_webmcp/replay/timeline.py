@@ -89,8 +89,9 @@ class Timeline:
     ) -> Timeline:
         """With a `store`, its persisted checkpoints (persisted_timeline.py)
         when it keeps a usable set - no replay at open, what a restarted
-        server needs; else forks, and the persisted set is built in the
-        background (`persisting`) for the next open."""
+        server needs; else forks, and (for a game of persisted.MIN_INPUTS
+        inputs or more) the persisted set is built in the background
+        (`persisting`) for the next open."""
         started = time.perf_counter()
         try:
             todo, _, _, _ = journal_replay.plan(entries)
@@ -113,7 +114,7 @@ class Timeline:
             await timeline.close()
             raise
         timeline.open_seconds = time.perf_counter() - started
-        if store is not None:
+        if store is not None and len(todo) >= _persisted_minimum():
             from . import persisted
 
             timeline.persisting = asyncio.ensure_future(persisted.ensure(store, info, entries, extra=extra))
@@ -230,6 +231,12 @@ class Timeline:
             checkpoint.connection.close()
         if self._hub is not None:
             await self._hub.close()
+
+
+def _persisted_minimum() -> int:
+    from .persisted import MIN_INPUTS
+
+    return MIN_INPUTS
 
 
 def _drop_outcome(task: asyncio.Future[Any]) -> None:
