@@ -23,46 +23,14 @@
 //                             (checkpointTampered | checkpointStale | journalChanged), engine unchanged
 // A fresh instance is started ahead (idle) for the next #restore, so a restore
 // costs the copy, not an instantiation. EOF ends the host.
-import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { answerHelp } from './usage.mjs';
+import { loadAsyncify } from './asyncify-node.mjs';
 import { CheckpointRefused, FORMAT, captureBase, decode, encode, restoreInto, snapshot } from '../web/src/worker/checkpoints.js';
 import { ReplayEngine } from '../web/src/worker/replay-engine.js';
 
 answerHelp(import.meta.url);
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const option = (name, fallback) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : fallback;
-};
-const buildDir = join(resolve(option('--engine', join(root, 'web', 'dist', 'engine'))), 'asyncify');
-
-// emcc 3.1.6's ES-module output still reaches for CommonJS globals under Node.
-globalThis.__dirname = buildDir;
-globalThis.require = createRequire(import.meta.url);
-// NetHack's exit() when an instance is closed surfaces as ExitStatus out of a
-// resumed stack: a normal end (wasm-checkpoints.mjs does the same).
-process.on('unhandledRejection', (/** @type {any} */ error) => {
-  if (!(error && error.name === 'ExitStatus')) throw error;
-});
-const { default: emccFactory } = await import(pathToFileURL(join(buildDir, 'nethack.js')).href);
-const factory = (options) => {
-  const on = process.on;
-  // @ts-ignore - emcc's process-wide handlers rethrow ExitStatus: not installed
-  process.on = (event, listener) => (event === 'unhandledRejection' || event === 'uncaughtException'
-    ? process : on.call(process, event, listener));
-  try {
-    return emccFactory(options);
-  } finally {
-    process.on = on;
-  }
-};
-const wasmBytes = readFileSync(join(buildDir, 'nethack.wasm'));
-const compiled = await WebAssembly.compile(wasmBytes);
+const { factory, compiled, baseName } = await loadAsyncify();
 const start = async () => {
   const began = performance.now();
   const started = await ReplayEngine.start(factory, compiled);
@@ -71,7 +39,7 @@ const start = async () => {
 };
 
 let engine = await start();
-const base = await captureBase(engine, `asyncify:${createHash('sha256').update(wasmBytes).digest('hex')}`);
+const base = await captureBase(engine, baseName);
 
 /** V8 compiles a wasm function (and the glue's JS) when it first runs, so a
  *  host's first seeks would pay for it: a throwaway game first runs the

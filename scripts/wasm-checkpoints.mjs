@@ -33,52 +33,22 @@
 // scripts/bench-replay --dump writes it. --engine DIR picks the engine
 // (default web/dist/engine; the asyncify build is always the one used).
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { answerHelp } from './usage.mjs';
+import { loadAsyncify, option } from './asyncify-node.mjs';
 import { CheckpointRefused, captureBase, decode, encode, restoreInto, snapshot } from '../web/src/worker/checkpoints.js';
 import { ReplayEngine } from '../web/src/worker/replay-engine.js';
 import { Replayer } from '../web/src/worker/checkpoint-replay.js';
 
 answerHelp(import.meta.url);
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const option = (name, fallback) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : fallback;
-};
 const [mode, gamePath] = process.argv.slice(2);
 if (!['check', 'bench', 'verify', 'persisted'].includes(mode) || !gamePath) {
   process.stderr.write('usage: wasm-checkpoints.mjs check|verify|bench|persisted <game.json> (see --help)\n');
   process.exit(2);
 }
 
-// emcc 3.1.6's ES-module output still reaches for CommonJS globals under Node.
-const buildDir = join(resolve(option('--engine', join(root, 'web', 'dist', 'engine'))), 'asyncify');
-globalThis.__dirname = buildDir;
-globalThis.require = createRequire(import.meta.url);
-// NetHack's exit() when a replay engine is closed surfaces as ExitStatus out
-// of a resumed stack: a normal end. emcc's Node glue installs process-wide
-// handlers that rethrow it (once per instance): they are not installed.
-process.on('unhandledRejection', (/** @type {any} */ error) => {
-  if (!(error && error.name === 'ExitStatus')) throw error;
-});
-const { default: emccFactory } = await import(pathToFileURL(join(buildDir, 'nethack.js')).href);
-const factory = (options) => {
-  const on = process.on;
-  // @ts-ignore - a narrowed process.on for the factory's synchronous setup only
-  process.on = (event, listener) => (event === 'unhandledRejection' || event === 'uncaughtException'
-    ? process : on.call(process, event, listener));
-  try {
-    return emccFactory(options);
-  } finally {
-    process.on = on;
-  }
-};
-const compiled = await WebAssembly.compile(readFileSync(join(buildDir, 'nethack.wasm')));
-const wasmHash = (await import('node:crypto')).createHash('sha256').update(readFileSync(join(buildDir, 'nethack.wasm')))
-  .digest('hex');
+const { factory, compiled, baseName } = await loadAsyncify();
 const start = () => ReplayEngine.start(factory, compiled);
 
 const game = JSON.parse(readFileSync(gamePath, 'utf8'));
@@ -91,7 +61,7 @@ function createRequest() {
 async function check() {
   const span = Number(option('--span', '100'));
   const ats = option('--at', '0,1,37,150').split(',').map(Number);
-  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  const base = await captureBase(await start(), baseName);
   const results = [];
   for (const at of ats) {
     const last = Math.min(moves.length, at + span);
@@ -145,7 +115,7 @@ function percentile(values, fraction) {
 async function bench() {
   const sizes = option('--sizes', '1000,10000,50000').split(',').map(Number);
   const seeks = Number(option('--seeks', '40'));
-  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  const base = await captureBase(await start(), baseName);
   for (const size of sizes) {
     const inputs = moves.slice(0, size);
     const store = new Map(); // move -> record: what IndexedDB holds in the page
@@ -193,7 +163,7 @@ async function bench() {
  *  checkpoint with one byte changed is refused at reopen and rebuilt. */
 async function verify() {
   const seeks = Number(option('--seeks', '12'));
-  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  const base = await captureBase(await start(), baseName);
   const store = new Map();
   const options = { start, base, info: game.info, moves, save: async (record) => { store.set(record.move, record); },
                     load: async (move) => store.get(move) || null, spacingMs: 5 };
@@ -270,7 +240,7 @@ async function persisted() {
   const inputs = moves.slice(0, Number(option('--inputs', String(moves.length))));
   const seeks = Number(option('--seeks', '40'));
   const store = fileStore(dir);
-  const base = await captureBase(await start(), `asyncify:${wasmHash}`);
+  const base = await captureBase(await start(), baseName);
   const replayer = new Replayer({ start, base, info: game.info, moves: inputs, save: store.save, load: store.load,
                                   clear: store.clear, known: store.known() });
   let started = performance.now();

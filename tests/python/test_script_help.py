@@ -15,9 +15,9 @@ import pytest
 from support.client import ROOT
 
 SCRIPTS = ROOT / "scripts"
-# sourced or imported, never run: lib.sh, python-env.sh, usage.mjs, bench-autopilot-trace.mjs
-# (bench-autopilot.mjs --trace imports it); tsconfig.json is no script
-NOT_RUN = {"lib.sh", "python-env.sh", "usage.mjs", "bench-autopilot-trace.mjs", "tsconfig.json"}
+# sourced or imported, never run: lib.sh, python-env.sh and the .mjs modules other scripts import
+# (usage.mjs, asyncify-node.mjs, bench-autopilot-trace.mjs); tsconfig.json is no script
+NOT_RUN = {"lib.sh", "python-env.sh", "usage.mjs", "asyncify-node.mjs", "bench-autopilot-trace.mjs", "tsconfig.json"}
 
 
 def command(name: str) -> list[str]:
