@@ -30,6 +30,16 @@ def _dump(value: Any, stream: Any) -> None:
     stream.write("\n")
 
 
+OPTIONS = frozenset({"-h", "--help", "--no-hash"})
+
+
+def _positionals_after_options(argv: list[str]) -> list[str]:
+    """Every argument that is not one of our options is a positional: a sessionId may begin with "-",
+    which argparse would otherwise read as an unknown option."""
+    rest = [arg for arg in argv if arg not in OPTIONS and arg != "--"]
+    return [*(arg for arg in argv if arg in OPTIONS), *(["--", *rest] if rest else [])]
+
+
 async def run(argv: list[str]) -> int:
     from .store.sqlite import SqliteStore
 
@@ -41,7 +51,7 @@ async def run(argv: list[str]) -> int:
     parser.add_argument("target", help="a sessionId to export, or: import FILE | list | records")
     parser.add_argument("file", nargs="?", help="the document to import")
     parser.add_argument("--no-hash", action="store_true", help="export without replaying for the state hash")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_positionals_after_options(argv))
     store = SqliteStore.in_state_dir()
     try:
         if args.target == "import":
