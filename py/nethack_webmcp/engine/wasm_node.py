@@ -54,6 +54,13 @@ class CheckpointRejected(Exception):
         self.message = message
 
 
+# V8 compiles the whole engine with its optimising tier when the host starts
+# (about 0.7 s more, at boot, off the tool path) instead of tiering up while
+# the first seeks run: a restarted host's first seeks then cost what later
+# ones do (docs/BENCHMARKS.md, "After a restart": seek p95 100 -> 49 ms at 1k).
+NODE_FLAGS = "--no-liftoff"
+
+
 def node_executable() -> str:
     """$NNH_NODE, else `node` on PATH. A checkpoint names the base memory of
     the Node it was made under (emcc's startup reads the host), so one
@@ -84,7 +91,7 @@ class NodeWasmEngine(Engine):
         try:
             process = await asyncio.create_subprocess_exec(
                 node_executable(),
-                *os.environ.get("NNH_NODE_FLAGS", "").split(),
+                *os.environ.get("NNH_NODE_FLAGS", NODE_FLAGS).split(),
                 str(HOST_SCRIPT),
                 "--engine",
                 str(directory),
