@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT / "py"))
 from nethack_webmcp.engine import wasm_node  # noqa: E402
 from nethack_webmcp.engine.native import NativeEngine  # noqa: E402
 from nethack_webmcp.replay import Timeline  # noqa: E402
+from nethack_webmcp.replay.catch_up_process import store_locator  # noqa: E402
 from nethack_webmcp.replay.checkpointer import Checkpointer  # noqa: E402
 from nethack_webmcp.replay.native_resume import native_restore_source  # noqa: E402
 from nethack_webmcp.replay.persisted_timeline import PersistedTimeline  # noqa: E402
@@ -86,7 +87,7 @@ async def play_game(
     background checkpointer following it, caught up at the end (an idle game)."""
     store = SqliteStore(directory / "played.sqlite3")
     games = GameRegistry(NativeEngine.start, store=store)
-    follower = Checkpointer(games)
+    follower = Checkpointer(games, locator=store_locator(store))  # as the service runs it (hosting.py)
     follower.start()
     session = await games.create({"seed": seed, "name": "Bench", "createdAt": CREATED_AT, "wizard": True})
     started = time.perf_counter()
@@ -340,12 +341,13 @@ async def live_latency(inputs: int, seed: int, rounds: int) -> list[dict[str, An
     rounds, 2 ms of think time between calls): what a tool call pays for the background work."""
     compass = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
     rows = []
-    for round_ in range(rounds * 2):
-        follow = round_ % 2 == 1
+    for round_ in range(rounds * 3):
+        where = ("off", "in the host", "catch-up process")[round_ % 3]
         with tempfile.TemporaryDirectory(prefix="bench-replay-latency-") as directory:
             store = SqliteStore(Path(directory) / "games.sqlite3")
             games = GameRegistry(NativeEngine.start, store=store)
-            follower = Checkpointer(games) if follow else None
+            locator = store_locator(store) if where == "catch-up process" else None
+            follower = None if where == "off" else Checkpointer(games, locator=locator)
             if follower is not None:
                 follower.start()
             session = await games.create({"seed": seed, "name": "Bench", "createdAt": CREATED_AT, "wizard": True})
@@ -369,7 +371,7 @@ async def live_latency(inputs: int, seed: int, rounds: int) -> list[dict[str, An
             await store.close()
         rows.append(
             {
-                "checkpointer": follow,
+                "checkpointer": where,
                 "p50Ms": round(statistics.median(times), 2),
                 "p95Ms": round(percentile(times, 0.95), 2),
                 "p99Ms": round(percentile(times, 0.99), 2),
@@ -400,6 +402,6 @@ if __name__ == "__main__":
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for row in asyncio.run(live_latency(args.inputs, 31, args.rounds)):
         print(
-            f"| {'following' if row['checkpointer'] else 'off'} | {row['p50Ms']} | {row['p95Ms']} | "
+            f"| {row['checkpointer']} | {row['p50Ms']} | {row['p95Ms']} | "
             f"{row['p99Ms']} | {row['catchUps']} | {row['catchUpSeconds']} |"
         )

@@ -23,6 +23,7 @@ import pytest
 from nethack_webmcp.engine import wasm_node
 from nethack_webmcp.engine.native import NativeEngine
 from nethack_webmcp.navigation import snapshot
+from nethack_webmcp.replay.catch_up_process import store_locator
 from nethack_webmcp.replay.checkpointer import Checkpointer
 from nethack_webmcp.replay.native_resume import native_restore_source
 from nethack_webmcp.session import GameRegistry, Session
@@ -53,7 +54,10 @@ async def play(session: Session, start: int, count: int) -> list[tuple[Any, byte
     return seen
 
 
-async def test_a_restarted_host_resumes_from_the_checkpoint_and_the_game_is_the_same(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["catch-up process", "in the host"])
+async def test_a_restarted_host_resumes_from_the_checkpoint_and_the_game_is_the_same(
+    tmp_path: Path, where: str
+) -> None:
     if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
         pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
     straight_store = SqliteStore(tmp_path / "straight.sqlite3")
@@ -69,7 +73,8 @@ async def test_a_restarted_host_resumes_from_the_checkpoint_and_the_game_is_the_
     path = tmp_path / "games.sqlite3"
     store = SqliteStore(path)
     games = GameRegistry(NativeEngine.start, store=store)
-    follower = Checkpointer(games, every=128, idle=0.2, min_inputs=100, interval=0.05)
+    locator = store_locator(store) if where == "catch-up process" else None
+    follower = Checkpointer(games, every=128, idle=0.2, min_inputs=100, interval=0.05, locator=locator)
     follower.start()
     session = await games.create(dict(PARAMS))
     session_id = session.session_id
@@ -81,6 +86,8 @@ async def test_a_restarted_host_resumes_from_the_checkpoint_and_the_game_is_the_
         await asyncio.sleep(0.1)
     else:
         pytest.fail(f"the checkpointer never caught up: {await store.checkpoint_index(session_id)}")
+    if locator is not None:
+        assert follower._process is not None and follower._process.alive, "it ran in the catch-up process"
     await follower.stop()
     caught_up = index[-1]["seq"]
     assert follower.catch_ups >= 1 and [entry["move"] for entry in index][0] == 0
@@ -115,5 +122,45 @@ async def test_a_restarted_host_resumes_from_the_checkpoint_and_the_game_is_the_
         assert snapshot.dump(again.state.tracker) == observed_memory
     finally:
         await games.close_all()
+        await wasm_node.discard_spare()
+        await store.close()
+
+
+async def test_a_game_closed_after_its_last_catch_up_is_caught_up_at_its_end(tmp_path: Path) -> None:
+    """Inputs made after the last catch-up of a game the host then closes are checkpointed once
+    more (in the catch-up process), so its resume after a restart replays nothing."""
+    if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
+        pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
+    path = tmp_path / "games.sqlite3"
+    store = SqliteStore(path)
+    games = GameRegistry(NativeEngine.start, store=store)
+    # idle far away: only the closing catch-up can cover the last inputs
+    follower = Checkpointer(games, every=10_000, idle=3600, min_inputs=100, interval=0.05, locator=store_locator(store))
+    follower.start()
+    try:
+        session = await games.create(dict(PARAMS, sessionId="closed-catch-up"))
+        await play(session, 0, 150)
+        last = session.journal.seq
+        await asyncio.sleep(0.2)  # seen by a look while it is live
+        assert await store.checkpoint_index(session.session_id) == [], "not due while it plays"
+        await games.close(session.session_id)
+        for _ in range(600):
+            index = await store.checkpoint_index(session.session_id)
+            if index and index[-1]["seq"] == last:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            pytest.fail(f"no checkpoint at the closed game's last input: {index} {follower.errors}")
+        assert index[-1]["meta"].get("navigationSha256"), "with its navigation memory"
+    finally:
+        await follower.stop()
+        await games.close_all()
+    restarted = GameRegistry(NativeEngine.start, store=store)
+    restarted.restore_source = native_restore_source(store)
+    try:
+        again = await restarted.resume("closed-catch-up")
+        assert again.notes["resume"]["replayed"] == 0
+    finally:
+        await restarted.close_all()
         await wasm_node.discard_spare()
         await store.close()

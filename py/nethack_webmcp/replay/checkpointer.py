@@ -15,11 +15,14 @@ catch-up, or once it has been `idle` seconds without a new input (and has
 made at least `min_inputs`: a shorter game resumes by its journal in a few
 milliseconds anyway). So a restart after a pause resumes with no input to
 replay, and one in the middle of play with fewer than `every` + MAX_INPUTS.
-No tool call waits for a catch-up to finish: it runs between the live
-game's requests, on its own engine and its own store reads. It shares the
-host's event loop, though, so a live call can wait behind a response being
-folded (docs/BENCHMARKS.md: median +0.5 ms, p95 about doubled, p99 3-4x
-while a catch-up runs); a process of its own would remove that.
+No tool call waits for a catch-up to finish: it runs on its own engine and
+its own store reads. Where the host's store can be opened again by another
+process (SQLite file, PostgreSQL URL), the catch-ups run in a process of
+their own at a lower priority (catch_up_worker.py, started at the first
+catch-up), so the fold never shares the host's event loop with live calls;
+with a store only this process can reach (the memory store) they run here,
+between the live games' requests. A game closed or given up by this host is
+caught up once more at its end, so its resume replays nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from ..session import replay as journal_replay
 from ..session.errors import SessionError
 from ..store import JournalEntry, StoreError
 from . import persisted
+from .catch_up_process import CatchUpProcess, store_locator
 from .digest import chain, extend
 from .errors import ReplayRefused
 
@@ -65,8 +69,11 @@ class Checkpointer:
         idle: float = IDLE,
         min_inputs: int = MIN_INPUTS,
         interval: float = INTERVAL,
+        locator: str | None = None,
     ) -> None:
         self.games = games  # a GameRegistry: .store and .sessions()
+        self.locator = locator  # the store for a catch-up process; None: catch up in this process
+        self._process: CatchUpProcess | None = None
         self.every, self.idle, self.min_inputs, self.interval = every, idle, min_inputs, interval
         self._followed: dict[str, _Followed] = {}
         self._task: asyncio.Task[None] | None = None
@@ -84,6 +91,19 @@ class Checkpointer:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        process, self._process = self._process, None
+        if process is not None:
+            await process.close()
+
+    def failure(self, session_id: str) -> str | None:
+        """Why the game cannot be checkpointed (its journal does not reproduce it), or None."""
+        followed = self._followed.get(session_id)
+        return followed.failed if followed else None
+
+    def caught_up(self, session_id: str) -> int:
+        """The journal seq the game's checkpoints reach."""
+        followed = self._followed.get(session_id)
+        return followed.seq if followed else 0
 
     async def _run(self) -> None:
         # a host restarted over kept checkpoints starts the WebAssembly engine now, so
@@ -93,15 +113,30 @@ class Checkpointer:
                 prepare()
         while True:
             await asyncio.sleep(self.interval)
+            live = {}
             for session in self.games.sessions():
-                try:
-                    await self._look(session)
-                except (StoreError, EngineError, OSError) as exc:  # tried again at the next look
-                    self.errors.append(f"{session.session_id}: {exc}")
-                except Exception as exc:  # best effort: a bug here must not stop the other games
-                    self._followed.setdefault(session.session_id, _Followed()).failed = repr(exc)
-                    self.errors.append(f"{session.session_id}: {exc!r}")
-                del self.errors[:-20]
+                live[session.session_id] = session
+                await self._guarded(session.session_id, self._look(session))
+            for session_id in [known for known in self._followed if known not in live]:
+                await self._guarded(session_id, self._finish(session_id))
+
+    async def _guarded(self, session_id: str, work: Any) -> None:
+        try:
+            await work
+        except (StoreError, EngineError, OSError) as exc:  # tried again at the next look
+            self.errors.append(f"{session_id}: {exc}")
+        except Exception as exc:  # best effort: a bug here must not stop the other games
+            self._followed.setdefault(session_id, _Followed()).failed = repr(exc)
+            self.errors.append(f"{session_id}: {exc!r}")
+        del self.errors[:-20]
+
+    async def _finish(self, session_id: str) -> None:
+        """A game this host no longer holds (closed, ended, or taken over): its last inputs
+        checkpointed once (a later resume replays nothing), then it is no longer followed."""
+        followed = self._followed[session_id]
+        if followed.seen > followed.seq and followed.seen >= self.min_inputs and not followed.failed:
+            await self._catch_up(session_id)
+        del self._followed[session_id]
 
     def _due(self, followed: _Followed, seq: int, now: float) -> bool:
         if seq != followed.seen:
@@ -113,10 +148,32 @@ class Checkpointer:
 
     async def _look(self, session: Any) -> None:
         if session.state.ended or session.lease is None:  # ended, or owned elsewhere (an observer)
+            if session.session_id in self._followed:
+                await self._finish(session.session_id)
             return
         followed = self._followed.setdefault(session.session_id, _Followed())
         if self._due(followed, int(session.journal.seq), time.monotonic()):
-            await self.catch_up(session.session_id)
+            await self._catch_up(session.session_id)
+
+    async def _catch_up(self, session_id: str) -> None:
+        """One catch-up of a followed game, in the catch-up process when there is one."""
+        if self.locator is None:
+            await self.catch_up(session_id)
+            return
+        followed = self._followed.setdefault(session_id, _Followed())
+        if self._process is None or not self._process.alive:
+            self._process = await CatchUpProcess.start(self.locator)
+        started = time.perf_counter()
+        reply = await self._process.catch_up(session_id)
+        if "error" in reply:
+            raise StoreError(f"catch-up process: {reply['error']}")
+        if "refused" in reply:
+            followed.failed = str(reply["refused"])
+            return
+        if reply.get("seq") is not None:
+            followed.seq = int(reply["seq"])
+            self.catch_ups += 1
+            self.seconds += time.perf_counter() - started
 
     async def catch_up(self, session_id: str) -> persisted.Builder | None:
         """Checkpoint the game up to its stored journal's end now (with its navigation memory)."""
@@ -172,7 +229,7 @@ def enable(games: Any) -> Checkpointer | None:
     if os.environ.get("NNH_CHECKPOINTS", "1") == "0":
         return None
     games.restore_source = native_restore_source(games.store)
-    checkpointer = Checkpointer(games)
+    checkpointer = Checkpointer(games, locator=store_locator(games.store))
     checkpointer.start()
     _running.add(checkpointer)  # its task is referenced for as long as the host runs
     return checkpointer

@@ -1,0 +1,97 @@
+"""catch_up_process.py - the host's side of the catch-up process (catch_up_worker.py).
+
+One child process per checkpointer, started at its first catch-up, fed one
+request at a time on its stdin. The host awaits the answer without holding
+its event loop, so live calls go on while a catch-up runs. A child that
+dies is started again at the next catch-up; one alive at the host's exit is
+killed and reaped (engine/native.py's sweep covers every child it lists).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Any
+
+from ..engine.native import _live
+from ..store import Store, StoreError
+
+CATCH_UP_TIMEOUT = 600.0  # a 50k-input game's first catch-up under load takes minutes, not hours
+
+
+def store_locator(store: Store) -> str | None:
+    """How another process opens this store: sqlite:PATH, a PostgreSQL URL, or None (only here)."""
+    from ..store.postgres import PostgresStore
+    from ..store.sqlite import SqliteStore
+
+    if isinstance(store, SqliteStore):
+        return f"sqlite:{store.path}"
+    if isinstance(store, PostgresStore):
+        return store.conninfo
+    return None
+
+
+class CatchUpProcess:
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.next_id = 1
+        self.lock = asyncio.Lock()
+        self.busy = False  # a request sent and its answer not read (also after a cancelled wait)
+
+    @classmethod
+    async def start(cls, locator: str) -> CatchUpProcess:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "nethack_webmcp.replay.catch_up_worker",
+                "--store",
+                locator,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+            )
+        except OSError as exc:
+            raise StoreError(f"cannot start the catch-up process: {exc}") from exc
+        _live[process.pid] = process
+        return cls(process)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    async def catch_up(self, session_id: str) -> dict[str, Any]:
+        """The worker's answer for one catch-up of the game (catch_up_worker.py)."""
+        async with self.lock:
+            request = {"id": self.next_id, "catchUp": session_id}
+            self.next_id += 1
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.busy = True
+            try:
+                self.process.stdin.write((json.dumps(request) + "\n").encode())
+                await self.process.stdin.drain()
+                line = await asyncio.wait_for(self.process.stdout.readline(), CATCH_UP_TIMEOUT)
+            except (OSError, TimeoutError) as exc:
+                await self.close()
+                raise StoreError(f"the catch-up process did not answer: {exc!r}") from exc
+            if not line:
+                await self.close()
+                raise StoreError(f"the catch-up process exited ({self.process.returncode})")
+            self.busy = False
+            reply: dict[str, Any] = json.loads(line)
+            return reply
+
+    async def close(self) -> None:
+        """End the process: at once when a catch-up is in flight (it is made again by the
+        next checkpointer: a checkpoint is stored whole or not at all), else at its EOF."""
+        if self.process.returncode is None:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+            if self.busy:
+                self.process.kill()
+            try:
+                await asyncio.wait_for(self.process.wait(), 5)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+        _live.pop(self.process.pid, None)

@@ -1,0 +1,106 @@
+"""catch_up_worker.py - the checkpointer's catch-ups in a process of their own.
+
+    python -m nethack_webmcp.replay.catch_up_worker --store LOCATOR
+
+A catch-up replays a game's journal tail on a WebAssembly engine and folds
+every full response into a navigation memory (checkpointer.py). Run in the
+host, that fold shares the event loop with the live games' tool calls and
+their tail latency grows while it runs (docs/BENCHMARKS.md, "Live calls and
+the checkpointer"). This process does the same catch-up on its own store
+connection, its own engine and its own CPU time: it lowers its priority at
+start (its Node engine inherits it), so on a busy machine live calls go first.
+
+LOCATOR is `sqlite:PATH` (the state directory's database: WAL lets this
+process read and write beside the host) or a `postgresql://` URL. Requests
+are NDJSON lines on stdin, answered in order on stdout:
+
+    {"id": N, "catchUp": SESSION_ID}  ->  {"id": N, "seq": S, "saved": [moves]}
+                                          {"id": N, "seq": null}       (nothing to replay yet)
+                                          {"id": N, "refused": MESSAGE} (the journal does not reproduce the game)
+                                          {"id": N, "error": MESSAGE}   (a store or engine failure: try later)
+
+EOF on stdin (the host exited, or closed it) ends the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from types import SimpleNamespace
+from typing import Any
+
+from ..engine import EngineError
+from ..store import Store, StoreError
+from .checkpointer import Checkpointer
+
+NICENESS = 10  # below the host: a catch-up never outruns a live call for the CPU
+
+
+async def open_store(locator: str) -> Store:
+    """The store LOCATOR names (the host's own, opened again here)."""
+    if locator.startswith("sqlite:"):
+        from ..store.sqlite import SqliteStore
+
+        return SqliteStore(locator.removeprefix("sqlite:"))
+    if locator.startswith(("postgresql://", "postgres://")):
+        from ..store.postgres import PostgresStore
+
+        return await PostgresStore.connect(locator, pool_size=1)
+    raise SystemExit(f"catch_up_worker: --store wants sqlite:PATH or a postgresql:// URL, not {locator!r}")
+
+
+async def answer(checkpointer: Checkpointer, request: dict[str, Any]) -> dict[str, Any]:
+    reply: dict[str, Any] = {"id": request.get("id")}
+    session_id = request.get("catchUp")
+    if not isinstance(session_id, str):
+        return {**reply, "error": "a request is {id, catchUp: sessionId}"}
+    try:
+        builder = await checkpointer.catch_up(session_id)
+    except (StoreError, EngineError, OSError) as exc:
+        return {**reply, "error": str(exc)}
+    failed = checkpointer.failure(session_id)
+    if failed is not None:
+        return {**reply, "refused": failed}
+    if builder is None:
+        return {**reply, "seq": None}
+    return {**reply, "seq": checkpointer.caught_up(session_id), "saved": builder.saved}
+
+
+async def serve(locator: str) -> None:
+    store = await open_store(locator)
+    # the store is all a catch-up uses; no game of this process is live
+    checkpointer = Checkpointer(SimpleNamespace(store=store, sessions=list))
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            line = await loop.run_in_executor(None, sys.stdin.readline)
+            if not line:
+                return
+            try:
+                request = json.loads(line)
+            except json.JSONDecodeError:
+                request = {}
+            reply = await answer(checkpointer, request if isinstance(request, dict) else {})
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
+    finally:
+        await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m nethack_webmcp.replay.catch_up_worker",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--store", required=True, help="sqlite:PATH or a postgresql:// URL")
+    opts = parser.parse_args()
+    os.nice(NICENESS)
+    asyncio.run(serve(opts.store))
+
+
+if __name__ == "__main__":
+    main()
