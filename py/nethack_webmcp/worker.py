@@ -9,6 +9,10 @@ is JSON text, so conversions happen exactly once, here and in the worker:
                                identity (identity.json's gameIdentity) and the
                                build the page picked (diagnostics)
     declarations()             the eleven tool declarations (tools.json's content)
+    live_memory(id, dump)      the live game's journal entry and level now, with its navigation
+                               memory (snapshot.py text) when `dump`: what the page's
+                               background checkpointer (web/src/worker/follower.js)
+                               stores with its checkpoint at that entry (no second fold)
     memory_fold()              a navigation memory a checkpointing page replay folds
                                its responses into (session/page_checkpoints.py); a
                                stored game resumes from the newest page checkpoint
@@ -40,6 +44,7 @@ from typing import Any
 
 from . import exchange
 from .engine.wasm import WasmEngine
+from .navigation import snapshot as navigation_snapshot
 from .projection import frame as frames
 from .session import GameRegistry, SessionError
 from .session.page_checkpoints import MemoryFold, page_restore_source
@@ -83,6 +88,30 @@ def _dump(value: Any) -> str:
 def memory_fold() -> MemoryFold:
     """A navigation memory for one checkpointing page replay (web/src/worker/checkpoint-replay.js)."""
     return MemoryFold()
+
+
+def live_memory(session_id: str, dump: bool = False) -> str:
+    """{seq, level[, navigation]} of a game loaded here, owned and idle, or null.
+
+    `seq` is its last settled journal entry and `navigation` its own tracker's
+    snapshot there (read in one synchronous step, so the two agree); null while
+    a call holds the game (an input in flight: the memory may be ahead of the
+    journal), when another tab owns it, its writes are failing or it ended."""
+    session = next((loaded for loaded in _games().sessions() if loaded.session_id == session_id), None)
+    if (
+        session is None
+        or session.lock.locked()
+        or (session.running is not None and not session.running.done)
+        or session.state.ended
+        or session.journal.fault is not None
+        or not _owner(session)
+    ):
+        return "null"
+    tracker = session.state.tracker
+    found: dict[str, Any] = {"seq": session.journal.seq, "level": tracker.level_id}
+    if dump:
+        found["navigation"] = navigation_snapshot.dump(tracker).decode("ascii")
+    return _dump(found)
 
 
 def declarations() -> str:

@@ -24,6 +24,7 @@
 //                 {id, ok:true, text} | {id, ok:false, message}   text: JSON (a frame, a document…)
 import { loadPyodide } from 'pyodide';
 import { engineHost, prepareEngine } from './engine-host.js';
+import { BackgroundCheckpointer } from './follower.js';
 import { GameBook } from './games.js';
 import { PageReplays } from './page-replay.js';
 import { SessionCheckpoints } from './session-resume.js';
@@ -35,6 +36,8 @@ let book = null;
 let storage = null;
 let testHooks = false;
 let booted = null;
+let checkpointer = null; // the background checkpointer of live games (follower.js)
+let inFlight = 0; // page requests being answered: the checkpointer works only while there are none
 let bootStage = 'pyodide'; // the stage a boot failure is reported at
 /** @type {Record<string, number | string>} ms since the worker started, per stage; `boot`: 'snapshot' | 'plain' */
 const timings = {};
@@ -77,7 +80,9 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
     engineReady.catch(() => {}); // awaited below; keeps an early failure from going unhandled
     // where checkpoints exist a resume will likely use one: the Asyncify build is fetched and compiled and
     // its base captured while Python boots (cold, that was ~0.5 s or more of the first resume after a reload)
-    engineReady.then(() => pageReplays().checkpoints.any())
+    // ... and finished before the tools are announced: a resume right after a reload would otherwise share
+    // the thread with the capture (the first resume's reads measured 2-3x slower behind it)
+    const replayWarm = engineReady.then(() => pageReplays().checkpoints.any())
       .then((some) => some && pageReplays().engineParts()).catch(() => {});
     const options = { indexURL: url(config.pyodide), stdout: () => {},
                       stderr: (text) => console.warn(`[python] ${text}`) };
@@ -106,11 +111,30 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
     // a stored game's session resumes from its newest checkpoint (session-resume.js), else its whole journal
     self.nethackSessionCheckpoints = new SessionCheckpoints(pageReplays().checkpoints,
       () => pageReplays().engineParts());
+    checkpointer = new BackgroundCheckpointer({
+      journal: storage.store,
+      store: pageReplays().checkpoints,
+      engineParts: () => pageReplays().engineParts(),
+      liveMemory: (gameId, dump) => python.live_memory(gameId, dump),
+      creationMemory: (created) => {
+        const fold = python.memory_fold();
+        try {
+          fold.begin(created);
+          return String(fold.dump());
+        } finally {
+          fold.destroy();
+        }
+      },
+      busy: () => inFlight > 0,
+      skip: (gameId) => Boolean(replays && replays.open_.has(gameId)),
+    });
+    self.nethackCheckpointer = checkpointer; // read by tests and the bench through the worker's Python (js)
     book = new GameBook({
       spectate: (gameId) => JSON.parse(python.spectate(gameId)),
       stored: async (gameId) => JSON.parse(await python.stored(gameId)),
       tabId,
     });
+    await replayWarm;
     mark('ready');
     self.postMessage({ type: 'ready', timings, declarations: JSON.parse(python.declarations()),
                        identity: engine.gameIdentity,
@@ -186,17 +210,25 @@ async function plainBoot(config, url, options, fallback) {
 
 /** Run one page request; answers {id, ok, text} and keeps the games list current. */
 async function answer(id, work, bookkeeping) {
+  inFlight += 1;
   try {
     const text = await work();
     self.postMessage({ id, ok: true, text }); // the page parses it: one string clone, not an object's
     if (bookkeeping) bookkeeping(text);
   } catch (error) {
     self.postMessage({ id, ok: false, message: String(error && error.message ? error.message : error) });
+  } finally {
+    inFlight -= 1;
   }
   announceGames();
 }
 
-const observed = (name, argumentsText = null) => (text) => book.observe(name, JSON.parse(text), argumentsText);
+const observed = (name, argumentsText = null, follow = false) => (text) => {
+  const frame = JSON.parse(text);
+  book.observe(name, frame, argumentsText);
+  // a call that may have made inputs: the background checkpointer follows the game (follower.js)
+  if (follow && frame.basis && checkpointer) checkpointer.called(frame.basis.sessionId);
+};
 
 async function test(message) {
   if (message.action === 'python') {
@@ -219,7 +251,10 @@ function pageReplays() {
 function replay(message) {
   const { action, gameId } = message;
   pageReplays();
-  if (action === 'open') return replays.open(gameId);
+  if (action === 'open') {
+    if (checkpointer) checkpointer.forget(gameId); // the timeline's replay checkpoints it from now on
+    return replays.open(gameId);
+  }
   if (action === 'refresh') return replays.refresh(gameId);
   if (action === 'moves') return Promise.resolve(replays.moves(gameId, message.from, message.to));
   if (action === 'frame') return replays.frame(gameId, message.move);
@@ -232,7 +267,8 @@ function handle(message) {
   const { id } = message;
   switch (message.op) {
     case 'call':
-      return answer(id, () => python.call(message.name, message.arguments), observed(message.name, message.arguments));
+      return answer(id, () => python.call(message.name, message.arguments),
+        observed(message.name, message.arguments, true));
     case 'open':
       return answer(id, () => python.open_game(message.gameId), observed('observe'));
     case 'takeOver':

@@ -34,6 +34,7 @@ export class PageReplays {
     this.open_ = new Map(); // gameId -> {replayer, entries}
     this.base = null;
     this.baseCapture = null; // {build, capture: Promise<base>} while or once captured
+    this.spare = null; // the fresh instance the base was read from, until a restore takes it
   }
 
   async read(op, ...args) {
@@ -50,16 +51,29 @@ export class PageReplays {
       const capture = (async () => {
         const first = await start();
         try {
-          return await captureBase(first, build);
-        } finally {
+          const base = await captureBase(first, build);
+          // reading the base changes nothing: the instance is still fresh, kept for the next restore
+          // (a session resume after a reload then starts no instance of its own)
+          this.spare = first;
+          return base;
+        } catch (error) {
           first.close();
+          throw error;
         }
       })();
       this.baseCapture = { build, capture };
       capture.catch(() => { if (this.baseCapture && this.baseCapture.capture === capture) this.baseCapture = null; });
     }
     this.base = await this.baseCapture.capture;
-    return { start, base: this.base };
+    return { start, fresh: () => this.fresh(start), base: this.base };
+  }
+
+  /** A fresh instance of the replay build: the one kept after the base
+   *  capture when there is one (it may be taken once), else a new one. */
+  fresh(start) {
+    const spare = this.spare;
+    this.spare = null;
+    return spare && !spare.closed && !spare.failure ? Promise.resolve(spare) : start();
   }
 
   async open(gameId) {

@@ -37,12 +37,15 @@ const resumable = (record) => Boolean(record && record.navigationSha256 != null 
 
 export class SessionCheckpoints {
   /** @param {import('./checkpoint-store.js').CheckpointStore} store
-   *  @param {() => Promise<{start: () => Promise<any>, base: any}>} engineParts (page-replay.js) */
+   *  @param {() => Promise<{start: () => Promise<any>, fresh?: () => Promise<any>, base: any}>} engineParts
+   *  (page-replay.js; `fresh` hands over the instance kept from the base capture first) */
   constructor(store, engineParts) {
     this.store = store;
     this.engineParts = engineParts;
     this.handles = new Map();
     this.next = 1;
+    /** @type {{sessionId: string, moves: number[], record: any} | null} what newest() read, for restorePoint */
+    this.lastRead = null;
   }
 
   /** The game's checkpoint moves, newest first. */
@@ -51,26 +54,33 @@ export class SessionCheckpoints {
   }
 
   async newest(sessionId) {
-    for (const move of await this.movesOf(sessionId)) {
+    const moves = await this.movesOf(sessionId);
+    for (const move of moves) {
       const record = await this.store.load(sessionId, move);
-      if (resumable(record)) return JSON.stringify({ seq: record.seq });
+      if (resumable(record)) {
+        // the restorePoint call that follows (the same resume) uses them: nothing is read twice
+        this.lastRead = { sessionId, moves, record };
+        return JSON.stringify({ seq: record.seq });
+      }
     }
     return JSON.stringify({ seq: null });
   }
 
   async restorePoint(sessionId, lastSeq, firstSeq = 0) {
     const refused = [];
-    const moves = await this.movesOf(sessionId);
+    const read = this.lastRead && this.lastRead.sessionId === sessionId ? this.lastRead : null;
+    this.lastRead = null;
+    const moves = read ? read.moves : await this.movesOf(sessionId);
     if (!moves.length) return JSON.stringify({ move: null, refused });
-    const { start, base } = await this.engineParts();
+    const { start, fresh, base } = await this.engineParts();
     for (const move of moves) {
-      const record = await this.store.load(sessionId, move);
+      const record = read && read.record.move === move ? read.record : await this.store.load(sessionId, move);
       if (!resumable(record) || record.seq > lastSeq) continue; // seeks only, or past this journal
       if (record.seq < firstSeq) break; // before the part of the journal Python read (newest first: all the rest too)
       try {
         const navigation = await navigationOf(record);
         const state = await decode(record, base);
-        const engine = await start();
+        const engine = await (fresh ? fresh() : start());
         try {
           restoreInto(engine, state, base);
         } catch (error) {

@@ -9,5 +9,6 @@ declare global {
     nethackStorage: any;
     nethackEngineHost: any;
     nethackSessionCheckpoints: any;
+    nethackCheckpointer: any; // the background checkpointer (follower.js): tests and the bench read it
   }
 }

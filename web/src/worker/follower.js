@@ -1,0 +1,284 @@
+// follower.js - the page's background checkpointer: every live game this
+// worker owns gets checkpoints whether or not its timeline was ever opened
+// (docs/REPLAY.md, "The background checkpointer").
+//
+// A live page game runs the JSPI build, whose suspended stack is outside
+// linear memory, so its own instance cannot be snapshotted mid-wait. A
+// *follower* - an Asyncify instance of its own (replay-engine.js) - replays
+// the game's journal from its newest usable checkpoint (or the creation),
+// quiet, every boundary compared with the journal's (checkpoint-replay.js
+// Replayer.replay: a mismatch stops the follower and it takes no checkpoint),
+// and checkpoints itself at the moves where it holds the live session's own
+// navigation memory:
+//
+//   - after a call that leaves the game MEMORY_EVERY journal entries or more
+//     past the last memory taken, or on another level (a level change);
+//   - at the game's last move once it has been idle IDLE_MS (debounced after
+//     tool calls): the reload resume then has no tail to replay.
+//
+// The memory is the live tracker's navigation/snapshot.py dump at journal
+// entry k (worker.live_memory, read in one synchronous step with k), held
+// until the follower's replay reaches k: no second fold of the game.
+//
+// Off the live game's path: the follower works only while no page request
+// is in flight (`busy`), one slice of at most SLICE_MS of engine time (and
+// SLICE_MAX inputs) per macrotask, so a tool call that arrives waits for at
+// most one slice. It runs in the worker's one thread (not a Worker of its
+// own: a second worker would fetch and compile the Asyncify build again and
+// read the journal through another IndexedDB connection; the slices measure
+// small enough here - docs/BENCHMARKS.md).
+//
+// A game whose timeline is open (page-replay.js) is left to that replay's
+// own checkpoints.
+import { CheckpointRefused, decode, encode, restoreInto, snapshot } from './checkpoints.js';
+import { Replayer } from './checkpoint-replay.js';
+
+const SLICE_MS = 8;
+const SLICE_MAX = 32;
+export const MEMORY_EVERY = 128;
+const IDLE_MS = 250;
+const RETRY_MS = 100;
+
+export class BackgroundCheckpointer {
+  /** @param {{journal: {call: (op: string, argsJson: string) => Promise<string>},
+   *           store: import('./checkpoint-store.js').CheckpointStore,
+   *           engineParts: () => Promise<{start: () => Promise<any>, base: any}>,
+   *           liveMemory: (gameId: string, dump: boolean) => any,
+   *           creationMemory: (createdText: string) => string,
+   *           busy: () => boolean, skip: (gameId: string) => boolean}} options
+   *  liveMemory: worker.live_memory ({seq, level, navigation?} | null);
+   *  creationMemory: the navigation memory at the creation (one response folded) */
+  constructor({ journal, store, engineParts, liveMemory, creationMemory, busy, skip }) {
+    this.journal = journal;
+    this.store = store;
+    this.engineParts = engineParts;
+    this.liveMemory = liveMemory;
+    this.creationMemory = creationMemory;
+    this.busy = busy;
+    this.skip = skip;
+    /** @type {Map<string, any>} gameId -> its follow (see follow()) */
+    this.games = new Map();
+    this.scheduled = null;
+    this.running = false;
+    this.enabled = true;
+    // diagnostics (test hooks, bench): slices run and the longest one
+    /** @type {{slices: number, longestSliceMs: number, checkpoints: number, refused: any[]}} */
+    this.stats = { slices: 0, longestSliceMs: 0, checkpoints: 0, refused: [] };
+  }
+
+  /** A tool call on `gameId` finished (the worker calls this after every one). */
+  called(gameId) {
+    if (!this.enabled || !gameId || this.skip(gameId)) return;
+    const live = this.parse(this.liveMemory(gameId, false));
+    if (!live) return;
+    let game = this.games.get(gameId);
+    if (!game) {
+      game = { gameId, held: [], memorySeq: -1, memoryLevel: undefined, idle: null, follow: null, failed: null,
+               wantSeq: 0 };
+      this.games.set(gameId, game);
+    }
+    if (game.failed) return;
+    game.wantSeq = Math.max(game.wantSeq, live.seq);
+    if (game.memorySeq < 0 || live.level !== game.memoryLevel || live.seq - game.memorySeq >= MEMORY_EVERY) {
+      this.hold(game);
+    }
+    if (game.idle) clearTimeout(game.idle);
+    game.idle = setTimeout(() => {
+      game.idle = null;
+      if (this.busy()) {
+        game.idle = setTimeout(() => this.called(gameId), IDLE_MS);
+        return;
+      }
+      this.hold(game);
+      this.schedule();
+    }, IDLE_MS);
+    this.schedule();
+  }
+
+  parse(text) {
+    const value = text == null ? null : JSON.parse(String(text));
+    return value && Number.isInteger(value.seq) ? value : null;
+  }
+
+  /** Take the live memory now (its journal entry with it), unless it was taken at that entry already. */
+  hold(game) {
+    const live = this.parse(this.liveMemory(game.gameId, true));
+    if (!live || live.seq <= game.memorySeq || typeof live.navigation !== 'string') return;
+    game.held.push({ seq: live.seq, level: live.level, navigation: live.navigation });
+    game.memorySeq = live.seq;
+    game.memoryLevel = live.level;
+    game.wantSeq = Math.max(game.wantSeq, live.seq);
+  }
+
+  schedule(delay = 0) {
+    if (this.scheduled !== null || this.running) return;
+    this.scheduled = setTimeout(() => {
+      this.scheduled = null;
+      this.pump();
+    }, delay);
+  }
+
+  /** One slice of work for the first game that has some, then the next macrotask. */
+  async pump() {
+    if (this.busy()) return; // the call's end calls called() again, which schedules
+    this.running = true;
+    let more = false;
+    let retry = false;
+    try {
+      for (const game of this.games.values()) {
+        if (game.failed || this.skip(game.gameId)) continue;
+        const started = performance.now();
+        const outcome = await this.slice(game);
+        const ms = performance.now() - started;
+        this.stats.slices += 1;
+        this.stats.longestSliceMs = Math.max(this.stats.longestSliceMs, ms);
+        if (outcome === 'more') { more = true; break; }
+        if (outcome === 'wait') retry = true;
+      }
+    } finally {
+      this.running = false;
+    }
+    if (more) this.schedule();
+    else if (retry) this.schedule(RETRY_MS);
+  }
+
+  /** One bounded step of one game's follow: 'more' (call again), 'wait'
+   *  (held memory whose journal entries are not stored yet) or 'idle'. */
+  async slice(game) {
+    try {
+      if (!game.follow) {
+        if (!game.held.length) return 'idle';
+        game.follow = await this.follow(game.gameId);
+        return 'more';
+      }
+      const follow = game.follow;
+      if (follow.lastSeq < game.wantSeq) {
+        const before = follow.lastSeq;
+        await this.readJournal(game.gameId, follow);
+        if (follow.lastSeq === before && game.held.length) return 'wait';
+      }
+      const moves = follow.replayer.moves;
+      // held memories at moves the follower passed already (taken before it started) serve no checkpoint
+      while (game.held.length && game.held[0].seq <= follow.lastSeq && moveAt(moves, game.held[0].seq) < follow.at) {
+        game.held.shift();
+      }
+      const target = game.held.length && game.held[0].seq <= follow.lastSeq ? game.held[0] : null;
+      const goal = target ? moveAt(moves, target.seq) : follow.replayer.length;
+      if (follow.at < goal) {
+        const count = Math.min(goal - follow.at, follow.batch);
+        const started = performance.now();
+        await follow.replayer.replay(follow.engine, follow.at, follow.at + count);
+        const ms = performance.now() - started;
+        follow.at += count;
+        follow.batch = Math.max(1, Math.min(SLICE_MAX, Math.floor(count * SLICE_MS / Math.max(0.5, ms))));
+        return 'more';
+      }
+      if (target) { // the follower is at the held memory's move
+        game.held.shift();
+        if (!follow.checkpointed.has(follow.at)) await this.checkpoint(game.gameId, follow, follow.at, target.navigation);
+        return 'more';
+      }
+      return game.held.length ? 'wait' : 'idle';
+    } catch (error) {
+      game.failed = String(error && error.message ? error.message : error);
+      this.stats.refused.push({ gameId: game.gameId, code: error && error.code, message: game.failed });
+      if (game.follow) game.follow.engine.close();
+      game.follow = null;
+      console.warn(`[checkpoints] the background checkpointer stopped following ${game.gameId}: ${game.failed}`);
+      return 'idle';
+    }
+  }
+
+  /** A follower for the game: a fresh Asyncify instance at its newest
+   *  checkpoint whose digest is this journal's (or at the creation, with a
+   *  checkpoint taken there, as the timeline's replays expect one). */
+  async follow(gameId) {
+    const info = await this.read('getSession', gameId);
+    if (!info) throw new Error(`no stored game ${gameId}`);
+    const { start, base } = await this.engineParts();
+    const replayer = new Replayer({ start, base, info, moves: [], save: async () => {}, load: async () => null });
+    const follow = { replayer, base, engine: null, at: 0, lastSeq: 0, batch: 4, checkpointed: new Set() };
+    await this.readJournal(gameId, follow);
+    const moves = (await this.store.moves(gameId)).filter((move) => move <= replayer.length).sort((a, b) => b - a);
+    for (const move of moves) {
+      try {
+        const record = await this.store.load(gameId, move);
+        if (!record || record.navigationSha256 == null) continue;
+        const [digest] = await replayer.digestsAt([move]);
+        const state = await decode(record, base, digest);
+        const engine = await start();
+        restoreInto(engine, state, base);
+        Object.assign(follow, { engine, at: move });
+        follow.checkpointed.add(move);
+        return follow;
+      } catch (error) {
+        if (!(error instanceof CheckpointRefused)) throw error;
+        this.stats.refused.push({ gameId, move, code: error.code, message: error.message });
+      }
+    }
+    follow.engine = await start();
+    const created = await replayer.create(follow.engine);
+    await this.checkpoint(gameId, follow, 0, this.creationMemory(created));
+    return follow;
+  }
+
+  async read(op, ...args) {
+    const answer = JSON.parse(await this.journal.call(op, JSON.stringify(args)));
+    if (!answer.ok) throw new Error(`${op}: ${answer.message}`);
+    return answer.value;
+  }
+
+  /** The journal's settled entries after the last one read: completed ones are the follower's moves. */
+  async readJournal(gameId, follow) {
+    for (const entry of await this.read('journal', gameId, follow.lastSeq)) {
+      if (entry.seq !== follow.lastSeq + 1 || entry.state === 'reserved') break;
+      if (entry.state === 'completed' && entry.receipt) follow.replayer.moves.push(entry);
+      follow.lastSeq = entry.seq;
+    }
+  }
+
+  async checkpoint(gameId, follow, move, navigation) {
+    const { replayer, base, engine } = follow;
+    const [digest] = await replayer.digestsAt([move]);
+    const state = snapshot(engine, base);
+    const seq = move ? replayer.moves[move - 1].seq : 0;
+    const record = await encode({ move, seq, digest, summary: replayer.summaryAt(move), build: base.build,
+                                  baseHash: base.hash, by: 'follower' }, state, navigation);
+    await this.store.save(gameId, record);
+    follow.checkpointed.add(move);
+    this.stats.checkpoints += 1;
+  }
+
+  /** Stop following a game (closed, taken over, its timeline opened). */
+  forget(gameId) {
+    const game = this.games.get(gameId);
+    if (!game) return;
+    if (game.idle) clearTimeout(game.idle);
+    if (game.follow) game.follow.engine.close();
+    this.games.delete(gameId);
+  }
+
+  /** What the follower of a game has done (test hooks, bench). */
+  describe(gameId) {
+    const game = this.games.get(gameId);
+    const follow = game && game.follow;
+    return {
+      following: Boolean(follow), failed: game ? game.failed : null, at: follow ? follow.at : null,
+      journalSeq: follow ? follow.lastSeq : null,
+      held: game ? game.held.map((memory) => memory.seq) : [], checkpointed: follow ? [...follow.checkpointed] : [],
+      ...this.stats,
+    };
+  }
+}
+
+/** The number of completed inputs at or before journal entry `seq` (moves are in seq order). */
+function moveAt(moves, seq) {
+  let low = 0;
+  let high = moves.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (moves[middle].seq <= seq) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
