@@ -22,14 +22,13 @@ CATCH_UP_TIMEOUT = 600.0  # a 50k-input game's first catch-up under load takes m
 
 def store_locator(store: Store) -> str | None:
     """How another process opens this store: sqlite:PATH, a PostgreSQL URL, or None (only here)."""
-    from ..store.postgres import PostgresStore
     from ..store.sqlite import SqliteStore
 
     if isinstance(store, SqliteStore):
         return f"sqlite:{store.path}"
-    if isinstance(store, PostgresStore):
-        return store.conninfo
-    return None
+    # a PostgresStore (not imported: a host without psycopg has none)
+    conninfo = getattr(store, "conninfo", None)
+    return conninfo if isinstance(conninfo, str) and store.durability == "postgresql-commit" else None
 
 
 class CatchUpProcess:
