@@ -164,3 +164,34 @@ async def test_a_game_closed_after_its_last_catch_up_is_caught_up_at_its_end(tmp
         await restarted.close_all()
         await wasm_node.discard_spare()
         await store.close()
+
+
+async def test_a_catch_up_process_that_cannot_run_leaves_the_catch_ups_to_the_host(tmp_path: Path) -> None:
+    """A catch-up process that exits at once (here: its store cannot be opened) is reported, and the
+    catch-ups go on in the host for a while instead of starting a process at every look."""
+    if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
+        pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    games = GameRegistry(NativeEngine.start, store=store)
+    garbage = tmp_path / "not-a-database.sqlite3"
+    garbage.write_bytes(b"this is not an SQLite database" * 100)
+    broken = f"sqlite:{garbage}"
+    follower = Checkpointer(games, every=10_000, idle=0.2, min_inputs=100, interval=0.05, locator=broken)
+    follower.start()
+    try:
+        session = await games.create(dict(PARAMS, sessionId="process-fallback"))
+        await play(session, 0, 120)
+        for _ in range(600):
+            index = await store.checkpoint_index(session.session_id)
+            if index and index[-1]["seq"] == session.journal.seq:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            pytest.fail(f"the host never caught up: {follower.errors}")
+        assert any("catch-up process" in error for error in follower.errors), follower.errors
+        assert follower._process is not None and not follower._process.alive
+    finally:
+        await follower.stop()
+        await games.close_all()
+        await wasm_node.discard_spare()
+        await store.close()

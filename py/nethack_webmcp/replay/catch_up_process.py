@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..engine.native import _live
@@ -40,6 +42,9 @@ class CatchUpProcess:
 
     @classmethod
     async def start(cls, locator: str) -> CatchUpProcess:
+        # the package as this process imports it (a script may have put it on sys.path itself)
+        package_root = str(Path(__file__).resolve().parents[2])
+        paths = [package_root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
         try:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -49,6 +54,7 @@ class CatchUpProcess:
                 locator,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
             )
         except OSError as exc:
             raise StoreError(f"cannot start the catch-up process: {exc}") from exc

@@ -47,6 +47,7 @@ EVERY = 512  # inputs since the last catch-up that start one while the game goes
 IDLE = 2.0  # seconds without an input after which a game is caught up
 MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
 INTERVAL = 0.5  # seconds between looks at the games
+PROCESS_RETRY = 60.0  # seconds of catch-ups in this process after the catch-up process failed
 _running: set[Checkpointer] = set()
 
 
@@ -74,6 +75,7 @@ class Checkpointer:
         self.games = games  # a GameRegistry: .store and .sessions()
         self.locator = locator  # the store for a catch-up process; None: catch up in this process
         self._process: CatchUpProcess | None = None
+        self._process_retry_at = 0.0  # until then catch-ups run here (the process failed)
         self.every, self.idle, self.min_inputs, self.interval = every, idle, min_inputs, interval
         self._followed: dict[str, _Followed] = {}
         self._task: asyncio.Task[None] | None = None
@@ -161,10 +163,17 @@ class Checkpointer:
             await self.catch_up(session_id)
             return
         followed = self._followed.setdefault(session_id, _Followed())
-        if self._process is None or not self._process.alive:
-            self._process = await CatchUpProcess.start(self.locator)
+        if time.monotonic() < self._process_retry_at:  # the process failed lately: catch up here
+            await self.catch_up(session_id)
+            return
         started = time.perf_counter()
-        reply = await self._process.catch_up(session_id)
+        try:
+            if self._process is None or not self._process.alive:
+                self._process = await CatchUpProcess.start(self.locator)
+            reply = await self._process.catch_up(session_id)
+        except StoreError:
+            self._process_retry_at = time.monotonic() + PROCESS_RETRY
+            raise
         if "error" in reply:
             raise StoreError(f"catch-up process: {reply['error']}")
         if "refused" in reply:
