@@ -25,6 +25,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from nethack_webmcp.projection.world import rows as world_rows
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -232,6 +233,6 @@ def assert_spectator_matches(shown: dict[str, Any], observed: dict[str, Any]) ->
     assert shown["pw"] == f"{vitals['energy']}/{vitals['energyMax']}"
     assert shown["depth"].startswith(scene["self"]["level"]["label"])
     assert shown["name"] == scene["self"]["name"]
-    world = [row["marks"] for row in scene["world"]["rows"]]
+    world = [row["marks"] for row in world_rows(scene["world"])]
     assert shown["rows"] == world
     assert shown["inventory"].startswith("current")

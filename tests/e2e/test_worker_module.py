@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from nethack_webmcp import worker
 from nethack_webmcp.engine.native import NativeEngine
+from nethack_webmcp.projection.world import rows as world_rows
 from nethack_webmcp.session import GameRegistry
 from nethack_webmcp.tools import ToolContext, declarations
 from support.threads import run_in_thread
@@ -60,7 +61,7 @@ def test_calls_spectate_and_errors(native_worker: None) -> None:
     # a live game's seed is sealed from spectators too, even one its creator chose
     assert "seed" not in before["session"] and before["gate"] == "ready"
     assert [row["marks"] for row in before["map"]["rows"]] == [
-        row["marks"] for row in observed["scene"]["world"]["rows"]
+        row["marks"] for row in world_rows(observed["scene"]["world"])
     ]
     assert len(before["map"]["rows"]) == 21 and all(len(row["colors"]) == 80 for row in before["map"]["rows"])
     assert before["observation"]["turn"] == observed["basis"]["turn"]

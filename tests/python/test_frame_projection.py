@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from nethack_webmcp.projection import frame as frames
 from nethack_webmcp.projection.outcome import from_steps
+from nethack_webmcp.projection.world import rows as world_rows
 from nethack_webmcp.tools import schema as checker
 from replay import replay
 
@@ -213,9 +214,11 @@ async def test_observe_frame_adds_the_full_world_only() -> None:
     observed = frames.build(session, include_world=True)
     assert "world" not in routine["scene"]
     world = observed["scene"]["world"]
-    assert [row["y"] for row in world["rows"]] == list(range(21))
+    assert world["encoding"] == "spans-v1"  # only the rows that show anything, each its span
+    full = world_rows(world)
+    assert [row["y"] for row in full] == list(range(21))
     assert all(
         len(row[layer]) == 80
-        for row in world["rows"]
+        for row in full
         for layer in ("marks", "colors", "kinds", "terrain", "features", "visible")
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from nethack_webmcp.projection.world import rows as world_rows
 from support.client import Client, bound
 
 pytestmark = pytest.mark.asyncio
@@ -77,7 +78,7 @@ async def test_lookup_inventory_equipment_observe(agent: Client) -> None:
     equipment = (await free(agent, created, "equipment", sessionId=sid))["result"]
     assert {s["slot"] for s in equipment["slots"]} == {"weapon", "alternateWeapon", "bodyArmor"}
     observed = await free(agent, created, "observe", sessionId=sid)
-    assert len(observed["scene"]["world"]["rows"]) == 21
+    assert len(world_rows(observed["scene"]["world"])) == 21
     assert observed["result"]["recentMessages"]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..geometry import MAP_ROWS, MAX_X, MIN_X, direction_between
 from ..navigation.level import LevelView
 from ..navigation.terrain import TERRAIN_TYPES, door_orientation
-from . import mapview
+from . import mapview, world
 from .nearby import nearby
 from .vocabulary import POINT_FEATURES
 
@@ -152,26 +152,6 @@ def perception(observation: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def world(level: LevelView) -> dict[str, Any]:
-    """Every merged row of the current level, in the driver's rows-v1 layers."""
-    return {
-        "levelId": level.level_id,
-        "encoding": "rows-v1",
-        "rows": [
-            {
-                "y": y,
-                "marks": level.marks[y],
-                "colors": level.colors[y],
-                "kinds": level.kinds[y],
-                "terrain": level.terrain_marks[y],
-                "features": level.features[y],
-                "visible": level.visibility[y],
-            }
-            for y in range(MAP_ROWS)
-        ],
-    }
-
-
 #: the view-only parts of the latest scenes, by the view they were drawn from
 _DRAWN: OrderedDict[int, tuple[LevelView, dict[str, Any]]] = OrderedDict()
 DRAWN_KEPT = 32  # a few games' latest views (one process serves up to 16 games)
@@ -226,5 +206,5 @@ def build(
     if end is not None:
         scene["end"] = end
     if include_world:
-        scene["world"] = world(level)
+        scene["world"] = world.of_level(level)  # spans-v1: projection/world.py
     return scene

@@ -34,6 +34,7 @@ from ..navigation import STOP_REASONS
 from ..navigation.level import _OCCUPANT_KINDS
 from ..navigation.terrain import _HAZARDS, TERRAIN_TYPES, Freshness
 from ..projection import frame as frames
+from ..projection import world as world_encoding
 from ..projection.vocabulary import POINT_FEATURES
 from ..session.gate import Gate
 from ..session.session import Submission
@@ -145,7 +146,6 @@ def definitions() -> dict[str, Any]:
         "occupantKind": words(_OCCUPANT_KINDS.values()),
         "category": words(CATEGORIES),
         "call": closed({"tool": STRING, "arguments": OBJECT}),
-        "row": {"type": "string", "minLength": MAP_WIDTH, "maxLength": MAP_WIDTH},
     }
 
 
@@ -313,10 +313,26 @@ def end() -> dict[str, Any]:
 
 
 def world() -> dict[str, Any]:
-    layers = ("marks", "colors", "kinds", "terrain", "features", "visible")
-    row = closed({"y": {"type": "integer", "minimum": 0, "maximum": MAP_ROWS - 1}, **dict.fromkeys(layers, ref("row"))})
+    """spans-v1 (projection/world.py): per row that shows anything, its span x0.. of
+    equal-length layer strings; every other cell is the layer's `blank`."""
+    cells = {"type": "string", "minLength": 1, "maxLength": MAP_WIDTH}
+    span = closed(
+        {
+            "y": {"type": "integer", "minimum": 0, "maximum": MAP_ROWS - 1},
+            "x0": {"type": "integer", "minimum": 0, "maximum": MAP_WIDTH - 1},
+            **dict.fromkeys(world_encoding.LAYERS, cells),
+        }
+    )
+    blank = closed(
+        {layer: {"const": cell} for layer, cell in world_encoding.BLANK.items()},
+    )
     return closed(
-        {"levelId": STRING, "encoding": {"const": "rows-v1"}, "rows": array(row, minItems=MAP_ROWS, maxItems=MAP_ROWS)}
+        {
+            "levelId": STRING,
+            "encoding": {"const": world_encoding.ENCODING},
+            "blank": blank,
+            "rows": array(span, maxItems=MAP_ROWS),
+        }
     )
 
 

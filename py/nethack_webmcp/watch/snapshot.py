@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..projection import decision as decision_view
-from ..projection.scene import world
+from ..projection.world import level_rows
 from ..session import Session
 
 OBSERVATION_FIELDS = (
@@ -41,7 +41,7 @@ def spectator_snapshot(session: Session) -> dict[str, Any]:
     standing decision, end, ownership and storage diagnostics."""
     observation = session.observation
     level = session.level()
-    rows = world(level)["rows"]
+    rows = level_rows(level)  # the full rows-v1 layers (the frame sends spans: projection/world.py)
     return {
         "sessionId": session.session_id,
         "revision": session.revision,
