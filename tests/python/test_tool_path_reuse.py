@@ -113,3 +113,25 @@ async def test_a_step_before_snapshot_is_the_last_after_recomputed(agent: Client
     assert after.revision == searched["basis"]["revision"] != kept.revision
     session._snapshot = None
     assert session.snapshot() == after
+
+
+async def test_a_view_changed_only_in_turn_reuses_the_last_drawing(agent: Client) -> None:
+    """A search that moved nothing draws what the last frame drew (scene.same_picture):
+    every frame's parts still equal a fresh drawing, and the reuse is taken."""
+    created = await agent.create(seed=42)
+    frame = created
+    reused = 0
+    previous: LevelView | None = None
+    for _ in range(60):
+        if frame.get("decision"):
+            frame = await agent.ok("respond", **frame["decision"]["cancel"]["arguments"])
+            continue
+        frame = await agent.ok("interact", **bound(frame), action="search")
+        level = agent.games.get(created["basis"]["sessionId"]).level()
+        assert view_parts(frame) == view_parts_afresh(level)
+        if previous is not None and previous is not level and scene.same_picture(previous, level):
+            assert previous.turn != level.turn  # a new view, a later turn, the same picture
+            assert scene.drawn_from(level) is scene.drawn_from(previous)
+            reused += 1
+        previous = level
+    assert reused > 0

@@ -8,6 +8,7 @@ appearance appear only when the engine disclosed them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import OrderedDict
 from typing import Any
@@ -155,26 +156,43 @@ def perception(observation: dict[str, Any]) -> dict[str, str]:
 #: the view-only parts of the latest scenes, by the view they were drawn from
 _DRAWN: OrderedDict[int, tuple[LevelView, dict[str, Any]]] = OrderedDict()
 DRAWN_KEPT = 32  # a few games' latest views (one process serves up to 16 games)
+#: LevelView fields no drawn part reads (nearby, entities, features, objects,
+#: map): a search that finds nothing changes only these (the turn and the
+#: square's search count), so its view draws what the last one drew
+UNDRAWN = frozenset({"turn", "searched", "observed"})
+DRAWN_FIELDS = tuple(f.name for f in dataclasses.fields(LevelView) if f.name not in UNDRAWN)
+
+
+def same_picture(a: LevelView, b: LevelView) -> bool:
+    """Whether two views are equal in every field a drawn part reads (cheap
+    fields first; a layer tuple compares its strings by identity first)."""
+    return all(getattr(a, name) == getattr(b, name) for name in DRAWN_FIELDS)
 
 
 def drawn_from(level: LevelView) -> dict[str, Any]:
     """nearby, entities, features, objects and map, in the scene's order:
     functions of the (immutable) view alone, so a frame of a view already
     drawn reuses them - an observe whose picture is the memory's own view
-    (navigation.level) shows what the last acting frame drew, and repeated
-    observes the same. Shared between the frames that show them: frames are
+    (navigation.level) shows what the last acting frame drew, repeated
+    observes the same, and a view equal to the last one drawn in every field
+    the parts read (`same_picture`: an input that changed only the turn)
+    the same. Shared between the frames that show them: frames are
     never changed once built (projection/mapview.render says what is)."""
     kept = _DRAWN.get(id(level))
     if kept is not None and kept[0] is level:  # (the view is held here, so its id is not reused)
         _DRAWN.move_to_end(id(level))
         return kept[1]
-    drawn = {
-        "nearby": nearby(level),
-        "entities": entities(level),
-        "features": features(level),
-        "objects": objects(level),
-        "map": mapview.render(level),
-    }
+    latest = next(reversed(_DRAWN.values()), None)
+    if latest is not None and same_picture(latest[0], level):
+        drawn = latest[1]
+    else:
+        drawn = {
+            "nearby": nearby(level),
+            "entities": entities(level),
+            "features": features(level),
+            "objects": objects(level),
+            "map": mapview.render(level),
+        }
     _DRAWN[id(level)] = (level, drawn)
     if len(_DRAWN) > DRAWN_KEPT:
         _DRAWN.popitem(last=False)
