@@ -13,7 +13,7 @@ import json
 import random
 
 import pytest
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
 from nethack_webmcp.geometry import MAP_ROWS, MAP_WIDTH
 from nethack_webmcp.projection import frame as frames
 from nethack_webmcp.projection import world

@@ -355,7 +355,68 @@ def _route(result: dict[str, Any]) -> str:
     )
 
 
+def _fields(entry: Any, first: str = "name") -> str:
+    """One record as `first k v k v` (its other scalar fields in order; others as JSON)."""
+    if not isinstance(entry, dict):
+        return _compact(entry)
+    parts = [str(entry[first])] if first in entry else []
+    for key, value in entry.items():
+        if key != first:
+            parts.append(f"{key} {value if isinstance(value, (str, int, float)) else _compact(value)}")
+    return " ".join(parts)
+
+
+def _skills(skills: list[Any]) -> str:
+    """Skills grouped by (rank, advance), each group's names in the engine's order."""
+    groups: dict[str, list[str]] = {}
+    others: list[str] = []
+    for skill in skills:
+        if isinstance(skill, dict) and set(skill) == {"name", "rank", "advance"}:
+            groups.setdefault(f"{skill['rank']}/{skill['advance']}", []).append(str(skill["name"]))
+        else:
+            others.append(_fields(skill))
+    listed = [f"{group}: {', '.join(names)}" for group, names in groups.items()]
+    return "; ".join(listed + others) or "none"
+
+
+def _observe(result: dict[str, Any]) -> str:
+    """observe's result without its JSON: the messages, every knowledge record
+    field by field (skills grouped by rank/advance), the state hash, the rest as JSON."""
+    lines = ["observe: messages " + _compact(result.get("recentMessages") or [])]
+    if result.get("running"):
+        lines.append(f"running operation {result['running']}")
+    knowledge = result.get("knowledge")
+    if isinstance(knowledge, dict):
+        rest = dict(knowledge)
+        spells = rest.pop("spells", None)
+        if spells is not None:
+            lines.append("spells: " + ("; ".join(_fields(spell) for spell in spells) or "none"))
+        skills = rest.pop("skills", None)
+        if skills is not None:
+            lines.append("skills (rank/advance): " + _skills(skills))
+        levels = rest.pop("levels", None)
+        if levels is not None:
+            lines.append("levels: " + ("; ".join(_fields(level, "levelId") for level in levels) or "none"))
+        conduct = rest.pop("conduct", None)
+        if isinstance(conduct, dict):
+            lines.append("conduct: " + ", ".join(f"{key} {value}" for key, value in conduct.items()))
+        achievements = rest.pop("achievements", None)
+        if achievements is not None:
+            lines.append("achievements: " + (_compact(achievements) if achievements else "none"))
+        if rest:
+            lines.append("knowledge " + bounded_json(rest))
+    if result.get("stateHash"):
+        lines.append(f"stateHash {result['stateHash']}")
+    rest = {key: value for key, value in result.items() if key not in OBSERVE_SHOWN}
+    if rest:
+        lines.append("result " + bounded_json(rest))
+    return "\n".join(lines)
+
+
+OBSERVE_SHOWN = frozenset({"kind", "recentMessages", "running", "knowledge", "stateHash"})
+
 RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "observe": _observe,
     "help": lambda result: str(result["text"]),
     "leg": _leg,
     "navigation": _navigation,
