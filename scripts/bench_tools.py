@@ -19,7 +19,8 @@ through the tools directly (no MCP) and each stage is timed apart: the tool
 call (validation, session, engine, projection), within it the engine's
 requests, the store's awaits (SQLite commits: WAL, synchronous=FULL) and the
 rest (`python`: ours), then the text rendering, the SDK runner's validation and dump of the result and its
-JSON serialisation - what a call costs before the wire.
+JSON serialisation - what a call costs before the wire - and the size of
+the JSON-RPC response line each kind sends.
 
 The last line is one JSON object (the numbers of the tables in
 docs/BENCHMARKS.md, "The stdio tool path").
@@ -53,6 +54,8 @@ from nethack_webmcp.tools import BY_NAME, ToolContext  # noqa: E402
 #: NetHack's moon phase and night depend on the date: every run plays the same game
 GAME_CLOCK = 1768046400
 KINDS = ("help", "observe", "search", "observeAfterSearch")
+#: the in-process stages timed apart (ms); "bytes" is the JSON-RPC response line's size
+TIMED_STAGES = ("call", "engine", "store", "python", "text", "result", "json")
 #: the protocol era the in-process stages shape results for (the stdio client's)
 PROTOCOL = "2026-07-28"
 
@@ -190,8 +193,7 @@ async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[s
     games._engine_factory = timed_engine
     ctx = ToolContext(games)
     stages: dict[str, dict[str, list[float]]] = {
-        kind: {"call": [], "engine": [], "store": [], "python": [], "text": [], "result": [], "json": []}
-        for kind in KINDS
+        kind: {stage: [] for stage in (*TIMED_STAGES, "bytes")} for kind in KINDS
     }
 
     async def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -217,7 +219,7 @@ async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[s
                     # for the protocol era; then our stdio writer's JSON of the response
                     result = serialize_server_result("tools/call", PROTOCOL, tool_result(frame, rendered))
                     t3 = time.perf_counter()
-                    types.JSONRPCResponse(jsonrpc="2.0", id=1, result=result).model_dump_json(
+                    line = types.JSONRPCResponse(jsonrpc="2.0", id=1, result=result).model_dump_json(
                         by_alias=True, exclude_unset=True
                     )
                     t4 = time.perf_counter()
@@ -225,8 +227,9 @@ async def in_process(calls: int, seed: int, state_dir: Path) -> dict[str, dict[s
                         game.frame = frame
                     if not warm:
                         spent = (t1 - t0, engine, store, t1 - t0 - engine - store, t2 - t1, t3 - t2, t4 - t3)
-                        for stage, seconds in zip(stages[kind], spent, strict=True):
+                        for stage, seconds in zip(TIMED_STAGES, spent, strict=True):
                             stages[kind][stage].append(seconds * 1000)
+                        stages[kind]["bytes"].append(len(line.encode()))
     finally:
         await games.close_all()
         await games.store.close()
@@ -260,8 +263,13 @@ async def main() -> None:
     print()
     print("| stage (in process, median ms) | " + " | ".join(KINDS) + " |")
     print("| --- | " + " | ".join("---:" for _ in KINDS) + " |")
-    for stage in stages["help"]:
+    for stage in TIMED_STAGES:
         print(f"| {stage} | " + " | ".join(f"{median(stages[kind][stage]):.3f}" for kind in KINDS) + " |")
+    print(
+        "| response bytes (JSON-RPC line) | "
+        + " | ".join(f"{median(stages[kind]['bytes']):.0f}" for kind in KINDS)
+        + " |"
+    )
     summary = {
         "rounds": opts.rounds,
         "callsPerRound": opts.calls,
@@ -270,7 +278,8 @@ async def main() -> None:
         "observeRatio": round(median(timed["observe"]) / floor, 3),
         "observeAfterSearchRatio": round(median(timed["observeAfterSearch"]) / floor, 3),
         "actingRatio": round(median(timed["search"]) / floor, 3),
-        "stagesMs": {kind: {stage: round(median(v), 4) for stage, v in stages[kind].items()} for kind in KINDS},
+        "stagesMs": {kind: {stage: round(median(stages[kind][stage]), 4) for stage in TIMED_STAGES} for kind in KINDS},
+        "responseBytes": {kind: round(median(stages[kind]["bytes"])) for kind in KINDS},
     }
     print(json.dumps(summary, separators=(",", ":")))
 
