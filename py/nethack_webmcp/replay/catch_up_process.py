@@ -65,10 +65,13 @@ class CatchUpProcess:
     def alive(self) -> bool:
         return self.process.returncode is None
 
-    async def catch_up(self, session_id: str) -> dict[str, Any]:
-        """The worker's answer for one catch-up of the game (catch_up_worker.py)."""
+    async def catch_up(self, session_id: str, given: tuple[int, bytes] | None = None) -> dict[str, Any]:
+        """The worker's answer for one catch-up of the game (catch_up_worker.py), with the live
+        session's navigation memory at journal entry given[0] when given."""
         async with self.lock:
-            request = {"id": self.next_id, "catchUp": session_id}
+            request: dict[str, Any] = {"id": self.next_id, "catchUp": session_id}
+            if given is not None:
+                request["at"] = {"seq": given[0], "navigation": given[1].decode("utf-8")}
             self.next_id += 1
             assert self.process.stdin is not None and self.process.stdout is not None
             self.busy = True

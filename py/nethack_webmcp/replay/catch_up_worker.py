@@ -12,9 +12,13 @@ start (its Node engine inherits it), so on a busy machine live calls go first.
 
 LOCATOR is `sqlite:PATH` (the state directory's database: WAL lets this
 process read and write beside the host) or a `postgresql://` URL. Requests
-are NDJSON lines on stdin, answered in order on stdout:
+are NDJSON lines on stdin, answered in order on stdout. `at` is the live
+session's navigation memory at journal entry S0 (session/idle_point.py): a
+quiet replay saves it with that entry's checkpoint; without it the replay's
+full responses are folded into a memory, as an exact resume does.
 
-    {"id": N, "catchUp": SESSION_ID}  ->  {"id": N, "seq": S, "saved": [moves]}
+    {"id": N, "catchUp": SESSION_ID[, "at": {"seq": S0, "navigation": TEXT}]}
+                                      ->  {"id": N, "seq": S, "saved": [moves]}
                                           {"id": N, "seq": null}       (nothing to replay yet)
                                           {"id": N, "refused": MESSAGE} (the journal does not reproduce the game)
                                           {"id": N, "error": MESSAGE}   (a store or engine failure: try later)
@@ -54,11 +58,14 @@ async def open_store(locator: str) -> Store:
 
 async def answer(checkpointer: Checkpointer, request: dict[str, Any]) -> dict[str, Any]:
     reply: dict[str, Any] = {"id": request.get("id")}
-    session_id = request.get("catchUp")
-    if not isinstance(session_id, str):
-        return {**reply, "error": "a request is {id, catchUp: sessionId}"}
+    session_id, at = request.get("catchUp"), request.get("at")
+    given = None
+    if isinstance(at, dict) and isinstance(at.get("seq"), int) and isinstance(at.get("navigation"), str):
+        given = (at["seq"], at["navigation"].encode("utf-8"))
+    if not isinstance(session_id, str) or (at is not None and given is None):
+        return {**reply, "error": "a request is {id, catchUp: sessionId[, at: {seq, navigation}]}"}
     try:
-        builder = await checkpointer.catch_up(session_id)
+        builder = await checkpointer.catch_up(session_id, given)
     except (StoreError, EngineError, OSError) as exc:
         return {**reply, "error": str(exc)}
     failed = checkpointer.failure(session_id)

@@ -37,6 +37,7 @@ from ..engine import EngineError
 from ..engine.wasm_node import prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
+from ..session.idle_point import idle_point
 from ..store import JournalEntry, StoreError
 from . import persisted
 from .catch_up_process import CatchUpProcess, store_locator
@@ -155,22 +156,21 @@ class Checkpointer:
             return
         followed = self._followed.setdefault(session.session_id, _Followed())
         if self._due(followed, int(session.journal.seq), time.monotonic()):
-            await self._catch_up(session.session_id)
+            point = idle_point(session)
+            if point is not None:  # else a call holds it: looked at again next time
+                await self._catch_up(session.session_id, (point.seq, point.navigation or b""))
 
-    async def _catch_up(self, session_id: str) -> None:
+    async def _catch_up(self, session_id: str, given: tuple[int, bytes] | None = None) -> None:
         """One catch-up of a followed game, in the catch-up process when there is one."""
-        if self.locator is None:
-            await self.catch_up(session_id)
+        if self.locator is None or time.monotonic() < self._process_retry_at:  # (the process failed lately)
+            await self.catch_up(session_id, given)
             return
         followed = self._followed.setdefault(session_id, _Followed())
-        if time.monotonic() < self._process_retry_at:  # the process failed lately: catch up here
-            await self.catch_up(session_id)
-            return
         started = time.perf_counter()
         try:
             if self._process is None or not self._process.alive:
                 self._process = await CatchUpProcess.start(self.locator)
-            reply = await self._process.catch_up(session_id)
+            reply = await self._process.catch_up(session_id, given)
         except StoreError:
             self._process_retry_at = time.monotonic() + PROCESS_RETRY
             raise
@@ -184,8 +184,10 @@ class Checkpointer:
             self.catch_ups += 1
             self.seconds += time.perf_counter() - started
 
-    async def catch_up(self, session_id: str) -> persisted.Builder | None:
-        """Checkpoint the game up to its stored journal's end now (with its navigation memory)."""
+    async def catch_up(self, session_id: str, given: tuple[int, bytes] | None = None) -> persisted.Builder | None:
+        """Checkpoint the game up to its stored journal's end now, with its navigation memory: the live
+        session's at journal entry given[0] (session/idle_point.py; a quiet replay), else folded from
+        the full responses of a replay from the newest checkpoint that keeps one."""
         followed = self._followed.setdefault(session_id, _Followed())
         store = self.games.store
         info = await store.get_session(session_id)
@@ -206,7 +208,13 @@ class Checkpointer:
             extend(followed.digests, moves[len(followed.digests) - 1 :])
         try:
             builder = await persisted.ensure(
-                store, info, followed.entries, fold=True, digests=followed.digests, extra=level_changes(moves)
+                store,
+                info,
+                followed.entries,
+                fold=given is None,
+                given=given,
+                digests=followed.digests,
+                extra=level_changes(moves),
             )
         except ReplayRefused as refused:
             followed.failed = refused.message

@@ -64,6 +64,18 @@ def summary_at(info: SessionInfo, moves: Sequence[JournalEntry], move: int) -> S
     return receipt  # type: ignore[return-value]
 
 
+def move_of_seq(moves: Sequence[JournalEntry], seq: int) -> int | None:
+    """The move whose input is journal entry `seq` (0: none yet), or None when the moves do not hold it."""
+    if seq == 0 and not moves:
+        return 0
+    for move in range(len(moves), 0, -1):  # the entry sought is near the end
+        if moves[move - 1]["seq"] == seq:
+            return move
+        if moves[move - 1]["seq"] < seq:
+            break
+    return None
+
+
 def seq_at(moves: Sequence[JournalEntry], move: int) -> int:
     return 0 if move == 0 else int(moves[move - 1]["seq"])
 
@@ -168,9 +180,11 @@ class Builder:
         extra: Iterable[int] = (),
         max_inputs: int = MAX_INPUTS,
         spacing: float = SPACING,
+        given: tuple[int, bytes] | None = None,
     ) -> None:
         self.store, self.info, self.moves, self.digests, self.engine = store, info, moves, digests, engine
         self.memory = memory
+        self.given = given  # (move, navigation/snapshot.py dump): the live session's memory at that move
         self.extra = sorted(set(extra))
         self.max_inputs = max_inputs
         self.spacing = spacing
@@ -182,7 +196,9 @@ class Builder:
         summary = summary_at(self.info, self.moves, move)
         record = await self.engine.save(move, self.digests[move], summary)
         navigation = None
-        if self.memory is not None and (last or move - self.memory_at >= MEMORY_EVERY):
+        if self.given is not None and self.given[0] == move:
+            navigation = self.given[1]
+        elif self.memory is not None and (last or move - self.memory_at >= MEMORY_EVERY):
             navigation = snapshot.dump(self.memory)
             self.memory_at = move
         checkpoint: Checkpoint = {
@@ -253,13 +269,17 @@ async def ensure(
     extra: Iterable[int] = (),
     fold: bool = False,
     digests: list[str] | None = None,
+    given: tuple[int, bytes] | None = None,
 ) -> Builder:
     """Make the game's stored checkpoints cover its whole journal: drop the
     ones not of this journal (and all when any is of another engine: stale),
     go on from the newest usable one (with `fold`, the newest that keeps its
     navigation memory) or from the creation, and checkpoint to the last move.
-    On an engine of its own, closed at the end. Returns the builder (what it
-    saved). Raises ReplayRefused when the journal does not reproduce the game."""
+    `given` is (journal seq, memory) from the live session (session/idle_point.py):
+    a quiet replay then checkpoints that entry's move with that memory, no
+    response folded. On an engine of its own, closed at the end. Returns the
+    builder (what it saved). Raises ReplayRefused when the journal does not
+    reproduce the game."""
     from .digest import chain
 
     session_id = info["sessionId"]
@@ -276,9 +296,23 @@ async def ensure(
                 good = []
             elif refused:
                 await store.drop_checkpoints(session_id, refused)
+            given_move = move_of_seq(moves, given[0]) if given is not None else None
+            if given_move is not None:  # the replay passes through it (its checkpoint gets the memory)
+                extra = [*extra, given_move]
+                good = [move for move in good if move < given_move or move == given_move == 0]
+            elif given is not None:  # not an input's entry of this read: the memory is folded instead
+                fold = True
             keeps_memory = {entry["move"] for entry in index if entry["meta"].get("navigationSha256")}
             candidates = [move for move in good if move in keeps_memory] if fold else good
-            builder = Builder(store, info, moves, digests, engine, extra=extra)
+            builder = Builder(
+                store,
+                info,
+                moves,
+                digests,
+                engine,
+                extra=extra,
+                given=(given_move, given[1]) if given is not None and given_move is not None else None,
+            )
             at = await _start(builder, candidates, fold)
             await builder.run(at, len(moves), first=at == 0)
             return builder

@@ -1,0 +1,41 @@
+"""idle_point.py - a live game's last settled journal entry and its navigation memory there, read together.
+
+A checkpoint that a session resumes from holds the engine's state and the
+host's navigation memory at one journal entry. The engine's state can be
+rebuilt by any engine replaying the journal quietly; the memory is what the
+live session's own tracker holds, so the checkpointers (the native one in
+replay/checkpointer.py, the page's in web/src/worker/follower.js through
+worker.live_memory) take it from the live session instead of folding every
+full response again. It is read in one synchronous step, only while no call
+holds the game: then the tracker has applied exactly the inputs the journal
+has settled, so the two agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..navigation import snapshot
+
+
+@dataclass(frozen=True)
+class IdlePoint:
+    seq: int  # the last settled journal entry
+    level: Any  # the tracker's level then
+    navigation: bytes | None  # navigation/snapshot.py's dump, when asked for
+
+
+def idle_point(session: Any, *, dump: bool = True) -> IdlePoint | None:
+    """The point of a game this host owns and nothing is running on; None while a call holds it
+    (the memory may be ahead of the journal), when it ended, its writes fail or another host owns it."""
+    if (
+        session.lock.locked()
+        or (session.running is not None and not session.running.done)
+        or session.state.ended
+        or session.journal.fault is not None
+        or session.gate == "lostOwnership"
+    ):
+        return None
+    tracker = session.state.tracker
+    return IdlePoint(int(session.journal.seq), tracker.level_id, snapshot.dump(tracker) if dump else None)
