@@ -82,6 +82,7 @@ class Checkpointer:
         self._task: asyncio.Task[None] | None = None
         self.catch_ups = 0  # catch-ups done (tests, metrics)
         self.seconds = 0.0  # spent in them
+        self.folded = 0  # of them, those that folded full responses (no live memory given)
         self.errors: list[str] = []  # the last failures (diagnostics)
 
     def start(self) -> None:
@@ -181,6 +182,7 @@ class Checkpointer:
             return
         if reply.get("seq") is not None:
             followed.seq = int(reply["seq"])
+            self.folded += bool(reply.get("folded"))
             self.catch_ups += 1
             self.seconds += time.perf_counter() - started
 
@@ -220,6 +222,7 @@ class Checkpointer:
             followed.failed = refused.message
             return None
         followed.seq = int(followed.entries[-1]["seq"]) if followed.entries else 0
+        self.folded += builder.given is None
         self.catch_ups += 1
         self.seconds += time.perf_counter() - started
         return builder
