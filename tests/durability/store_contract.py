@@ -24,6 +24,7 @@ from nethack_webmcp.store import (
     Checkpoint,
     GameRecord,
     JournalEntry,
+    Outcome,
     OwnershipLost,
     SessionInfo,
     Store,
@@ -228,6 +229,50 @@ async def check_a_completion_and_its_receipt_are_one_write(store: Store) -> None
     assert await store.receipts("g1") == [receipt, again]
 
 
+async def check_a_completion_rides_with_the_next_reservation(store: Store) -> None:
+    """reserve(completing=...) (stores with reserves_with_completion: every one
+    here) closes the earlier entry and reserves the next in one write, with the
+    completion's session fields; a reservation refused (a gap, a repeated seq)
+    or a completion refused (not reserved, another game's, not earlier) writes
+    neither."""
+    assert store.reserves_with_completion
+    await store.create_session(info())
+    await store.create_session(info("g2"))
+    await store.reserve(entry(1))
+
+    def closing(seq: int, session_id: str = "g1") -> Outcome:
+        return Outcome(session_id, seq, "completed", done(seq), 200.5 + seq, {"lastDepth": 2}, None)
+
+    def shown(session_id: str = "g1") -> list[tuple[int, str]]:
+        return [(e["seq"], e["state"]) for e in entries[session_id]]
+
+    entries: dict[str, list[JournalEntry]] = {}
+
+    async def read() -> None:
+        entries["g1"] = await store.journal("g1")
+        entries["g2"] = await store.journal("g2")
+
+    for refused in (entry(3), entry(1)):  # a gap; the completed entry's own seq again
+        with raises(StoreConflict):
+            await store.reserve(refused, completing=closing(1))
+        await read()
+        assert shown() == [(1, "reserved")], "the refused reservation's completion is not written either"
+    with raises(StoreConflict):  # a completion of another game never rides along
+        await store.reserve(entry(2), completing=closing(1, "g2"))
+    with raises(StoreConflict):  # nor one of a later entry
+        await store.reserve(entry(2), completing=closing(2))
+    await store.reserve(entry(2), completing=closing(1))
+    await read()
+    assert shown() == [(1, "completed"), (2, "reserved")]
+    assert entries["g1"][0]["receipt"] == done(1) and entries["g1"][0]["completedAt"] == 201.5
+    stored = await store.get_session("g1")
+    assert stored is not None and stored["lastDepth"] == 2
+    with raises(StoreConflict):  # an entry is completed once: not again with the next reservation
+        await store.reserve(entry(3), completing=closing(1))
+    await read()
+    assert shown() == [(1, "completed"), (2, "reserved")] and shown("g2") == []
+
+
 async def check_a_receipt_keeps_its_tool_call(store: Store) -> None:
     """A receipt's tool call reads back with it, from every reader (one, all, latest, recent),
     and a receipt stored without one (an old game's) still has none."""
@@ -377,6 +422,7 @@ CHECKS: list[Callable[[Store], Awaitable[None]]] = [
     check_recent_records_order,
     check_receipts,
     check_a_completion_and_its_receipt_are_one_write,
+    check_a_completion_rides_with_the_next_reservation,
     check_a_receipt_keeps_its_tool_call,
     check_import_is_atomic,
     check_latest_receipt_is_the_last_recorded,

@@ -42,8 +42,8 @@ class HookedStore(SqliteStore):
 
     hook: Callable[[JournalEntry], Awaitable[None]] | None = None
 
-    async def reserve(self, entry: JournalEntry) -> None:
-        await super().reserve(entry)
+    async def reserve(self, entry: JournalEntry, **kwargs: Any) -> None:
+        await super().reserve(entry, **kwargs)
         hook, self.hook = self.hook, None
         if hook is not None:
             await hook(entry)

@@ -37,9 +37,9 @@ class CountingStore(SqliteStore):
         self.hook: Callable[[JournalEntry], Awaitable[None]] | None = None
         self.hook_at = 1
 
-    async def reserve(self, entry: JournalEntry) -> None:
-        await super().reserve(entry)
-        self.writes.append("reserve")
+    async def reserve(self, entry: JournalEntry, **kwargs: Any) -> None:
+        await super().reserve(entry, **kwargs)
+        self.writes.append("complete+reserve" if kwargs.get("completing") else "reserve")
         if self.hook is not None:
             self.hook_at -= 1
             if self.hook_at == 0:
@@ -75,12 +75,12 @@ async def test_an_acting_call_is_a_reservation_and_one_commit(state_dir: Path) -
         again = await client.ok("interact", **bound(frame), action="search", requestId="s-1")
         assert again["outcome"] == searched["outcome"], "an exact retry gets the stored receipt"
 
-        # a leg of many inputs: each completion before the next reservation, the last with the receipt
+        # a leg of many inputs: each completion with the next reservation, the last with the receipt
         store.writes.clear()
         walked = await client.ok("travel", **bound(searched), mode="explore", maxActions=4)
         inputs = walked["outcome"]["actionsTaken"]
         assert inputs >= 2, walked["outcome"]
-        assert store.writes == ["reserve", "complete"] * (inputs - 1) + ["reserve", "complete+receipt"]
+        assert store.writes == ["reserve"] + ["complete+reserve"] * (inputs - 1) + ["complete+receipt"]
         assert {state for (state,) in rows(state_dir, "SELECT state FROM journal")} == {"completed"}
     finally:
         await client.close()

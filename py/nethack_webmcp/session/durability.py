@@ -40,7 +40,7 @@ from ..store import (
     ToolReceipt,
     payload_hash,
 )
-from ..store.base import EntryState
+from ..store.base import EntryState, Outcome
 from .errors import SessionError
 from .records import make_record, track_depth
 
@@ -110,6 +110,8 @@ class Journal:
         self._pending: list[Write] = []
         self._held: Held | None = None  # the last step's completion, not written yet (see the module)
         self._unsaved: dict[str, ToolReceipt] = {}  # tool receipts whose write failed (still answer retries)
+        #: the held completion `reserve` found refused by the fence: (its requestId, why)
+        self._refused: tuple[str, OwnershipLost] | None = None
 
     # ---- the engine journal ---------------------------------------------------------
 
@@ -119,7 +121,15 @@ class Journal:
         longer this session's, else StoreError (the failure is recorded for
         retry) when it could not be written."""
         seq = entry["seq"]
-        await self.settle_held()  # the previous input's completion first (normally settled already)
+        if await self._reserve_with_held(entry):
+            return
+        held = self._held
+        try:
+            await self.settle_held()  # the previous input's completion first (normally settled already)
+        except OwnershipLost as exc:
+            if held is not None:  # that input does not count: its operation says so (take_refused)
+                self._refused = (held.request_id, exc)
+            raise
         if self.lost is not None:
             raise OwnershipLost(self.lost)
         try:
@@ -136,6 +146,27 @@ class Journal:
             self._fail("reserve", exc, lambda: self._verify_reservation(entry), seq=seq, requestId=entry["requestId"])
             raise
         self.seq = seq
+
+    async def _reserve_with_held(self, entry: JournalEntry) -> bool:
+        """The held completion and this reservation in one transaction (a leg's
+        inputs: one commit each, not two), where the store can: True when both
+        were written. On any failure nothing was written (or, an unknown commit
+        outcome, both, which the two-write path below verifies): the held
+        completion stays held for it, whose own rules (the fence's epoch only)
+        and failure handling then apply."""
+        held = self._held
+        if held is None or not self.joins_held():
+            return False
+        completing = Outcome(
+            self.session_id, held.seq, "completed", held.receipt, held.now, dict(held.fields or {}), held.record
+        )
+        try:
+            await self.store.reserve(entry, completing=completing)
+        except StoreError:  # (OwnershipLost included) the separate writes decide
+            return False
+        self._held = None
+        self.seq = entry["seq"]
+        return True
 
     async def _taken_by_another(self, entry: JournalEntry) -> str | None:
         """Why the position `entry` was refused at belongs to another writer
@@ -223,6 +254,16 @@ class Journal:
                     raise
 
         return write
+
+    def joins_held(self) -> bool:
+        """Whether the next reservation writes a held completion with it (one commit)."""
+        return self.store.reserves_with_completion and self.lost is None and not self._pending
+
+    def take_refused(self, request_id: str) -> OwnershipLost | None:
+        """Why that input's held completion was refused when the next input was
+        reserved (the fence: that input does not count), once; None if it was not."""
+        refused, self._refused = self._refused, None
+        return refused[1] if refused is not None and refused[0] == request_id else None
 
     def holding(self, request_id: str) -> bool:
         """Whether that input's completion is held (taken, not durable yet)."""

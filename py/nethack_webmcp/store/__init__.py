@@ -17,7 +17,7 @@ native-only modules and `indexeddb` browser-only ones: hosts import them
 explicitly.
 """
 
-from .base import Fence, Lease, Ownership, OwnershipLost, Store, StoreConflict, StoreError
+from .base import Fence, Lease, Outcome, Ownership, OwnershipLost, Store, StoreConflict, StoreError
 from .memory import MemoryOwnership, MemoryStore
 from .objects import (
     SCHEMA_VERSION,
@@ -44,6 +44,7 @@ __all__ = [
     "MemoryOwnership",
     "MemoryStore",
     "Ownership",
+    "Outcome",
     "OwnershipLost",
     "SessionInfo",
     "Store",

@@ -153,6 +153,9 @@ class Store(ABC):
     #: what `protocol.describe`-style capabilities report: "sqlite-wal-fsync",
     #: "postgresql-commit", "indexeddb-strict", "memory" (no durability)
     durability: str = "memory"
+    #: whether `reserve` can write the previous entry's completion in its own
+    #: transaction (`completing`); a store that cannot (a wrapper) gets two writes
+    reserves_with_completion: bool = False
 
     # ---- sessions ------------------------------------------------------------------
 
@@ -175,13 +178,33 @@ class Store(ABC):
 
     # ---- journal ---------------------------------------------------------------------
 
-    async def reserve(self, entry: JournalEntry) -> None:
+    async def reserve(self, entry: JournalEntry, *, completing: Outcome | None = None) -> None:
         """Record a request *before* the engine sees it (state "reserved").
-        StoreConflict unless entry.seq is the session's last seq + 1."""
+        StoreConflict unless entry.seq is the session's last seq + 1.
+
+        `completing` (stores with `reserves_with_completion`): an earlier
+        reserved entry of the same game closed in the same transaction, first,
+        by `complete`'s rules (an input's held completion and the next input's
+        reservation: one commit). Both are written or neither."""
         if entry["state"] != "reserved" or entry["receipt"] is not None:
             raise StoreConflict("a reservation has state 'reserved' and no receipt")
+        if completing is not None:
+            if not self.reserves_with_completion:
+                raise StoreError("this store writes a completion on its own (Store.complete)")
+            if completing.session_id != entry["sessionId"] or completing.seq >= entry["seq"]:
+                raise StoreConflict("a reservation carries the completion of an earlier entry of its own game only")
+            self.check_outcome(completing)
         async with self._fenced(entry["sessionId"]) as fence:
-            await self._append(entry, fence)
+            await self._append(entry, fence, completing)
+
+    @staticmethod
+    def check_outcome(outcome: Outcome) -> None:
+        """complete's argument rules (StoreConflict / StoreError when broken)."""
+        if outcome.state == "reserved":
+            raise StoreConflict("complete needs a final state")
+        if outcome.tool_receipt is not None and outcome.tool_receipt["sessionId"] != outcome.session_id:
+            raise StoreConflict("a completion carries a receipt of its own game only")
+        check_session_fields(outcome.session_fields)
 
     async def complete(
         self,
@@ -201,14 +224,10 @@ class Store(ABC):
         the same one again is a no-op, another payload under its requestId a
         StoreConflict that writes nothing). Returns True when `record` was
         written by this call. StoreConflict when the entry is not "reserved"."""
-        if state == "reserved":
-            raise StoreConflict("complete needs a final state")
-        if tool_receipt is not None and tool_receipt["sessionId"] != session_id:
-            raise StoreConflict("a completion carries a receipt of its own game only")
-        check_session_fields(session_fields or {})
         outcome = Outcome(
             session_id, seq, state, receipt, completed_at, dict(session_fields or {}), record, tool_receipt
         )
+        self.check_outcome(outcome)
         async with self._fenced(session_id) as fence:
             return await self._settle(outcome, fence)
 
@@ -317,9 +336,10 @@ class Store(ABC):
         """Set checked fields of an existing game (StoreConflict: no such game)."""
         raise NotImplementedError
 
-    async def _append(self, entry: JournalEntry, fence: Fence | None) -> None:
+    async def _append(self, entry: JournalEntry, fence: Fence | None, completing: Outcome | None = None) -> None:
         """Insert a checked reservation: inside the write, `fence` (if any) still
-        holds and entry.seq is the last + 1 (else OwnershipLost / StoreConflict)."""
+        holds and entry.seq is the last + 1 (else OwnershipLost / StoreConflict);
+        `completing` (checked) is settled first in the same write, as `_settle` would."""
         raise NotImplementedError
 
     async def _settle(self, outcome: Outcome, fence: Fence | None) -> bool:

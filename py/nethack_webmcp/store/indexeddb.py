@@ -84,12 +84,20 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def _completion_args(o: Outcome) -> list[Any]:
+    """The JS helper's `complete` arguments, in order."""
+    return [
+        o.session_id, o.seq, o.state, o.receipt, o.completed_at, o.session_fields or None, o.record, o.tool_receipt
+    ]  # fmt: skip
+
+
 class IndexedDBStore(Store):
     """The Store interface over IndexedDB. `database` names another database
     than the site's (tests); `extra_migrations` appends no-op migrations, as
     a newer site would (tests of upgrades)."""
 
     durability = "indexeddb-strict"
+    reserves_with_completion = True
 
     def __init__(self, *, database: str | None = None, extra_migrations: int = 0) -> None:
         self._database = database
@@ -138,15 +146,12 @@ class IndexedDBStore(Store):
     async def _update(self, session_id: str, fields: dict[str, Any]) -> None:
         await self._call("updateSession", session_id, fields)
 
-    async def _append(self, entry: JournalEntry, fence: Fence | None) -> None:
-        await self._call("reserve", entry)
+    async def _append(self, entry: JournalEntry, fence: Fence | None, completing: Outcome | None = None) -> None:
+        # the completion (complete's arguments) rides in the reservation's transaction
+        await self._call("reserve", entry, None if completing is None else _completion_args(completing))
 
     async def _settle(self, outcome: Outcome, fence: Fence | None) -> bool:
-        o = outcome
-        args = (
-            o.session_id, o.seq, o.state, o.receipt, o.completed_at, o.session_fields or None, o.record, o.tool_receipt
-        )  # fmt: skip
-        return bool(await self._call("complete", *args))
+        return bool(await self._call("complete", *_completion_args(outcome)))
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         await self._call("putReceipt", receipt)

@@ -81,6 +81,8 @@ class StoreTx(Protocol):
 class TransactionalStore(Store):
     """A Store whose every write is one `_transaction` over a StoreTx."""
 
+    reserves_with_completion = True
+
     @abstractmethod
     def _transaction(self, what: str) -> AbstractAsyncContextManager[StoreTx]:
         """One write transaction: committed when the block ends, rolled back
@@ -103,13 +105,15 @@ class TransactionalStore(Store):
             epoch, held = await tx.owner_epoch(fence.session_id, fence.backend_pid if lock else None)
             fence.verify(epoch, lock_held=held)
 
-    async def _append(self, entry: JournalEntry, fence: Fence | None) -> None:
+    async def _append(self, entry: JournalEntry, fence: Fence | None, completing: Outcome | None = None) -> None:
         session_id = entry["sessionId"]
         async with self._transaction("reserve journal entry") as tx:
             # no input is accepted once the lock is gone, even before anyone else takes the game
             await self._verify(tx, fence, lock=True)
             if not await tx.lock_session(session_id):
                 raise StoreConflict(f"no session {session_id!r}")
+            if completing is not None:
+                await self._close(tx, completing)  # the previous input's completion: one commit for both
             last = await tx.last_seq(session_id)
             if entry["seq"] != last + 1:
                 raise StoreConflict(f"journal seq {entry['seq']} of {session_id!r} is not {last + 1}")
@@ -119,14 +123,18 @@ class TransactionalStore(Store):
         async with self._transaction("complete journal entry") as tx:
             # the epoch only: an input this owner sent is recorded unless another owner claimed the game
             await self._verify(tx, fence, lock=False)
-            if not await tx.settle_entry(outcome):
-                raise StoreConflict(f"journal entry {outcome.seq} of {outcome.session_id!r} is not reserved")
-            if outcome.session_fields and not await tx.set_session_fields(outcome.session_id, outcome.session_fields):
-                raise StoreConflict(f"no session {outcome.session_id!r}")
-            written = await tx.insert_record(outcome.record) if outcome.record is not None else False
-            if outcome.tool_receipt is not None:
-                await self._record_receipt(tx, outcome.tool_receipt)  # one commit for both
-            return written
+            return await self._close(tx, outcome)
+
+    async def _close(self, tx: StoreTx, outcome: Outcome) -> bool:
+        """Close a still-reserved entry inside `tx` (with its fields, record, receipt)."""
+        if not await tx.settle_entry(outcome):
+            raise StoreConflict(f"journal entry {outcome.seq} of {outcome.session_id!r} is not reserved")
+        if outcome.session_fields and not await tx.set_session_fields(outcome.session_id, outcome.session_fields):
+            raise StoreConflict(f"no session {outcome.session_id!r}")
+        written = await tx.insert_record(outcome.record) if outcome.record is not None else False
+        if outcome.tool_receipt is not None:
+            await self._record_receipt(tx, outcome.tool_receipt)  # one commit for both
+        return written
 
     async def put_receipt(self, receipt: ToolReceipt) -> None:
         async with self._transaction("record receipt") as tx:

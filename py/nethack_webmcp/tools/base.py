@@ -309,14 +309,24 @@ class Operation:
         here ..." from a square the leg passed is not read as the current one.
 
         Each accepted input's completion is held (session.durability): the
-        next input writes it first, the operation's receipt takes it along.
-        When the fence refuses it, that input does not count: it becomes
-        the operation's last, rejected step, and nothing more is sent."""
-        if self.steps and not await self.settled():
+        next input's reservation writes it in the same commit (or first, on
+        its own, where the store cannot), the operation's receipt takes it
+        along. When the fence refuses it, that input does not count: it
+        becomes the operation's last, rejected step, and nothing more is sent."""
+        journal = self.session.journal
+        if self.steps and not journal.joins_held() and not await self.settled():
             return self.steps[-1]
         result = await self.session.step(
             method, params, request_id=f"{self.id}.{len(self.steps) + 1}", operation_id=self.id, hold=True
         )
+        if self.steps:
+            last = self.steps[-1].request_id
+            refused = journal.take_refused(last)
+            if refused is not None:  # the last input's completion was refused: this one was never sent
+                self.unrecorded(refused)
+                return self.steps[-1]
+            if journal.holding(last) and not await self.settled():  # refused before its reservation (the gate)
+                return self.steps[-1]
         if tag_square:
             self.tagged.add(len(self.steps))
         self.steps.append(result)

@@ -323,6 +323,29 @@ async function recordReceipt(tx, receipt) {
   await promised(receipts.add(receipt));
 }
 
+/** The object stores a completion writes. */
+function completionStores(record, toolReceipt) {
+  return ['journal', 'sessions', 'owners', ...(record ? ['records'] : []), ...(toolReceipt ? ['receipts'] : [])];
+}
+
+/** Close a still-reserved journal entry inside `tx` (the fence already checked), with its
+ *  session fields, record and tool receipt; resolves with whether the record was written. */
+async function settleEntry(tx, sessionId, seq, state, receipt, completedAt, sessionFields, record, toolReceipt) {
+  const journal = tx.objectStore('journal');
+  const entry = await promised(journal.get([sessionId, seq]));
+  if (!entry || entry.state !== 'reserved') {
+    throw fail('conflict', `journal entry ${seq} of ${sessionId} is not reserved`);
+  }
+  // the writes of the other stores issued together (one transaction: any refusal aborts them all)
+  const [, , written] = await Promise.all([
+    promised(journal.put({ ...entry, state, receipt, completedAt })),
+    sessionFields && Object.keys(sessionFields).length ? updateSession(tx, sessionId, sessionFields) : null,
+    record ? insertRecord(tx, record) : false,
+    toolReceipt ? recordReceipt(tx, toolReceipt) : null,
+  ]);
+  return written;
+}
+
 async function updateSession(tx, sessionId, fields) {
   const sessions = tx.objectStore('sessions');
   const info = await promised(sessions.get(sessionId));
@@ -371,11 +394,25 @@ const STORE_METHODS = {
     });
   },
 
-  async reserve(entry) {
-    return this.run(['journal', 'sessions', 'owners'], 'readwrite', 'reserve', async (tx) => {
-      await this.fence(tx, entry.sessionId);
-      if (await promised(tx.objectStore('sessions').getKey(entry.sessionId)) === undefined) {
+  // completion (optional): complete's arguments for an earlier entry of the same game, settled
+  // first in this transaction (an input's held completion and the next reservation: one commit)
+  async reserve(entry, completion) {
+    const stores = completion ? completionStores(completion[6], completion[7]) : ['journal', 'sessions', 'owners'];
+    return this.run(stores, 'readwrite', 'reserve', async (tx) => {
+      // The fence, the game's row and the journal's last seq: three reads issued together
+      // (one wait for their results, not three); a refused fence still wins (it rejects).
+      const [, known] = await Promise.all([
+        this.fence(tx, entry.sessionId),
+        promised(tx.objectStore('sessions').getKey(entry.sessionId)),
+      ]);
+      if (known === undefined) {
         throw fail('conflict', `no session ${entry.sessionId}`);
+      }
+      if (completion) {
+        if (completion[0] !== entry.sessionId || completion[1] >= entry.seq) {
+          throw fail('conflict', 'a reservation carries the completion of an earlier entry of its own game only');
+        }
+        await settleEntry(tx, ...completion);
       }
       const last = await lastSeq(tx, entry.sessionId);
       if (entry.seq !== last + 1) {
@@ -388,19 +425,9 @@ const STORE_METHODS = {
   // toolReceipt (optional): the operation's tool receipt, recorded in the same
   // transaction as putReceipt would (an acting call's last completion and its receipt: one commit)
   async complete(sessionId, seq, state, receipt, completedAt, sessionFields, record, toolReceipt) {
-    const names = ['journal', 'sessions', 'owners', ...(record ? ['records'] : []), ...(toolReceipt ? ['receipts'] : [])];
-    return this.run(names, 'readwrite', 'complete', async (tx) => {
+    return this.run(completionStores(record, toolReceipt), 'readwrite', 'complete', async (tx) => {
       await this.fence(tx, sessionId);
-      const journal = tx.objectStore('journal');
-      const entry = await promised(journal.get([sessionId, seq]));
-      if (!entry || entry.state !== 'reserved') {
-        throw fail('conflict', `journal entry ${seq} of ${sessionId} is not reserved`);
-      }
-      await promised(journal.put({ ...entry, state, receipt, completedAt }));
-      if (sessionFields && Object.keys(sessionFields).length) await updateSession(tx, sessionId, sessionFields);
-      const written = record ? await insertRecord(tx, record) : false;
-      if (toolReceipt) await recordReceipt(tx, toolReceipt);
-      return written;
+      return settleEntry(tx, sessionId, seq, state, receipt, completedAt, sessionFields, record, toolReceipt);
     });
   },
 
