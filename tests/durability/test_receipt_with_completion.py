@@ -157,3 +157,32 @@ async def test_an_operation_that_fails_after_an_input_still_journals_it(state_di
         assert observed["basis"]["revision"] == 1 and observed["control"]["gate"] == "ready"
     finally:
         await client.close()
+
+
+async def test_a_held_completion_refused_with_the_next_reservation_does_not_count(state_dir: Path) -> None:
+    """Another owner claims the game (its epoch, not the lock file: the gate does not
+    notice) while A's leg runs: the joint write of A's held completion and next
+    reservation is refused, the completion alone is refused too, so that input is
+    not applied, A's frame says so, and nothing more is sent or written."""
+    store = CountingStore(state_dir / "games.sqlite3")
+    peer = SqliteStore(state_dir / "games.sqlite3")
+    a = Client(registry(state_dir, store=store))
+    try:
+        frame = await a.ok("session", action="create", seed=42)
+        sid = frame["basis"]["sessionId"]
+
+        async def claim(entry: JournalEntry) -> None:
+            assert await peer.claim(sid, {"who": "peer"}) is not None
+
+        store.hook = claim
+        store.writes.clear()
+        lost = await a.call("travel", **bound(frame), mode="explore", maxActions=4)
+        assert lost["error"]["code"] == "stepFailed" and "cannot be recorded" in lost["error"]["message"]
+        assert lost["control"]["gate"] == "lostOwnership"
+        assert lost["outcome"]["submission"] != "accepted"
+        assert store.writes == ["reserve"], "the refused joint write and the refused completion wrote nothing"
+        assert rows(state_dir, "SELECT seq, state FROM journal") == [(1, "reserved")], "one input, never recorded"
+        assert rows(state_dir, "SELECT request_id FROM receipts") == []
+    finally:
+        await a.close()
+        await peer.close()
