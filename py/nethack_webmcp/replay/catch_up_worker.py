@@ -18,7 +18,8 @@ quiet replay saves it with that entry's checkpoint; without it the replay's
 full responses are folded into a memory, as an exact resume does.
 
     {"id": N, "catchUp": SESSION_ID[, "at": {"seq": S0, "navigation": TEXT}]}
-                                      ->  {"id": N, "seq": S, "saved": [moves], "folded": BOOL}
+                                      ->  {"id": N, "seq": S, "saved": [moves], "folded": BOOL, "missed": BOOL}
+                                          (missed: entry S0 was not settled in the store yet, no memory saved)
                                           {"id": N, "seq": null}       (nothing to replay yet)
                                           {"id": N, "refused": MESSAGE} (the journal does not reproduce the game)
                                           {"id": N, "error": MESSAGE}   (a store or engine failure: try later)
@@ -73,7 +74,14 @@ async def answer(checkpointer: Checkpointer, request: dict[str, Any]) -> dict[st
         return {**reply, "refused": failed}
     if builder is None:
         return {**reply, "seq": None}
-    return {**reply, "seq": checkpointer.caught_up(session_id), "saved": builder.saved, "folded": builder.given is None}
+    missed = given is not None and builder.given is None  # that entry not settled yet: try again
+    return {
+        **reply,
+        "seq": checkpointer.caught_up(session_id),
+        "saved": builder.saved,
+        "folded": given is None,
+        "missed": missed,
+    }
 
 
 async def serve(locator: str) -> None:

@@ -37,7 +37,7 @@ from ..engine import EngineError
 from ..engine.wasm_node import prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
-from ..session.idle_point import idle_point
+from ..session.idle_point import IdlePoint, idle_point
 from ..store import JournalEntry, StoreError
 from . import persisted
 from .catch_up_process import CatchUpProcess, store_locator
@@ -83,6 +83,7 @@ class Checkpointer:
         self.catch_ups = 0  # catch-ups done (tests, metrics)
         self.seconds = 0.0  # spent in them
         self.folded = 0  # of them, those that folded full responses (no live memory given)
+        self.missed = 0  # catch-ups whose live memory's entry was not in the store yet
         self.errors: list[str] = []  # the last failures (diagnostics)
 
     def start(self) -> None:
@@ -157,9 +158,20 @@ class Checkpointer:
             return
         followed = self._followed.setdefault(session.session_id, _Followed())
         if self._due(followed, int(session.journal.seq), time.monotonic()):
-            point = idle_point(session)
-            if point is not None:  # else a call holds it: looked at again next time
+            point = await self._idle_point(session)
+            if point is not None:  # else an operation runs: looked at again next time
                 await self._catch_up(session.session_id, (point.seq, point.navigation or b""))
+
+    @staticmethod
+    async def _idle_point(session: Any) -> IdlePoint | None:
+        """The game's point between two calls: a game played without pause never has its lock
+        free when the checkpointer looks, so this waits for the call in progress and holds the
+        game while its memory is dumped (a few milliseconds, once per catch-up)."""
+        if session.running is not None and not session.running.done:
+            return None
+        lock = session.lock.unchecked() if hasattr(session.lock, "unchecked") else session.lock
+        async with lock:
+            return idle_point(session, locked=True)
 
     async def _catch_up(self, session_id: str, given: tuple[int, bytes] | None = None) -> None:
         """One catch-up of a followed game, in the catch-up process when there is one."""
@@ -180,7 +192,9 @@ class Checkpointer:
         if "refused" in reply:
             followed.failed = str(reply["refused"])
             return
-        if reply.get("seq") is not None:
+        if reply.get("missed"):
+            self.missed += 1
+        elif reply.get("seq") is not None:
             followed.seq = int(reply["seq"])
             self.folded += bool(reply.get("folded"))
             self.catch_ups += 1
@@ -215,12 +229,17 @@ class Checkpointer:
                 followed.entries,
                 fold=given is None,
                 given=given,
+                spaced=False,
                 digests=followed.digests,
                 extra=level_changes(moves),
             )
         except ReplayRefused as refused:
             followed.failed = refused.message
             return None
+        if given is not None and builder.given is None:
+            # that entry was not settled in the store yet: no memory saved, tried again next look
+            self.missed += 1
+            return builder
         followed.seq = int(followed.entries[-1]["seq"]) if followed.entries else 0
         self.folded += builder.given is None
         self.catch_ups += 1

@@ -179,7 +179,7 @@ class Builder:
         memory: WorldTracker | None = None,
         extra: Iterable[int] = (),
         max_inputs: int = MAX_INPUTS,
-        spacing: float = SPACING,
+        spacing: float | None = SPACING,
         given: tuple[int, bytes] | None = None,
     ) -> None:
         self.store, self.info, self.moves, self.digests, self.engine = store, info, moves, digests, engine
@@ -250,7 +250,7 @@ class Builder:
         while at < to:
             upcoming = [move for move in self.extra if move > at]
             target = min(to, at + self.max_inputs)
-            if self.memory is None:  # spaced by the quiet replay's cost (a seek's); a fold is slower
+            if self.memory is None and self.spacing is not None:  # by the quiet replay's cost (a seek's)
                 target = min(target, at + max(8, int(rate * self.spacing)))
             if upcoming:
                 target = min(target, upcoming[0])
@@ -270,6 +270,7 @@ async def ensure(
     fold: bool = False,
     digests: list[str] | None = None,
     given: tuple[int, bytes] | None = None,
+    spaced: bool = True,
 ) -> Builder:
     """Make the game's stored checkpoints cover its whole journal: drop the
     ones not of this journal (and all when any is of another engine: stale),
@@ -278,8 +279,10 @@ async def ensure(
     `given` is (journal seq, memory) from the live session (session/idle_point.py):
     a quiet replay then checkpoints that entry's move with that memory, no
     response folded. On an engine of its own, closed at the end. Returns the
-    builder (what it saved). Raises ReplayRefused when the journal does not
-    reproduce the game."""
+    builder (what it saved). `spaced`: a quiet replay also spaces them by its
+    cost (a timeline's seeks), else only every `MAX_INPUTS` (the checkpointer:
+    a size that does not grow with the machine's load). Raises ReplayRefused
+    when the journal does not reproduce the game."""
     from .digest import chain
 
     session_id = info["sessionId"]
@@ -296,12 +299,11 @@ async def ensure(
                 good = []
             elif refused:
                 await store.drop_checkpoints(session_id, refused)
+            # (an entry not settled in this read: no memory saved, the builder's `given` is None)
             given_move = move_of_seq(moves, given[0]) if given is not None else None
             if given_move is not None:  # the replay passes through it (its checkpoint gets the memory)
                 extra = [*extra, given_move]
                 good = [move for move in good if move < given_move or move == given_move == 0]
-            elif given is not None:  # not an input's entry of this read: the memory is folded instead
-                fold = True
             keeps_memory = {entry["move"] for entry in index if entry["meta"].get("navigationSha256")}
             candidates = [move for move in good if move in keeps_memory] if fold else good
             builder = Builder(
@@ -312,6 +314,7 @@ async def ensure(
                 engine,
                 extra=extra,
                 given=(given_move, given[1]) if given is not None and given_move is not None else None,
+                spacing=SPACING if spaced else None,
             )
             at = await _start(builder, candidates, fold)
             await builder.run(at, len(moves), first=at == 0)

@@ -26,12 +26,15 @@ class IdlePoint:
     navigation: bytes | None  # navigation/snapshot.py's dump, when asked for
 
 
-def idle_point(session: Any, *, dump: bool = True) -> IdlePoint | None:
+def idle_point(session: Any, *, dump: bool = True, locked: bool = False) -> IdlePoint | None:
     """The point of a game this host owns and nothing is running on; None while a call holds it
-    (the memory may be ahead of the journal), when it ended, its writes fail or another host owns it."""
+    (the memory may be ahead of the journal), while an input's completion is held for its tool
+    receipt (not in the store yet), when it ended, its writes fail or another host owns it.
+    `locked`: the caller holds the game's lock itself (it waited for the call in progress)."""
     if (
-        session.lock.locked()
+        (session.lock.locked() and not locked)
         or (session.running is not None and not session.running.done)
+        or getattr(session.journal, "_held", None) is not None  # (durability.py: written with the receipt)
         or session.state.ended
         or session.journal.fault is not None
         or session.gate == "lostOwnership"
