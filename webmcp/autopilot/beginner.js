@@ -99,6 +99,9 @@ export class CarefulBeginner {
       memory.avoidUp.add(`${frame.basis.levelId}:${at.x},${at.y}`); // down from Sokoban: its staircase up is underfoot
     }
     memory.dungeon = dungeon;
+    // The Elbereth written is the one underfoot: off the square it is forgotten (walking back finds it smudged).
+    const mark = memory.elbereth;
+    if (mark && (mark.levelId !== frame.basis.levelId || mark.x !== at.x || mark.y !== at.y)) memory.elbereth = null;
     const inHand = (scene.inventory || []).find((item) => (item.equipmentSlots || []).includes('weapon'));
     if (inHand) memory.lastWielded = inHand.id;
     const depth = (scene.self.level && scene.self.level.depth) || 0;

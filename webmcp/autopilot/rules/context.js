@@ -34,6 +34,13 @@ export function distance(a, b) {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
 }
 
+/** The hero stands where it last wrote Elbereth (as far as it knows, still there): an attack from here, even a
+ *  missile or a spell, costs alignment (mon.c setmangry) and rubs the engraving out. */
+export function onOwnElbereth(ctx) {
+  const mark = ctx.memory.elbereth;
+  return Boolean(mark && mark.levelId === ctx.levelId && mark.x === ctx.hero.x && mark.y === ctx.hero.y);
+}
+
 export function samePlace(a, b) {
   return Boolean(a && b) && a.x === b.x && a.y === b.y;
 }

@@ -5,7 +5,7 @@
 // flies 6 to 13 squares, zap.c's bhit, and stops at the first creature:
 // never with a pet or peaceful in the line).
 
-import { WEAK, directionOf, inLine } from './context.js';
+import { WEAK, directionOf, inLine, onOwnElbereth } from './context.js';
 import { clearShot } from './ranged.js';
 
 const FORCE_BOLT_ENERGY = 5;
@@ -30,8 +30,9 @@ export function healerHeals(ctx) {
 /** Safe against what must not be touched too, except a gas spore (it explodes). */
 export function forceBolt(ctx) {
   const { vitals } = ctx;
-  if (ctx.self.role !== 'Wizard' || !(vitals.energy >= FORCE_BOLT_ENERGY) || !mayCast(ctx)) return null;
-  const target = ctx.adjacent.find((entity) => !/gas spore/.test(entity.appearance || '')) || farTarget(ctx);
+  if (ctx.self.role !== 'Wizard' || !(vitals.energy >= FORCE_BOLT_ENERGY) || !mayCast(ctx) || onOwnElbereth(ctx)) return null;
+  // Adjacent too, a clear line: a bat or a fleeing creature steps aside and the bolt flies on into a shopkeeper.
+  const target = ctx.adjacent.find((entity) => !/gas spore/.test(entity.appearance || '') && clearShot(ctx, entity)) || farTarget(ctx);
   if (!target) return null;
   const direction = target.direction && target.distance === 1 ? target.direction : directionOf(target.x - ctx.hero.x, target.y - ctx.hero.y);
   const where = target.distance === 1 ? `to the ${direction}` : `${inLine(ctx.hero, target)} squares to the ${direction}`;

@@ -29,3 +29,10 @@ test('force bolt at a hostile three squares off in line only with power for two 
   assert.notEqual(new CarefulBeginner().next(petInTheWay, null).rule, 'forceBolt');
   assert.notEqual(new CarefulBeginner().next(wizard(56, 20), null).rule, 'forceBolt'); // 7 squares: beyond FORCE_BOLT_RANGE
 });
+
+test('no force bolt at an adjacent hostile with a shopkeeper just beyond it (the bolt flies on if it steps aside)', () => {
+  const shop = wizard(50, 20);
+  shop.scene.entities.push({ x: 52, y: 4, kind: 'creature', mark: '@', appearance: 'shopkeeper', attitude: 'peaceful', distance: 3 });
+  assert.notEqual(new CarefulBeginner().next(shop, null).rule, 'forceBolt');
+  assert.equal(new CarefulBeginner().next(wizard(50, 20), null).rule, 'forceBolt');
+});

@@ -15,10 +15,11 @@ import { quaffHealing } from './potions.js';
 import { archerWeapon, collectShots, fireAtHostile, pickUpShots, requiver } from './ranged.js';
 import { prayInTrouble } from './prayer.js';
 import { pushBoulders } from './pushing.js';
-import { elberethRefuge, stairsRefuge, stepAway } from './refuge.js';
+import { elberethRefuge, offElbereth, stairsRefuge, stepAway } from './refuge.js';
 import { restWhenHurt } from './rest.js';
 import { descendAnyway, endOfRound, passThroughOnTripUp, searchPlanSpots, searchWalls, tripOnOrBack } from './searching.js';
 import { untouchableInTheWay } from './untouchable.js';
+import { fightUnseen } from './unseen.js';
 import { wieldAgain } from './weapon.js';
 import { needWayOn, trapDoorDown } from './wayon.js';
 
@@ -31,8 +32,10 @@ export const RULES = [
   // 2. hurt with a threat near: the Mines' stairs up, Elbereth
   ['stairsRefuge', stairsRefuge],
   ['elberethRefuge', elberethRefuge],
+  ['offElbereth', offElbereth], // done resting on it: off it before any attack (an attack from it costs alignment)
   // 3. a hostile adjacent: a Wizard's force bolt; missiles at one in line (an archer's launcher in hand first);
-  //    a crowd met from a corridor or door square; else melee (never what must not be touched); hurt: step away
+  //    a crowd met from a corridor or door square; else melee (never what must not be touched), an unseen attacker
+  //    (an `I` beside a blind or hurt hero); hurt: step away
   ['forceBolt', forceBolt],
   ['wieldAgain', wieldAgain],
   ['archerWeapon', archerWeapon],
@@ -40,6 +43,7 @@ export const RULES = [
   ['fireAtHostile', fireAtHostile],
   ['narrowGround', narrowGround],
   ['fightAdjacent', fightAdjacent],
+  ['fightUnseen', fightUnseen],
   ['stepAway', stepAway],
   // 4. food: pack food when hungry, fresh corpses when not satiated
   ['eatPackFood', eatPackFood],

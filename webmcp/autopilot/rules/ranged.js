@@ -8,7 +8,7 @@
 // held, quivered or the alternate weapon is `equipmentSlots`; what a
 // piece is comes from its name (no field carries an object's type).
 
-import { directionOf, inLine } from './context.js';
+import { directionOf, inLine, onOwnElbereth } from './context.js';
 
 export const FIRE_RANGE = 7; // squares: a thrown dagger flies about 8 at strength 16; arrows farther
 // Shots at one square before it is given up for a while: a missile that cannot get there (diagonally through a
@@ -66,7 +66,7 @@ export function clearShot(ctx, target) {
  *  wielded (a gas spore only from two squares or more: its blast reaches its neighbours). */
 export function fireAtHostile(ctx) {
   const kit = rangedKit(ctx.scene.inventory);
-  if (!kit.ready) return null;
+  if (!kit.ready || onOwnElbereth(ctx)) return null;
   const closest = (/** @type {any} */ entity) => (kit.launcherWielded && !/gas spore/.test(entity.appearance || '') ? 1 : 2);
   const targets = ctx.hostiles
     .map((entity) => ({ entity, range: inLine(ctx.hero, entity) }))

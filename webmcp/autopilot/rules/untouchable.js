@@ -6,11 +6,31 @@
 
 import { missileAt } from '../missiles.js';
 import { ENGRAVABLE, NEVER_MELEE, directionOf, inLine } from './context.js';
+import { waysDown } from './ways.js';
 
 const UNTOUCHABLE_TRIES = 30; // per level: throws, Elbereths and waits at a creature in the way
 const SPORE_BLAST = 24; // a gas spore's explosion: 4d6
 
 const spore = (entity) => /gas spore/.test(entity.appearance || '');
+
+// A mold never moves: one on the only way on (say, the corridor to the stairs) walls the level off for good when
+// nothing can be thrown at it. Its passive hurts only the one who attacks it in melee (uhitm.c passive(): up to (level+1) dice
+// of its passive attack each hit), so with HP well above that most it is fought.
+const MOLD_PASSIVE_MOST = { 'yellow mold': 4, 'red mold': 16, 'brown mold': 24, 'green mold': 24 };
+const MOLD_MARGIN = 6;
+
+/** Melee a mold in the way when the hero's HP outlasts its worst passive hit by a margin (never a lichen's kin:
+ *  any other F is no mold this knows). */
+function fightMold(ctx, entity) {
+  const most = MOLD_PASSIVE_MOST[entity.appearance || ''];
+  if (most === undefined || ctx.vitals.hp <= most + MOLD_MARGIN) return null;
+  // Only when it may be what walls the way on: no way down known, or the last walk to one found no route.
+  if (waysDown(ctx).length && ctx.level.calls >= ctx.level.descendBlockedUntil) return null;
+  ctx.level.untouchableTries += 1;
+  return { tool: 'interact', args: { ...ctx.base, action: 'attack', target: { direction: entity.direction } },
+           why: `the ${entity.appearance} to the ${entity.direction} is in the way, nothing to throw, and HP ${ctx.vitals.hp} `
+             + `outlasts its passive (${most} at most): fight it` };
+}
 
 export function untouchableInTheWay(ctx) {
   const { scene, level, vitals, base } = ctx;
@@ -24,7 +44,12 @@ export function untouchableInTheWay(ctx) {
       + `${missile.args.action} at it` };
   };
   const eye = ctx.adjacent.find((entity) => NEVER_MELEE.test(entity.appearance || '') && !spore(entity));
-  if (eye) return throwAt(eye, eye.direction);
+  if (eye) {
+    const shot = throwAt(eye, eye.direction);
+    if (shot) return shot;
+    const fight = fightMold(ctx, eye);
+    if (fight) return fight;
+  }
   // Stepped back from a spore two squares in line: in a dark corridor it is
   // out of sight now, but it was there a turn ago: shoot where it was.
   const backed = level.sporeBehind;
