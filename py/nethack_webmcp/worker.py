@@ -151,6 +151,9 @@ async def open_game(session_id: str) -> str:
     only observed it and its owner has let go, read-only while another tab
     owns it; a refused resume is an error frame saying why."""
     games = _games()
+    prefetch = getattr(games.restore_source, "prefetch", None)
+    if prefetch is not None and session_id not in {loaded.session_id for loaded in games.sessions()}:
+        prefetch(session_id)  # its newest checkpoint is read while the registry reads the game and takes it
     try:
         # a person opening the game's view resumes it explicitly: a close mark is cleared
         await games.reopen(await games.resume(session_id))

@@ -26,7 +26,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page
 
 from .durable_harness import Agent, arguments_for, open_site, python, reload, twin
-from .page_replay_harness import tamper_checkpoint
+from .page_replay_harness import replay, tamper_checkpoint
 
 CALLS = 320
 CREATE = {"action": "create", "seed": 42, "name": "Ada", "role": "valkyrie", "harness_name": "e2e follower"}
@@ -69,6 +69,18 @@ STORED = """async (sessionId) => {
   return records.map((record) => ({move: record.move, seq: record.seq, by: record.by || null}));
 }"""
 
+DROP = """async ({sessionId, move}) => {
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open('nethack-webmcp-checkpoints');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const tx = db.transaction('checkpoints', 'readwrite');
+  tx.objectStore('checkpoints').delete([sessionId, move]);
+  await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); });
+  db.close();
+}"""
+
 RESUME = """
 import json
 from nethack_webmcp import worker
@@ -77,6 +89,8 @@ games = worker._games()
 source = games.restore_source
 games.restore_source = source if CHECKPOINTED else None
 try:
+    if CHECKPOINTED:
+        source.prefetch(SESSION)  # as worker.open_game does: the newest checkpoint read meanwhile
     session = await games.resume(SESSION)
 finally:
     games.restore_source = source
@@ -172,3 +186,10 @@ def test_a_played_game_resumes_from_its_background_checkpoint_after_a_reload(
     assert game_of(fallen["frame"]) == game_of(before)
     assert fallen["memory"] == whole["memory"]
     assert json.dumps(fallen["frame"]["scene"], sort_keys=True) == json.dumps(before["scene"], sort_keys=True)
+
+    # the timeline's replay takes the follower's checkpoints as its own (same records, digests checked): no rebuild
+    # (the tampered one would be refused at open and the set rebuilt: it is deleted first)
+    page.evaluate(DROP, {"sessionId": session_id, "move": newest["move"]})
+    opened = replay(page, "open", session_id)
+    assert opened["rebuilt"] is False and opened["refused"] == [], opened
+    assert replay(page, "frame", session_id, newest["move"])["move"] == newest["move"]

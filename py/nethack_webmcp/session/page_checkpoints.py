@@ -90,11 +90,25 @@ class PageRestoreSource:
 
     def __init__(self, host_name: str = HOST_GLOBAL) -> None:
         self.host_name = host_name
+        #: ms per step of the last restore in the worker (session-resume.js), for the bench's profile
+        self.last_timings: dict[str, float] | None = None
 
     def _host(self) -> Any:
         import js  # Pyodide only
 
         return getattr(js, self.host_name, None)
+
+    def prefetch(self, session_id: str) -> None:
+        """Start reading the game's newest checkpoint in the worker now, while the
+        registry reads the stored game and takes its ownership (worker.open_game)."""
+        from pyodide.ffi import JsException
+
+        host = self._host()
+        if host is not None:
+            try:
+                host.prefetch(session_id)
+            except JsException:
+                pass  # newest_seq then reads it itself
 
     async def newest_seq(self, info: SessionInfo) -> int | None:
         """The journal entry of the game's newest checkpoint with a navigation memory (not verified yet)."""
@@ -125,6 +139,7 @@ class PageRestoreSource:
         except JsException as exc:
             raise SessionError("checkpointRefused", f"the page's checkpoints cannot be read: {exc}") from None
         refused = found.get("refused") or []
+        self.last_timings = found.get("timings")
         if found.get("move") is None:
             if refused:  # there were checkpoints, and none held
                 raise SessionError("checkpointRefused", refused[-1]["message"], refused=refused)

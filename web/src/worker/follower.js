@@ -38,6 +38,9 @@ const SLICE_MAX = 32;
 export const MEMORY_EVERY = 128;
 const IDLE_MS = 250;
 const RETRY_MS = 100;
+// followers kept alive (an Asyncify instance each, tens of MB): an idle game's beyond these is closed once its
+// newest checkpoint is at its last move, and started again from that checkpoint when the game goes on
+const KEPT = 2;
 
 export class BackgroundCheckpointer {
   /** @param {{journal: {call: (op: string, argsJson: string) => Promise<string>},
@@ -62,8 +65,9 @@ export class BackgroundCheckpointer {
     this.running = false;
     this.enabled = true;
     // diagnostics (test hooks, bench): slices run and the longest one
-    /** @type {{slices: number, longestSliceMs: number, checkpoints: number, refused: any[]}} */
-    this.stats = { slices: 0, longestSliceMs: 0, checkpoints: 0, refused: [] };
+    /** @type {{slices: number, longestSliceMs: number, longestSlice: string, checkpoints: number, refused: any[]}} */
+    this.stats = { slices: 0, longestSliceMs: 0, longestSlice: '', checkpoints: 0, refused: [] };
+    this.doing = ''; // what the current slice does (the longest one is named in stats)
   }
 
   /** A tool call on `gameId` finished (the worker calls this after every one). */
@@ -73,12 +77,14 @@ export class BackgroundCheckpointer {
     if (!live) return;
     let game = this.games.get(gameId);
     if (!game) {
-      game = { gameId, held: [], memorySeq: -1, memoryLevel: undefined, idle: null, follow: null, failed: null,
+      game = { gameId, held: [], memorySeq: -1, memoryLevel: undefined, idle: null, follow: null, starting: null,
+               failed: null,
                wantSeq: 0 };
       this.games.set(gameId, game);
     }
     if (game.failed) return;
     game.wantSeq = Math.max(game.wantSeq, live.seq);
+    game.calledAt = performance.now();
     if (game.memorySeq < 0 || live.level !== game.memoryLevel || live.seq - game.memorySeq >= MEMORY_EVERY) {
       this.hold(game);
     }
@@ -131,7 +137,10 @@ export class BackgroundCheckpointer {
         const outcome = await this.slice(game);
         const ms = performance.now() - started;
         this.stats.slices += 1;
-        this.stats.longestSliceMs = Math.max(this.stats.longestSliceMs, ms);
+        if (ms > this.stats.longestSliceMs) {
+          this.stats.longestSliceMs = ms;
+          this.stats.longestSlice = this.doing;
+        }
         if (outcome === 'more') { more = true; break; }
         if (outcome === 'wait') retry = true;
       }
@@ -140,6 +149,19 @@ export class BackgroundCheckpointer {
     }
     if (more) this.schedule();
     else if (retry) this.schedule(RETRY_MS);
+    else this.retireIdle();
+  }
+
+  /** Close the followers of the least recently played idle games beyond KEPT. */
+  retireIdle() {
+    const followed = [...this.games.values()].filter((game) => game.follow).sort((a, b) => b.calledAt - a.calledAt);
+    for (const game of followed.slice(KEPT)) {
+      const follow = game.follow;
+      const idle = !game.held.length && follow.at === follow.replayer.length && follow.checkpointed.has(follow.at);
+      if (!idle) continue;
+      follow.engine.close();
+      game.follow = null;
+    }
   }
 
   /** One bounded step of one game's follow: 'more' (call again), 'wait'
@@ -148,10 +170,20 @@ export class BackgroundCheckpointer {
     try {
       if (!game.follow) {
         if (!game.held.length) return 'idle';
-        game.follow = await this.follow(game.gameId);
+        // started in steps, one per slice (the build's warm-up, the journal, an instance, the creation):
+        // a call that arrives meanwhile waits for one of them, not for all
+        game.starting ??= this.follow(game.gameId);
+        game.step = (game.step || 0) + 1;
+        this.doing = `start step ${game.step}`;
+        const step = await game.starting.next();
+        if (step.done) {
+          game.follow = step.value;
+          game.starting = null;
+        }
         return 'more';
       }
       const follow = game.follow;
+      this.doing = 'journal';
       if (follow.lastSeq < game.wantSeq) {
         const before = follow.lastSeq;
         await this.readJournal(game.gameId, follow);
@@ -166,6 +198,7 @@ export class BackgroundCheckpointer {
       const goal = target ? moveAt(moves, target.seq) : follow.replayer.length;
       if (follow.at < goal) {
         const count = Math.min(goal - follow.at, follow.batch);
+        this.doing = `replay ${count}`;
         const started = performance.now();
         await follow.replayer.replay(follow.engine, follow.at, follow.at + count);
         const ms = performance.now() - started;
@@ -174,6 +207,7 @@ export class BackgroundCheckpointer {
         return 'more';
       }
       if (target) { // the follower is at the held memory's move
+        this.doing = 'checkpoint';
         game.held.shift();
         if (!follow.checkpointed.has(follow.at)) await this.checkpoint(game.gameId, follow, follow.at, target.navigation);
         return 'more';
@@ -182,8 +216,9 @@ export class BackgroundCheckpointer {
     } catch (error) {
       game.failed = String(error && error.message ? error.message : error);
       this.stats.refused.push({ gameId: game.gameId, code: error && error.code, message: game.failed });
-      if (game.follow) game.follow.engine.close();
+      if (game.follow && game.follow.engine) game.follow.engine.close();
       game.follow = null;
+      game.starting = null;
       console.warn(`[checkpoints] the background checkpointer stopped following ${game.gameId}: ${game.failed}`);
       return 'idle';
     }
@@ -191,14 +226,17 @@ export class BackgroundCheckpointer {
 
   /** A follower for the game: a fresh Asyncify instance at its newest
    *  checkpoint whose digest is this journal's (or at the creation, with a
-   *  checkpoint taken there, as the timeline's replays expect one). */
-  async follow(gameId) {
+   *  checkpoint taken there, as the timeline's replays expect one). A
+   *  generator: each step is one slice of the worker's time. */
+  async* follow(gameId) {
     const info = await this.read('getSession', gameId);
     if (!info) throw new Error(`no stored game ${gameId}`);
     const { start, base } = await this.engineParts();
+    yield;
     const replayer = new Replayer({ start, base, info, moves: [], save: async () => {}, load: async () => null });
     const follow = { replayer, base, engine: null, at: 0, lastSeq: 0, batch: 4, checkpointed: new Set() };
     await this.readJournal(gameId, follow);
+    yield;
     const moves = (await this.store.moves(gameId)).filter((move) => move <= replayer.length).sort((a, b) => b - a);
     for (const move of moves) {
       try {
@@ -206,7 +244,9 @@ export class BackgroundCheckpointer {
         if (!record || record.navigationSha256 == null) continue;
         const [digest] = await replayer.digestsAt([move]);
         const state = await decode(record, base, digest);
+        yield;
         const engine = await start();
+        yield;
         restoreInto(engine, state, base);
         Object.assign(follow, { engine, at: move });
         follow.checkpointed.add(move);
@@ -217,7 +257,9 @@ export class BackgroundCheckpointer {
       }
     }
     follow.engine = await start();
+    yield;
     const created = await replayer.create(follow.engine);
+    yield;
     await this.checkpoint(gameId, follow, 0, this.creationMemory(created));
     return follow;
   }
@@ -254,7 +296,7 @@ export class BackgroundCheckpointer {
     const game = this.games.get(gameId);
     if (!game) return;
     if (game.idle) clearTimeout(game.idle);
-    if (game.follow) game.follow.engine.close();
+    if (game.follow && game.follow.engine) game.follow.engine.close();
     this.games.delete(gameId);
   }
 
@@ -264,11 +306,20 @@ export class BackgroundCheckpointer {
     const follow = game && game.follow;
     return {
       following: Boolean(follow), failed: game ? game.failed : null, at: follow ? follow.at : null,
-      journalSeq: follow ? follow.lastSeq : null,
+      // the journal entry of the follower's move (its lag behind the live game, in entries)
+      atSeq: follow ? seqOf(follow, follow.at) : null,
+      // the journal entry of its newest checkpoint: a reload now resumes from there (the tail is what follows)
+      checkpointSeq: follow ? seqOf(follow, Math.max(...follow.checkpointed)) : null,
+      journalSeq: follow ? follow.lastSeq : null, moves: follow ? follow.replayer.length : null,
       held: game ? game.held.map((memory) => memory.seq) : [], checkpointed: follow ? [...follow.checkpointed] : [],
       ...this.stats,
     };
   }
+}
+
+/** The journal entry of the follower's move `move` (0: the creation). */
+function seqOf(follow, move) {
+  return move ? follow.replayer.moves[move - 1].seq : 0;
 }
 
 /** The number of completed inputs at or before journal entry `seq` (moves are in seq order). */

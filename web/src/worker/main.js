@@ -27,7 +27,7 @@ import { engineHost, prepareEngine } from './engine-host.js';
 import { BackgroundCheckpointer } from './follower.js';
 import { GameBook } from './games.js';
 import { PageReplays } from './page-replay.js';
-import { SessionCheckpoints } from './session-resume.js';
+import { SessionCheckpoints, engineTimes } from './session-resume.js';
 import { createStorage } from './storage.js';
 
 let pyodide = null;
@@ -129,6 +129,7 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
       skip: (gameId) => Boolean(replays && replays.open_.has(gameId)),
     });
     self.nethackCheckpointer = checkpointer; // read by tests and the bench through the worker's Python (js)
+    self.nethackRestoredEngineTimes = engineTimes; // the bench's profile of a resume's tail
     book = new GameBook({
       spectate: (gameId) => JSON.parse(python.spectate(gameId)),
       stored: async (gameId) => JSON.parse(await python.stored(gameId)),

@@ -3,6 +3,8 @@
 // from a checkpoint"). Published as globalThis.nethackSessionCheckpoints for
 // py/nethack_webmcp/session/page_checkpoints.py (the registry's restore source):
 //
+//   prefetch(sessionId): start reading the newest checkpoint now (worker.open_game, before the registry
+//       reads the stored game and takes its ownership), for the newest() call that follows.
 //   await newest(sessionId) -> JSON text {seq} | {seq: null}: the journal entry
 //       of the newest checkpoint that holds a navigation memory (not verified
 //       yet): the registry then reads only the journal from there on.
@@ -32,6 +34,10 @@
 // whatever build new games run (both answer byte for byte alike).
 import { CheckpointRefused, decode, navigationOf, restoreInto } from './checkpoints.js';
 
+const PREFETCH_MS = 5000;
+/** @type {number[][]} [requests, ms] of the first batches restored instances ran (diagnostics) */
+export const engineTimes = [];
+
 /** A record a session can resume from: it holds a navigation memory and names its journal entry. */
 const resumable = (record) => Boolean(record && record.navigationSha256 != null && Number.isInteger(record.seq));
 
@@ -46,6 +52,8 @@ export class SessionCheckpoints {
     this.next = 1;
     /** @type {{sessionId: string, moves: number[], record: any} | null} what newest() read, for restorePoint */
     this.lastRead = null;
+    /** @type {{sessionId: string, reading: Promise<any>, at: number} | null} a read started by prefetch() */
+    this.prefetched = null;
   }
 
   /** The game's checkpoint moves, newest first. */
@@ -53,47 +61,80 @@ export class SessionCheckpoints {
     return (await this.store.moves(sessionId)).sort((a, b) => b - a);
   }
 
+  /** Start reading the game's newest checkpoint now (a resume is about to ask: worker.open_game), while
+   *  Python reads the stored game and takes its ownership; newest() then answers from this read. */
+  prefetch(sessionId) {
+    const reading = this.read(sessionId);
+    reading.catch(() => {});
+    this.prefetched = { sessionId, reading, at: performance.now() };
+  }
+
   async newest(sessionId) {
+    const ahead = this.prefetched;
+    // a read started for this game just before (a resume that failed earlier never used its read: too old then)
+    const prefetched = ahead && ahead.sessionId === sessionId && performance.now() - ahead.at < PREFETCH_MS
+      ? ahead.reading : null;
+    this.prefetched = null;
+    const found = await (prefetched || this.read(sessionId));
+    // the restorePoint call that follows (the same resume) uses them: nothing is read twice
+    this.lastRead = found.record ? found : null;
+    return JSON.stringify({ seq: found.record ? found.record.seq : null });
+  }
+
+  /** The game's checkpoint moves (newest first) and its newest record that a session can resume from. */
+  async read(sessionId) {
     const moves = await this.movesOf(sessionId);
     for (const move of moves) {
       const record = await this.store.load(sessionId, move);
-      if (resumable(record)) {
-        // the restorePoint call that follows (the same resume) uses them: nothing is read twice
-        this.lastRead = { sessionId, moves, record };
-        return JSON.stringify({ seq: record.seq });
-      }
+      if (resumable(record)) return { sessionId, moves, record };
     }
-    return JSON.stringify({ seq: null });
+    return { sessionId, moves, record: null };
   }
 
   async restorePoint(sessionId, lastSeq, firstSeq = 0) {
     const refused = [];
+    const clock = performance.now();
+    const timings = {}; // ms per step (the bench's profile of a resume)
+    const lap = (name) => { timings[name] = Math.round((performance.now() - clock) * 10) / 10; };
     const read = this.lastRead && this.lastRead.sessionId === sessionId ? this.lastRead : null;
     this.lastRead = null;
     const moves = read ? read.moves : await this.movesOf(sessionId);
     if (!moves.length) return JSON.stringify({ move: null, refused });
     const { start, fresh, base } = await this.engineParts();
-    for (const move of moves) {
-      const record = read && read.record.move === move ? read.record : await this.store.load(sessionId, move);
-      if (!resumable(record) || record.seq > lastSeq) continue; // seeks only, or past this journal
-      if (record.seq < firstSeq) break; // before the part of the journal Python read (newest first: all the rest too)
-      try {
-        const navigation = await navigationOf(record);
-        const state = await decode(record, base);
-        const engine = await (fresh ? fresh() : start());
+    lap('parts');
+    // a fresh instance is made ready while the record is checked (and kept for the next one if it is refused)
+    let instance = null;
+    try {
+      for (const move of moves) {
+        const record = read && read.record.move === move ? read.record : await this.store.load(sessionId, move);
+        if (!resumable(record) || record.seq > lastSeq) continue; // seeks only, or past this journal
+        if (record.seq < firstSeq) break; // before the part of the journal Python read (newest first: all the rest too)
+        lap('record');
+        instance ??= fresh ? fresh() : start();
         try {
-          restoreInto(engine, state, base);
+          // both digests checked and both unpacked at once (the hashing and gunzip run off this thread)
+          const [navigation, state] = await Promise.all([navigationOf(record), decode(record, base)]);
+          lap('checked');
+          const engine = await instance;
+          instance = null;
+          lap('instance');
+          try {
+            restoreInto(engine, state, base);
+          } catch (error) {
+            engine.close();
+            throw error;
+          }
+          lap('restored');
+          const handle = this.next++;
+          this.handles.set(handle, engine);
+          return JSON.stringify({ move, seq: record.seq, navigation, handle, refused, timings });
         } catch (error) {
-          engine.close();
-          throw error;
+          if (!(error instanceof CheckpointRefused)) throw error;
+          refused.push({ move, code: error.code, message: error.message });
         }
-        const handle = this.next++;
-        this.handles.set(handle, engine);
-        return JSON.stringify({ move, seq: record.seq, navigation, handle, refused });
-      } catch (error) {
-        if (!(error instanceof CheckpointRefused)) throw error;
-        refused.push({ move, code: error.code, message: error.message });
       }
+    } finally {
+      if (instance) instance.then((engine) => engine.close(), () => {});
     }
     return JSON.stringify({ move: null, refused });
   }
@@ -118,7 +159,12 @@ class LiveInstance {
   }
 
   async requestMany(text) {
-    return (await this.engine.requestMany(text.split('\n'))).join('\n');
+    const started = performance.now();
+    const lines = text.split('\n');
+    const replies = (await this.engine.requestMany(lines)).join('\n');
+    // the engine's share of a resume's tail (the bench's profile reads the first ones): requests, ms
+    if (engineTimes.length < 64) engineTimes.push([lines.length, Math.round((performance.now() - started) * 10) / 10]);
+    return replies;
   }
 
   close() {

@@ -9,6 +9,7 @@ declare global {
     nethackStorage: any;
     nethackEngineHost: any;
     nethackSessionCheckpoints: any;
-    nethackCheckpointer: any; // the background checkpointer (follower.js): tests and the bench read it
+    nethackCheckpointer: any;
+    nethackRestoredEngineTimes: any; // the background checkpointer (follower.js): tests and the bench read it
   }
 }
