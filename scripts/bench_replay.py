@@ -26,6 +26,7 @@ reports (the largest size).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
