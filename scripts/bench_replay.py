@@ -152,6 +152,18 @@ async def measure(info: SessionInfo, entries: list[JournalEntry], inputs: int, s
         await timeline.close()
 
 
+async def resume_restarted(store: SqliteStore, session_id: str) -> tuple[float, dict[str, Any], str | None]:
+    """A restarted host's resume of the game through its registry: ms, the resume report, the state hash."""
+    games = GameRegistry(NativeEngine.start, store=store)
+    games.restore_source = native_restore_source(store)
+    started = time.perf_counter()
+    resumed = await games.resume(session_id)
+    resume_ms = (time.perf_counter() - started) * 1000
+    await resumed.observe()
+    await games.close_all()
+    return resume_ms, resumed.notes["resume"], resumed.last_state_hash
+
+
 async def restarted(
     info: SessionInfo, entries: list[JournalEntry], played: Path, inputs: int, seeks: int, directory: Path
 ) -> dict[str, Any]:
@@ -194,29 +206,14 @@ async def restarted(
             assert kept is not None
             held += len(kept["state"]) + len(kept["navigation"] or b"")
         await wasm_node.ready()
-        games = GameRegistry(NativeEngine.start, store=store)
-        games.restore_source = native_restore_source(store)
-        started = time.perf_counter()
-        resumed = await games.resume(session_id)
-        resume_ms = (time.perf_counter() - started) * 1000
-        report = resumed.notes["resume"]
-        await resumed.observe()
-        state_hash = resumed.last_state_hash
-        await games.close_all()
+        resume_ms, report, state_hash = await resume_restarted(store, session_id)
         # a host that stopped just before its next catch-up was due: the newest checkpoint
         # with a navigation memory is EVERY inputs back, and the resume replays them
         index = await store.checkpoint_index(session_id)
         newer = [entry["move"] for entry in index if entry["move"] > timeline.length - checkpointer.EVERY]
         await store.drop_checkpoints(session_id, newer)
-        games = GameRegistry(NativeEngine.start, store=store)
-        games.restore_source = native_restore_source(store)
-        started = time.perf_counter()
-        behind = await games.resume(session_id)
-        behind_ms = (time.perf_counter() - started) * 1000
-        behind_report = behind.notes["resume"]
-        await behind.observe()
-        assert behind.last_state_hash == state_hash, "resumed with a tail: the same state"
-        await games.close_all()
+        behind_ms, behind_report, behind_hash = await resume_restarted(store, session_id)
+        assert behind_hash == state_hash, "resumed with a tail: the same state"
         return {
             "inputs": timeline.length,
             "openMs": round(open_ms, 1),
