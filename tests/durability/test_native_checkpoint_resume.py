@@ -91,7 +91,9 @@ async def test_a_restarted_host_resumes_from_the_checkpoint_and_the_game_is_the_
     await follower.stop()
     caught_up = index[-1]["seq"]
     assert follower.catch_ups >= 1 and [entry["move"] for entry in index][0] == 0
-    assert follower.folded == 0, "the memory came from the live session (session/idle_point.py), not a fold"
+    # played without pause, the due catch-ups found the game held and folded; the idle one took
+    # the live session's memory (session/idle_point.py)
+    assert follower.catch_ups > follower.folded, (follower.catch_ups, follower.folded)
     await play(session, BEFORE, TAIL)  # made after the last checkpoint: the resume replays them
     await games.close_all()
     await store.close()

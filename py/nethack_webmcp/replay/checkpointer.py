@@ -37,7 +37,7 @@ from ..engine import EngineError
 from ..engine.wasm_node import prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
-from ..session.idle_point import IdlePoint, idle_point
+from ..session.idle_point import idle_point
 from ..store import JournalEntry, StoreError
 from . import persisted
 from .catch_up_process import CatchUpProcess, store_locator
@@ -48,6 +48,7 @@ EVERY = 512  # inputs since the last catch-up that start one while the game goes
 IDLE = 2.0  # seconds without an input after which a game is caught up
 MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
 INTERVAL = 0.5  # seconds between looks at the games
+FOLD_AFTER_BUSY_LOOKS = 10  # due looks that found the game held before a catch-up folds instead
 PROCESS_RETRY = 60.0  # seconds of catch-ups in this process after the catch-up process failed
 _running: set[Checkpointer] = set()
 
@@ -60,6 +61,7 @@ class _Followed:
     entries: list[JournalEntry] = field(default_factory=list)  # the journal read so far
     digests: list[str] = field(default_factory=list)  # its chain over the completed inputs
     failed: str | None = None  # a game that cannot be replayed is not tried again
+    busy_looks: int = 0  # looks in a row at which it was due but held by a call
 
 
 class Checkpointer:
@@ -158,20 +160,17 @@ class Checkpointer:
             return
         followed = self._followed.setdefault(session.session_id, _Followed())
         if self._due(followed, int(session.journal.seq), time.monotonic()):
-            point = await self._idle_point(session)
-            if point is not None:  # else an operation runs: looked at again next time
+            point = idle_point(session)
+            if point is not None:
+                followed.busy_looks = 0
                 await self._catch_up(session.session_id, (point.seq, point.navigation or b""))
-
-    @staticmethod
-    async def _idle_point(session: Any) -> IdlePoint | None:
-        """The game's point between two calls: a game played without pause never has its lock
-        free when the checkpointer looks, so this waits for the call in progress and holds the
-        game while its memory is dumped (a few milliseconds, once per catch-up)."""
-        if session.running is not None and not session.running.done:
-            return None
-        lock = session.lock.unchecked() if hasattr(session.lock, "unchecked") else session.lock
-        async with lock:
-            return idle_point(session, locked=True)
+                return
+            # a call or step holds the game at every look (played without pause): after a
+            # few looks the catch-up folds the responses itself, as it must for a closed game
+            followed.busy_looks += 1
+            if followed.busy_looks >= FOLD_AFTER_BUSY_LOOKS:
+                followed.busy_looks = 0
+                await self._catch_up(session.session_id)
 
     async def _catch_up(self, session_id: str, given: tuple[int, bytes] | None = None) -> None:
         """One catch-up of a followed game, in the catch-up process when there is one."""

@@ -26,13 +26,16 @@ class IdlePoint:
     navigation: bytes | None  # navigation/snapshot.py's dump, when asked for
 
 
-def idle_point(session: Any, *, dump: bool = True, locked: bool = False) -> IdlePoint | None:
-    """The point of a game this host owns and nothing is running on; None while a call holds it
-    (the memory may be ahead of the journal), while an input's completion is held for its tool
-    receipt (not in the store yet), when it ended, its writes fail or another host owns it.
-    `locked`: the caller holds the game's lock itself (it waited for the call in progress)."""
+def idle_point(session: Any, *, dump: bool = True) -> IdlePoint | None:
+    """The point of a game this host owns and nothing is running on; None while a call or a step
+    holds it (the journal may be ahead of the memory: an input is reserved before the engine
+    answers), while an input's completion is held for its tool receipt (not in the store yet),
+    when it ended, its writes fail or another host owns it. Never waits: taking the game's lock
+    here would answer a tool call that arrives meanwhile `busy`."""
+    step_lock = getattr(session, "_step_lock", None)
     if (
-        (session.lock.locked() and not locked)
+        session.lock.locked()
+        or (step_lock is not None and step_lock.locked())
         or (session.running is not None and not session.running.done)
         or getattr(session.journal, "_held", None) is not None  # (durability.py: written with the receipt)
         or session.state.ended
