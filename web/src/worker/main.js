@@ -83,7 +83,12 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
     // ... and finished before the tools are announced: a resume right after a reload would otherwise share
     // the thread with the capture (the first resume's reads measured 2-3x slower behind it)
     const replayWarm = engineReady.then(() => pageReplays().checkpoints.any())
-      .then((some) => some && pageReplays().engineParts()).catch(() => {});
+      .then((some) => some && Promise.all([
+        pageReplays().engineParts(),
+        // one read of the journal's database too: its first read after a reload (the resume's stored
+        // game) measured ~100 ms cold under load
+        storage.store.call('getSession', JSON.stringify(['-'])),
+      ])).catch(() => {});
     const options = { indexURL: url(config.pyodide), stdout: () => {},
                       stderr: (text) => console.warn(`[python] ${text}`) };
     let fallback = null;
