@@ -84,7 +84,7 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
     // the thread with the capture (the first resume's reads measured 2-3x slower behind it)
     const replayWarm = engineReady.then(() => pageReplays().checkpoints.any())
       .then((some) => some && Promise.all([
-        pageReplays().engineParts(),
+        pageReplays().engineParts().then(() => pageReplays().warmUp()),
         // one read of the journal's database too: its first read after a reload (the resume's stored
         // game) measured ~100 ms cold under load
         storage.store.call('getSession', JSON.stringify(['-'])),

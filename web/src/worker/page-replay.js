@@ -21,7 +21,9 @@ import { ReplayEngine } from './replay-engine.js';
 import { timelineMoves } from '../timeline/calls.js';
 
 const ROWS = 21;
-const RECEIPTS_ONE_BY_ONE = 32; // more unread calls than this: their receipts are read in one request
+const RECEIPTS_ONE_BY_ONE = 32;
+const WARM_INPUTS = 24; // the warm-up's canned inputs (warmUp)
+const COMPASS = ['north', 'east', 'south', 'west', 'northeast', 'southeast', 'southwest', 'northwest']; // more unread calls than this: their receipts are read in one request
 
 export class PageReplays {
   /** @param {{call: (op: string, argsJson: string) => Promise<string>}} journal the durable store (idb-store.js)
@@ -66,6 +68,34 @@ export class PageReplays {
     }
     this.base = await this.baseCapture.capture;
     return { start, fresh: () => this.fresh(start), base: this.base };
+  }
+
+  /** Run the replay build's common paths once on a throwaway instance (a canned game: creation, moves,
+   *  searches, observe, full responses): the engine's functions are compiled on first use, and a
+   *  session resume's tail would otherwise pay that on its first inputs. */
+  async warmUp() {
+    const { start } = await this.engineParts();
+    const engine = await start();
+    const sessionId = 'warm-up';
+    let revision = 0;
+    const send = async (method, params) => {
+      const response = JSON.parse(await engine.request(JSON.stringify({ version: 1, method,
+                                                                         params: { sessionId, ...params } })));
+      if (Number.isInteger(response.revision)) revision = response.revision;
+    };
+    try {
+      await send('session.create', { seed: 1, name: 'Warm', role: 'valkyrie', race: 'human', gender: 'female',
+                                     alignment: 'neutral', createdAt: 1700000000, harness_name: '', model_name: '',
+                                     wizard: false });
+      for (let index = 0; index < WARM_INPUTS; index++) {
+        const input = index % 2 ? { turns: 1 } : { direction: COMPASS[(index >> 1) % COMPASS.length] };
+        await send(index % 2 ? 'game.search' : 'game.move', { requestId: `warm-${index}`, expectedRevision: revision,
+                                                              ...input });
+      }
+      await send('session.observe', {});
+    } finally {
+      engine.close();
+    }
   }
 
   /** A fresh instance of the replay build: the one kept after the base
