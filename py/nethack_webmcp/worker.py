@@ -44,9 +44,9 @@ from typing import Any
 
 from . import exchange
 from .engine.wasm import WasmEngine
-from .navigation import snapshot as navigation_snapshot
 from .projection import frame as frames
 from .session import GameRegistry, SessionError
+from .session.idle_point import idle_point
 from .session.page_checkpoints import MemoryFold, page_restore_source
 from .store import StoreError
 from .tools import BY_NAME, ToolContext
@@ -94,23 +94,16 @@ def live_memory(session_id: str, dump: bool = False) -> str:
     """{seq, level[, navigation]} of a game loaded here, owned and idle, or null.
 
     `seq` is its last settled journal entry and `navigation` its own tracker's
-    snapshot there (read in one synchronous step, so the two agree); null while
-    a call holds the game (an input in flight: the memory may be ahead of the
-    journal), when another tab owns it, its writes are failing or it ended."""
+    snapshot there, read together (session/idle_point.py: null while a call or
+    a step holds the game, when another tab owns it, its writes are failing or
+    it ended)."""
     session = next((loaded for loaded in _games().sessions() if loaded.session_id == session_id), None)
-    if (
-        session is None
-        or session.lock.locked()
-        or (session.running is not None and not session.running.done)
-        or session.state.ended
-        or session.journal.fault is not None
-        or not _owner(session)
-    ):
+    point = idle_point(session, dump=dump) if session is not None and _owner(session) else None
+    if point is None:
         return "null"
-    tracker = session.state.tracker
-    found: dict[str, Any] = {"seq": session.journal.seq, "level": tracker.level_id}
-    if dump:
-        found["navigation"] = navigation_snapshot.dump(tracker).decode("ascii")
+    found: dict[str, Any] = {"seq": point.seq, "level": point.level}
+    if point.navigation is not None:
+        found["navigation"] = point.navigation.decode("ascii")
     return _dump(found)
 
 
