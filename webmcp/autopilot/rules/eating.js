@@ -6,7 +6,7 @@
 import { FOOD_TO_PICK, NEVER_ROTS, corpseName, corpseWelcome, safeCorpse } from '../food.js';
 import { distance } from './context.js';
 
-export const CORPSE_FRESH_TURNS = 25; // eat.c: a corpse may be rotten once (age / 10) > 3, i.e. from age 40
+export const CORPSE_FRESH_TURNS = 30; // eat.c: rotted = age / (10 + rn2(20)), harmless while <= 3: any age under 40
 const SHOP_GOODS = /for sale|unpaid|no charge/; // a shopkeeper's, not a beginner's
 
 /** Any meal may be rotten (1 in 7 for a corpse; pack food past 30 turns old)

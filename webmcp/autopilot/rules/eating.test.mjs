@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CarefulBeginner } from '../beginner.js';
+import { CORPSE_FRESH_TURNS } from './eating.js';
 import { frame } from './fixtures.mjs';
 
 test('a creatureDied event is a kill at its square, whatever the messages say', () => {
@@ -52,4 +53,27 @@ test('bitten by a were-creature ("You feel feverish."): no corpse but lichen, an
   onIt.events.push({ type: 'heard', text: 'You feel purified.' });
   policy.observe(onIt);
   assert.equal(policy.next(onIt, null).rule, 'eatFreshCorpse');
+});
+
+test('a jackal killed here CORPSE_FRESH_TURNS turns ago is eaten (rotted <= 3 below age 40); one turn older is not', () => {
+  for (const [age, eaten] of [[CORPSE_FRESH_TURNS, true], [CORPSE_FRESH_TURNS + 1, false]]) {
+    const policy = new CarefulBeginner();
+    const onIt = frame('monk-on-lichen-corpse');
+    onIt.scene.here.items[0].label = 'a jackal corpse';
+    onIt.scene.self.role = 'Valkyrie';
+    policy.memory.kills.push({ name: 'jackal', turn: onIt.basis.turn - age, levelId: onIt.basis.levelId, at: onIt.scene.self.position });
+    policy.observe(onIt);
+    assert.equal(policy.next(onIt, null).rule === 'eatFreshCorpse', eaten, `age ${age}`);
+  }
+});
+
+test('Hungry (not yet Weak) with food in the pack and nothing near: the pack food is eaten', () => {
+  const policy = new CarefulBeginner();
+  const hungry = frame('monk-attacked-by-kobold');
+  hungry.scene.entities = [];
+  hungry.scene.self.vitals.hunger = 'hungry';
+  policy.observe(hungry);
+  const move = policy.next(hungry, null);
+  const food = hungry.scene.inventory.find((item) => item.id === move.args.itemId);
+  assert.deepEqual([move.rule, move.args.action, food && food.category], ['eatPackFood', 'eat', 'food']);
 });

@@ -1,15 +1,24 @@
 // prayer.js - pray when in real trouble and a prayer is likely safe.
 //
 // NetHack's prayer timeout (pray.c) starts at 300, drops by one a turn, and
-// a prayer in major trouble is answered once it is at most 200: the first
-// is safe from turn ~100. A successful prayer resets it to rnz(350): half
-// the draws are under 350, but about 6% exceed 1200, so a beginner leaves
-// 1000 turns between prayers. A prayer answered too soon makes the god
-// angry, and every later one fails: the memory then forbids praying.
-// A prayer that fixes hunger leaves ~900 turns of food to Fainting, but its
-// meal lasts only ~850 turns to the next Weak: Weak with no food, it prays
-// after 800 (timeout still over 200 about 1 in 10). Fainting with no food,
-// a prayer 100 turns on is the only chance left.
+// a prayer in major trouble is answered once it is at most 200 (with Luck
+// and alignment not negative): the first is safe from turn ~100. A
+// successful prayer resets it to rnz(350): half the draws are under 350,
+// but about 6% exceed 1200, so a beginner leaves 1000 turns between
+// prayers. A prayer made too soon is not merely refused: pray.c's
+// prayer_done adds rnz(250) to the timeout, takes 3 Luck and calls
+// gods_upset (u.ugangr++), and while u.ugangr is set can_pray makes every
+// later prayer "too naughty" (angrygods, never a fix) until a sacrifice
+// appeases the god. So the memory forbids praying after the god's anger
+// is read ("You feel that X is displeased.", beginner.js ANGRY_GOD), and
+// the clock's job is to make that first too-soon prayer rare.
+// Hunger: a prayer's meal lasts ~850 turns to the next Weak, where a prayer
+// 850 turns on is refused about 1 in 13 (rnz(350) > 1050). But Weak is only
+// the start: eat.c faints the hero below 0 nutrition and starves it below
+// -(200 + 20 x Con), some 260-700 turns on. So a hero with no food waits,
+// Weak and then Fainting, for the full gap (refused about 1 in 17), and
+// prays after 100 only once it has been Fainting FAINTING_WAIT turns, near
+// the end (a refusal then costs nothing that starving would not).
 // Dying (HP at most 5 or under 1/7) with a hostile within two squares, a
 // prayer 300 turns on is answered two times in three (rnz(350) <= 500:
 // half the draws are under 350, three quarters of the rest under 700),
@@ -21,8 +30,8 @@ import { quaffHealing } from './potions.js';
 
 export const FIRST_PRAYER_TURN = 150;
 export const PRAYER_GAP = 1000;
-const STARVING_PRAYER_GAP = 800;
-const FAINTING_PRAYER_GAP = 100;
+export const FAINTING_PRAYER_GAP = 100; // the gap once Fainting FAINTING_WAIT turns: the last chance
+export const FAINTING_WAIT = 120; // turns Fainting before that (starving comes 260+ turns after Fainting starts)
 export const DYING_PRAYER_GAP = 300;
 const DYING_FIRST_PRAYER_TURN = 100;
 const DYING_THREAT_DISTANCE = 2;
@@ -46,7 +55,9 @@ export function trouble(ctx) {
   if (lowHp && ctx.nearest && ctx.nearest.distance <= DYING_THREAT_DISTANCE) {
     return { what: `${what} with a ${ctx.nearest.appearance || 'hostile'} close`, gap: DYING_PRAYER_GAP, first: DYING_FIRST_PRAYER_TURN };
   }
-  const gap = !starving ? PRAYER_GAP : vitals.hunger === 'weak' ? STARVING_PRAYER_GAP : FAINTING_PRAYER_GAP;
+  const since = ctx.memory.faintingSince;
+  const nearTheEnd = starving && vitals.hunger !== 'weak' && since != null && ctx.turn - since >= FAINTING_WAIT;
+  const gap = nearTheEnd ? FAINTING_PRAYER_GAP : PRAYER_GAP;
   return { what, gap, first: FIRST_PRAYER_TURN };
 }
 
