@@ -198,3 +198,29 @@ async def test_a_catch_up_process_that_cannot_run_leaves_the_catch_ups_to_the_ho
         await games.close_all()
         await wasm_node.discard_spare()
         await store.close()
+
+
+async def test_a_live_point_behind_the_journal_leaves_the_game_due(tmp_path: Path) -> None:
+    """A catch-up whose live point (the memory) is older than the journal it read keeps the memory at
+    that point and counts the game caught up only to there: it is due again, so the inputs after
+    the point get a later point's memory (else a resume would replay them for good)."""
+    if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
+        pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    games = GameRegistry(NativeEngine.start, store=store)
+    follower = Checkpointer(games, every=10_000, idle=0, min_inputs=1)
+    try:
+        session = await games.create(dict(PARAMS, sessionId="point-behind"))
+        await play(session, 0, 60)
+        point = (session.journal.seq, snapshot.dump(session.state.tracker))
+        await play(session, 60, 20)
+        await follower.catch_up(session.session_id, point)
+        index = {entry["move"]: entry for entry in await store.checkpoint_index(session.session_id)}
+        with_memory = [move for move, entry in index.items() if entry["meta"].get("navigationSha256")]
+        assert with_memory == [60] and max(index) == 80, index.keys()
+        assert follower.caught_up(session.session_id) == point[0]
+        assert follower._due(follower._followed[session.session_id], session.journal.seq, 0.0)
+    finally:
+        await games.close_all()
+        await wasm_node.discard_spare()
+        await store.close()

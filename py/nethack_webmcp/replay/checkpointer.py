@@ -239,7 +239,12 @@ class Checkpointer:
             # that entry was not settled in the store yet: no memory saved, tried again next look
             self.missed += 1
             return builder
-        followed.seq = int(followed.entries[-1]["seq"]) if followed.entries else 0
+        # caught up as far as its memory goes: with a live point, that point (the journal read may
+        # reach further; the inputs after it are caught up again, with a later point)
+        if given is not None:
+            followed.seq = given[0]
+        else:
+            followed.seq = int(followed.entries[-1]["seq"]) if followed.entries else 0
         self.folded += builder.given is None
         self.catch_ups += 1
         self.seconds += time.perf_counter() - started
