@@ -36,7 +36,6 @@ export class BeginnerMemory {
     this.elbereth = null; // {levelId, x, y, hp}: where it last wrote Elbereth and the HP then
     this.elberethTries = new Map(); // levelId -> engravings written there
     this.prayerUnsafe = false; // the god is angry (e.g. a pet died by our hand)
-    /** @type {number | null} */ this.faintingSince = null; // turn the hero was first seen Fainting in this spell (rules/prayer.js)
     this.lycanthrope = false; // bitten by a were-creature ("You feel feverish"), not yet cured
     this.levels = new Map();
     this.kills = []; // {name, turn, levelId, at}: every creatureDied seen
@@ -108,9 +107,6 @@ export class CarefulBeginner {
     const depth = (scene.self.level && scene.self.level.depth) || 0;
     if (frame.basis.levelId !== memory.levelId) this.arrived(frame, depth);
     memory.depth = depth;
-    const fainting = ['fainting', 'fainted'].includes(scene.self.vitals.hunger);
-    if (!fainting) memory.faintingSince = null;
-    else if (memory.faintingSince == null) memory.faintingSince = frame.basis.turn;
     memory.deepest = Math.max(memory.deepest, depth);
     for (const event of frame.events || []) {
       if (event.type === 'creatureDied' && Number.isInteger(event.x)) {

@@ -12,13 +12,14 @@
 // appeases the god. So the memory forbids praying after the god's anger
 // is read ("You feel that X is displeased.", beginner.js ANGRY_GOD), and
 // the clock's job is to make that first too-soon prayer rare.
-// Hunger: a prayer's meal lasts ~850 turns to the next Weak, where a prayer
-// 850 turns on is refused about 1 in 13 (rnz(350) > 1050). But Weak is only
-// the start: eat.c faints the hero below 0 nutrition and starves it below
-// -(200 + 20 x Con), some 260-700 turns on. So a hero with no food waits,
-// Weak and then Fainting, for the full gap (refused about 1 in 17), and
-// prays after 100 only once it has been Fainting FAINTING_WAIT turns, near
-// the end (a refusal then costs nothing that starving would not).
+// A prayer that fixes hunger leaves ~900 turns of food to Fainting, but its
+// meal lasts only ~850 turns to the next Weak: Weak with no food, it prays
+// after 800 (timeout still over 200 about 1 in 12). Fainting with no food,
+// a prayer 100 turns on is the only chance left: Fainting is helpless
+// spells among monsters. (Waiting Weak and Fainting for the full gap, and
+// praying after 100 only 120 turns into Fainting, was tried: two of the
+// first 50 games were then killed fainted where a prayer at Fainting's
+// start had fed them; docs/DECISIONS.md, wave 6.)
 // Dying (HP at most 5 or under 1/7) with a hostile within two squares, a
 // prayer 300 turns on is answered two times in three (rnz(350) <= 500:
 // half the draws are under 350, three quarters of the rest under 700),
@@ -30,8 +31,8 @@ import { quaffHealing } from './potions.js';
 
 export const FIRST_PRAYER_TURN = 150;
 export const PRAYER_GAP = 1000;
-export const FAINTING_PRAYER_GAP = 100; // the gap once Fainting FAINTING_WAIT turns: the last chance
-export const FAINTING_WAIT = 120; // turns Fainting before that (starving comes 260+ turns after Fainting starts)
+export const STARVING_PRAYER_GAP = 800;
+export const FAINTING_PRAYER_GAP = 100;
 export const DYING_PRAYER_GAP = 300;
 const DYING_FIRST_PRAYER_TURN = 100;
 const DYING_THREAT_DISTANCE = 2;
@@ -55,9 +56,7 @@ export function trouble(ctx) {
   if (lowHp && ctx.nearest && ctx.nearest.distance <= DYING_THREAT_DISTANCE) {
     return { what: `${what} with a ${ctx.nearest.appearance || 'hostile'} close`, gap: DYING_PRAYER_GAP, first: DYING_FIRST_PRAYER_TURN };
   }
-  const since = ctx.memory.faintingSince;
-  const nearTheEnd = starving && vitals.hunger !== 'weak' && since != null && ctx.turn - since >= FAINTING_WAIT;
-  const gap = nearTheEnd ? FAINTING_PRAYER_GAP : PRAYER_GAP;
+  const gap = !starving ? PRAYER_GAP : vitals.hunger === 'weak' ? STARVING_PRAYER_GAP : FAINTING_PRAYER_GAP;
   return { what, gap, first: FIRST_PRAYER_TURN };
 }
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CarefulBeginner } from '../beginner.js';
 import { frame } from './fixtures.mjs';
-import { DYING_PRAYER_GAP, FAINTING_PRAYER_GAP, FAINTING_WAIT, PRAYER_GAP } from './prayer.js';
+import { DYING_PRAYER_GAP, FAINTING_PRAYER_GAP, PRAYER_GAP, STARVING_PRAYER_GAP } from './prayer.js';
 
 function dying(hp = 2, potions = false) {
   const attacked = frame('monk-attacked-by-kobold');
@@ -58,44 +58,30 @@ function starving(hunger) {
   return hungry;
 }
 
-test('Weak with no food: the full PRAYER_GAP, not sooner (a too-soon prayer angers the god for good)', () => {
+test('Weak with no food: STARVING_PRAYER_GAP after the last prayer, not sooner', () => {
   const weak = starving('weak');
   const turn = weak.basis.turn;
   const soon = new CarefulBeginner();
-  soon.prayed(turn - 850);
-  soon.observe(weak);
+  soon.prayed(turn - STARVING_PRAYER_GAP + 1);
   assert.notEqual(soon.next(weak, null).rule, 'prayInTrouble');
   const rested = new CarefulBeginner();
-  rested.prayed(turn - PRAYER_GAP);
-  rested.observe(weak);
+  rested.prayed(turn - STARVING_PRAYER_GAP);
   assert.equal(rested.next(weak, null).rule, 'prayInTrouble');
 });
 
-test('Fainting with no food: the full gap until Fainting FAINTING_WAIT turns, then FAINTING_PRAYER_GAP', () => {
+test('Fainting with no food: FAINTING_PRAYER_GAP is enough; never once the god is angry', () => {
   const fainting = starving('fainting');
   const turn = fainting.basis.turn;
   const policy = new CarefulBeginner();
-  policy.prayed(turn - FAINTING_WAIT - FAINTING_PRAYER_GAP);
-  policy.observe(fainting); // first seen Fainting now
-  assert.equal(policy.memory.faintingSince, turn);
-  assert.notEqual(policy.next(fainting, null).rule, 'prayInTrouble');
-  const later = starving('fainting');
-  later.basis.turn = turn + FAINTING_WAIT;
-  policy.observe(later);
-  assert.equal(policy.memory.faintingSince, turn, 'the spell is counted from its first frame');
-  const move = policy.next(later, null);
+  policy.prayed(turn - FAINTING_PRAYER_GAP);
+  const move = policy.next(fainting, null);
   assert.deepEqual([move.rule, move.args.action], ['prayInTrouble', 'pray']);
+  const soon = new CarefulBeginner();
+  soon.prayed(turn - FAINTING_PRAYER_GAP + 1);
+  assert.notEqual(soon.next(fainting, null).rule, 'prayInTrouble');
   const angry = new CarefulBeginner();
-  angry.prayed(turn - FAINTING_WAIT - FAINTING_PRAYER_GAP);
-  angry.observe(fainting);
-  angry.memory.prayerUnsafe = true; // the god's anger read: no prayer is answered, so none is made
-  assert.notEqual(angry.next(later, null).rule, 'prayInTrouble');
-});
-
-test('a fed hero forgets the Fainting spell', () => {
-  const policy = new CarefulBeginner();
-  policy.observe(starving('fainting'));
-  assert.notEqual(policy.memory.faintingSince, null);
-  policy.observe(starving('hungry'));
-  assert.equal(policy.memory.faintingSince, null);
+  angry.prayed(turn - PRAYER_GAP);
+  angry.observe({ ...fainting, events: [{ type: 'heard', text: 'You feel that Anu is displeased.' }] });
+  assert.equal(angry.memory.prayerUnsafe, true);
+  assert.notEqual(angry.next(fainting, null).rule, 'prayInTrouble', 'a too-soon prayer set u.ugangr: every later one fails');
 });
