@@ -47,11 +47,13 @@ one after the game was idle (no tail), each session resume timed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import statistics
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -147,9 +149,11 @@ def session_resume(page: Any, session_id: str, checkpointed: bool) -> dict[str, 
     return dict(json.loads(page.evaluate("(code) => window.nethackTest.python(code)", code)))
 
 
-def measure(game: dict[str, Any], sizes: list[int], seeks: int, tail: int = TAIL) -> tuple[str, list[dict[str, Any]]]:
-    profile = tempfile.mkdtemp(prefix="bench-replay-page-")
-    rows = []
+@contextlib.contextmanager
+def bench_page(prefix: str) -> Iterator[tuple[Any, Any]]:
+    """The built site in Chromium with a persistent profile of its own (IndexedDB kept across
+    reloads), its test hooks installed, ready: (context, page)."""
+    profile = tempfile.mkdtemp(prefix=prefix)
     with sync_playwright() as playwright, serve() as url:
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, args=FLAGS, headless=True
@@ -159,6 +163,12 @@ def measure(game: dict[str, Any], sizes: list[int], seeks: int, tail: int = TAIL
         page = context.new_page()
         page.goto(url)
         wait_ready(page)
+        yield context, page
+
+
+def measure(game: dict[str, Any], sizes: list[int], seeks: int, tail: int = TAIL) -> tuple[str, list[dict[str, Any]]]:
+    rows = []
+    with bench_page("bench-replay-page-") as (context, page):
         version = context.browser.version if context.browser else "?"
         for size in sorted(sizes):
             session_id = f"bench-page-{size}"
@@ -313,17 +323,8 @@ def idle_until_caught_up(page: Any, session_id: str) -> float:
 
 def measure_follower(calls: int) -> dict[str, Any]:
     """The follower on a live game played in a burst: call latency with and without it, its lag, resumes."""
-    profile = tempfile.mkdtemp(prefix="bench-follower-")
     block = 20
-    with sync_playwright() as playwright, serve() as url:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=FLAGS, headless=True
-        )
-        context.set_default_timeout(900_000)
-        context.add_init_script(HOOKS)
-        page = context.new_page()
-        page.goto(url)
-        wait_ready(page)
+    with bench_page("bench-follower-") as (context, page):
         created = page.evaluate(
             """async () => {
               const context = document.modelContext;
