@@ -17,9 +17,9 @@
 // after 800 (timeout still over 200 about 1 in 12). Fainting with no food,
 // a prayer 100 turns on is the only chance left: Fainting is helpless
 // spells among monsters. (Waiting Weak and Fainting for the full gap, and
-// praying after 100 only 120 turns into Fainting, was tried: two of the
-// first 50 games were then killed fainted where a prayer at Fainting's
-// start had fed them; docs/DECISIONS.md, wave 6.)
+// praying after 100 only 120 turns into Fainting, was tried: heroes were
+// killed fainted while waiting where this rule prays at Fainting's start;
+// docs/DECISIONS.md, wave 6.)
 // Dying (HP at most 5 or under 1/7) with a hostile within two squares, a
 // prayer 300 turns on is answered two times in three (rnz(350) <= 500:
 // half the draws are under 350, three quarters of the rest under 700),
