@@ -56,7 +56,9 @@ test('bitten by a were-creature ("You feel feverish."): no corpse but lichen, an
 });
 
 test('a jackal killed here CORPSE_FRESH_TURNS turns ago is eaten (rotted <= 3 below age 40); one turn older is not', () => {
-  for (const [age, eaten] of [[CORPSE_FRESH_TURNS, true], [CORPSE_FRESH_TURNS + 1, false]]) {
+  /** @type {Array<[number, boolean]>} */
+  const cases = [[CORPSE_FRESH_TURNS, true], [CORPSE_FRESH_TURNS + 1, false]];
+  for (const [age, eaten] of cases) {
     const policy = new CarefulBeginner();
     const onIt = frame('monk-on-lichen-corpse');
     onIt.scene.here.items[0].label = 'a jackal corpse';
