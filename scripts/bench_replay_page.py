@@ -60,7 +60,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from e2e.durable_harness import HOOKS, wait_ready  # noqa: E402  (needs tests/ on the path)
-from e2e.page_replay_harness import renamed, store_game, timed  # noqa: E402
+from e2e.page_replay_harness import OPEN_CHECKPOINTS, renamed, store_game, timed  # noqa: E402
 from e2e.site_harness import CHROMIUM, FLAGS, serve  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -130,17 +130,16 @@ json.dumps({"ms": seconds * 1000, "journalMs": read * 1000, "entries": len(journ
 #: the session resume starts this many inputs or more before the end (the later checkpoints are dropped first):
 #: a game that went on after its newest checkpoint
 TAIL = 64
-DROP_LATE_CHECKPOINTS = """async ({sessionId, after}) => {
-  const db = await new Promise((resolve, reject) => {
-    const request = indexedDB.open('nethack-webmcp-checkpoints');
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const tx = db.transaction('checkpoints', 'readwrite');
+DROP_LATE_CHECKPOINTS = (
+    """async ({sessionId, after}) => {
+"""
+    + OPEN_CHECKPOINTS
+    + """  const tx = db.transaction('checkpoints', 'readwrite');
   tx.objectStore('checkpoints').delete(IDBKeyRange.bound([sessionId, after], [sessionId, Infinity], true));
   await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); });
   db.close();
 }"""
+)
 
 
 def session_resume(page: Any, session_id: str, checkpointed: bool) -> dict[str, Any]:

@@ -30,13 +30,19 @@ STORE_GAME = """async ({info, entries}) => {
   return entries.length;
 }"""
 
-TAMPER = """async ({sessionId, nth}) => {
-  const db = await new Promise((resolve, reject) => {
+#: the start of a page function that works on the page's checkpoint database (as `db`)
+OPEN_CHECKPOINTS = """  const db = await new Promise((resolve, reject) => {
     const request = indexedDB.open('nethack-webmcp-checkpoints');
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
-  const tx = db.transaction('checkpoints', 'readwrite');
+"""
+
+TAMPER = (
+    """async ({sessionId, nth}) => {
+"""
+    + OPEN_CHECKPOINTS
+    + """  const tx = db.transaction('checkpoints', 'readwrite');
   const store = tx.objectStore('checkpoints');
   const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
   const records = await new Promise((resolve) => {
@@ -51,6 +57,7 @@ TAMPER = """async ({sessionId, nth}) => {
   db.close();
   return victim.move;
 }"""
+)
 
 
 def renamed(game: dict[str, Any], session_id: str, inputs: int | None = None) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 from playwright.sync_api import BrowserContext, Page
 
 from .durable_harness import Agent, arguments_for, open_site, python, reload, twin
-from .page_replay_harness import replay, tamper_checkpoint
+from .page_replay_harness import OPEN_CHECKPOINTS, replay, tamper_checkpoint
 
 CALLS = 320
 CREATE = {"action": "create", "seed": 42, "name": "Ada", "role": "valkyrie", "harness_name": "e2e follower"}
@@ -54,13 +54,11 @@ import json, js
 json.dumps(json.loads(js.JSON.stringify(js.nethackCheckpointer.describe(SESSION))))
 """
 
-STORED = """async (sessionId) => {
-  const db = await new Promise((resolve, reject) => {
-    const request = indexedDB.open('nethack-webmcp-checkpoints');
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
+STORED = (
+    """async (sessionId) => {
+"""
+    + OPEN_CHECKPOINTS
+    + """  const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
   const records = await new Promise((resolve) => {
     const request = db.transaction('checkpoints').objectStore('checkpoints').getAll(range);
     request.onsuccess = () => resolve(request.result);
@@ -68,18 +66,18 @@ STORED = """async (sessionId) => {
   db.close();
   return records.map((record) => ({move: record.move, seq: record.seq, by: record.by || null}));
 }"""
+)
 
-DROP = """async ({sessionId, move}) => {
-  const db = await new Promise((resolve, reject) => {
-    const request = indexedDB.open('nethack-webmcp-checkpoints');
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const tx = db.transaction('checkpoints', 'readwrite');
+DROP = (
+    """async ({sessionId, move}) => {
+"""
+    + OPEN_CHECKPOINTS
+    + """  const tx = db.transaction('checkpoints', 'readwrite');
   tx.objectStore('checkpoints').delete([sessionId, move]);
   await new Promise((resolve, reject) => { tx.oncomplete = resolve; tx.onerror = () => reject(tx.error); });
   db.close();
 }"""
+)
 
 RESUME = """
 import json

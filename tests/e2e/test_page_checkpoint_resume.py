@@ -28,7 +28,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from support.wandering_game import wandering_game
 
 from .durable_harness import context, open_site, python, reload, run
-from .page_replay_harness import renamed, replay, store_game
+from .page_replay_harness import OPEN_CHECKPOINTS, renamed, replay, store_game
 
 INPUTS = 400
 CALLS = 18
@@ -70,13 +70,11 @@ for index in range(CALLS):
 json.dumps(frames)
 """
 
-TAMPER_NAVIGATION = """async ({sessionId, every, at}) => {
-  const db = await new Promise((resolve, reject) => {
-    const request = indexedDB.open('nethack-webmcp-checkpoints');
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const tx = db.transaction('checkpoints', 'readwrite');
+TAMPER_NAVIGATION = (
+    """async ({sessionId, every, at}) => {
+"""
+    + OPEN_CHECKPOINTS
+    + """  const tx = db.transaction('checkpoints', 'readwrite');
   const store = tx.objectStore('checkpoints');
   const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);
   const records = await new Promise((resolve) => {
@@ -94,6 +92,7 @@ TAMPER_NAVIGATION = """async ({sessionId, every, at}) => {
   db.close();
   return records.map((record) => record.move);
 }"""
+)
 
 
 def play(page: Page, session_id: str, run_name: str) -> list[dict[str, Any]]:
