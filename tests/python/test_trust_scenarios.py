@@ -12,6 +12,8 @@ checks one promise of docs/AGENT_PLAY.md ("Legs", "The text content",
   driver resends a row whose visibility changed, so it equals what a full
   observe shows;
 * a kicked-open (broken) door is a doorway that legs walk through;
+* a squeeze NetHack refuses for the load says so (why `squeezeTooHeavy`),
+  and the same step passes once the weight is dropped;
 * quitting asks only NetHack's own questions (confirmations), and the end
   keeps every window NetHack showed (end.windows), text included.
 
@@ -134,6 +136,27 @@ async def test_a_kicked_open_door_is_a_doorway_legs_walk_through(agent: Client) 
     assert leg["result"]["stopReason"] in ("arrived", "newCreature", "hpDropped", "attacked"), leg["result"]
     assert leg["result"].get("why") != "closedDoor"
     assert beyond  # the way on is the corridor past it
+
+
+async def test_a_squeeze_refused_for_the_load_says_so_and_passes_once_lightened(agent: Client) -> None:
+    # Seed 5's wizard-mode level: the corridor at 34,14 goes on at 35,15 past two rock corners.
+    session = await agent.fixture_game(seed=5, wizard=True, role="caveman")
+    await low(session, "debug.wizard", command="map")  # the corridors known, the rock around them not
+    frame = frames.build(session)
+    frame = await agent.call("travel", **bound(frame), mode="to", to={"x": 34, "y": 14}, maxActions=200)
+    assert frame["result"]["stopReason"] == "arrived", frame["result"]
+    await wizard(session, "wish", "heavy iron ball")  # 480 more: well past the 600 a squeeze allows
+    frame = frames.build(session)
+    leg = await agent.call("travel", **bound(frame), mode="to", to={"x": 35, "y": 15})
+    result = leg["result"]
+    assert (result["stopReason"], result["why"]) == ("blocked", "squeezeTooHeavy"), result
+    assert result["message"] == "You are carrying too much to get through."
+    assert "why squeezeTooHeavy" in text(leg)
+    ball = next(item for item in leg["scene"]["inventory"] if "heavy iron ball" in item["label"])
+    frame = await agent.call("use", **bound(leg), action="drop", itemId=ball["id"])
+    assert "error" not in frame, frame["error"]
+    leg = await agent.call("travel", **bound(frame), mode="to", to={"x": 35, "y": 15})
+    assert leg["result"]["stopReason"] == "arrived", leg["result"]
 
 
 async def test_quitting_asks_only_netHacks_questions_and_the_end_keeps_its_windows(agent: Client) -> None:

@@ -30,8 +30,10 @@ Stop reasons (LegResult.stop_reason), checked after every step in this order:
     interrupted        the engine reported the move interrupted
     blocked            the move did not change the hero's position (why "trapped"
                        when the hero is caught, "creatureInTheWay" when a creature
-                       stood on the square, "uncertainDiagonal" when the step
-                       squeezed past never-seen corners)
+                       stood on the square; a squeeze past never-seen corners that
+                       NetHack refused: "squeezeTooHeavy" (carrying more than 600
+                       weight), "squeezeTooBig" (a large body), "squeezeForbidden"
+                       (Sokoban), "uncertainDiagonal" when no reason was told)
     unexpectedPosition the hero moved, but not to the square the step aimed at
                        (teleport trap, slipping, being displaced): the plan is void
     stepFailed         step() raised; confirmed progress is kept, error is set
@@ -292,6 +294,15 @@ _PLANNERS: dict[str, Callable[[LevelView, _Leg], _Stop | str]] = {
 }
 
 
+#: NetHack's refusals of a diagonal squeeze between two rock corners (hack.c
+#: test_move, cant_squeeze_thru), as the stop's typed cause: the load is the
+#: one an agent can change (drop to 600 weight or less).
+SQUEEZE_REFUSALS = {
+    "You are carrying too much to get through.": "squeezeTooHeavy",
+    "Your body is too large to fit through.": "squeezeTooBig",
+    "You cannot pass that way.": "squeezeForbidden",
+}
+
 #: Traps that hold the hero on their square (trap.c: u.utrap).
 HOLDING_TRAPS = ("bear trap", "pit", "spiked pit", "web")
 
@@ -304,7 +315,8 @@ def _why_blocked(outcome: StepOutcome, level: LevelView, planned_from: LevelView
     if blocks_walking(level.occupant_at(*expected)) or blocks_walking(planned_from.occupant_at(*expected)):
         return "creatureInTheWay"
     if uncertain_step(planned_from, planned_from.hero, expected):
-        return "uncertainDiagonal"
+        told = _last_message(outcome)
+        return next((why for text, why in SQUEEZE_REFUSALS.items() if told == text), "uncertainDiagonal")
     return None
 
 

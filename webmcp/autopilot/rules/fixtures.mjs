@@ -5,6 +5,7 @@
 //   monk-attacked-by-kobold  seed 3, call 33: an explore leg stopped `attacked` ("The kobold misses!"), the kobold adjacent
 //   monk-kobold-lord-in-the-way  seed 3, call 92: an explore leg stopped noFrontier, why creatureInTheWay (blockedBy 20,6)
 //   ranger-start             seed 16, call 1: a Ranger's first frame (dagger wielded, bolts quivered, cloak worn)
+//   caveman-squeeze-too-heavy  seed 1023, call 29: an explore leg stopped blocked, why squeezeTooHeavy (24 rocks carried)
 // Each call returns a fresh copy, so a test may change a vital or two.
 import { readFileSync } from 'node:fs';
 import { URL } from 'node:url';

@@ -17,6 +17,7 @@ import { prayInTrouble } from './prayer.js';
 import { pushBoulders } from './pushing.js';
 import { elberethRefuge, offElbereth, stairsRefuge, stepAway } from './refuge.js';
 import { restWhenHurt } from './rest.js';
+import { lightenToSqueeze } from './squeeze.js';
 import { descendAnyway, endOfRound, passThroughOnTripUp, searchPlanSpots, searchWalls, tripOnOrBack } from './searching.js';
 import { untouchableInTheWay } from './untouchable.js';
 import { fightUnseen } from './unseen.js';
@@ -57,12 +58,13 @@ export const RULES = [
   ['pickUpShots', pickUpShots],
   ['collectShots', collectShots],
   ['armourMove', armourMove],
-  // 7. the level: places to leave, a dig or climb under way, a hostile in the way, down or explore
+  // 7. the level: places to leave, a dig or climb under way, a hostile in the way, a squeeze too heavy, down or explore
   ['leaveTheMines', leaveTheMines],
   ['leaveSokoban', leaveSokoban],
   ['digOn', digOn],
   ['keepLeaving', keepLeaving],
   ['hostileInTheWay', hostileInTheWay],
+  ['lightenToSqueeze', lightenToSqueeze], // a squeeze refused for the load: drop what is never used, try again
   ['descendWhenReady', descendWhenReady],
   ['explore', explore],
   // 8. nothing left to explore: the plan's doors, boulders, search spots; then a round of searching
