@@ -44,11 +44,13 @@ from .catch_up_process import CatchUpProcess, store_locator
 from .digest import chain, extend
 from .errors import ReplayRefused
 
-EVERY = 512  # inputs since the last catch-up that start one while the game goes on
+#: inputs since the last catch-up that start one while the game goes on: a host stopped in the middle
+#: of play resumes replaying fewer than EVERY + MAX_INPUTS inputs (their full responses folded)
+EVERY = 128
 IDLE = 2.0  # seconds without an input after which a game is caught up
 MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
 INTERVAL = 0.5  # seconds between looks at the games
-FOLD_AFTER_BUSY_LOOKS = 10  # due looks that found the game held before a catch-up folds instead
+FOLD_AFTER_BUSY_LOOKS = 2  # due looks that found the game held before a catch-up folds instead
 PROCESS_RETRY = 60.0  # seconds of catch-ups in this process after the catch-up process failed
 _running: set[Checkpointer] = set()
 

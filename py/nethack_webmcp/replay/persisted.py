@@ -22,7 +22,11 @@ replay (later inputs replay slower, so checkpoints densen in inputs), at the
 moves in `extra` (level changes) and at the last move; with a `memory` it
 sends the full requests and folds every response into it, exactly as an
 exact resume does (session/replay.py apply_entries), and keeps the memory
-with the last checkpoint of the run and one every MEMORY_EVERY inputs.
+with every checkpoint it saves (a resume then replays at most MAX_INPUTS
+inputs after the newest). The memory is stored zlib-compressed (`pack`: its
+canonical JSON shrinks about tenfold, so a memory at every checkpoint stays
+within the size budget); `navigation_of` reads both that and the plain JSON
+that checkpoints kept before.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -42,9 +47,6 @@ from .errors import ReplayRefused
 
 LOW_VERSION = 1
 MAX_INPUTS = 128  # inputs between checkpoints at most: a seek replays no more than this
-#: inputs between checkpoints that keep the navigation memory (besides the last of each run):
-#: a resume needs only the newest one, seeks none, and a memory is about as large as an engine state
-MEMORY_EVERY = 1024
 #: games shorter than this are not checkpointed: one replay of their journal takes milliseconds
 MIN_INPUTS = 256
 SPACING = 0.05  # seconds of replay between checkpoints at most
@@ -121,18 +123,30 @@ def record_of(checkpoint: Checkpoint) -> dict[str, Any]:
     }
 
 
+def pack(memory: bytes) -> bytes:
+    """A navigation memory (snapshot.dump's canonical JSON) as a checkpoint stores it."""
+    return zlib.compress(memory, 6)
+
+
 def navigation_of(checkpoint: Checkpoint) -> bytes | None:
-    """The navigation memory kept with a checkpoint, checked against the sha256 it claims."""
+    """The navigation memory kept with a checkpoint (snapshot.dump's bytes), checked against the
+    sha256 it claims for the bytes stored."""
     data = checkpoint["navigation"]
     if data is None:
         return None
+    refused = ReplayRefused(
+        "checkpointTampered",
+        f"the navigation memory of the checkpoint at move {checkpoint['move']} does not match its digest",
+        move=checkpoint["move"],
+    )
     if hashlib.sha256(data).hexdigest() != checkpoint["meta"].get("navigationSha256"):
-        raise ReplayRefused(
-            "checkpointTampered",
-            f"the navigation memory of the checkpoint at move {checkpoint['move']} does not match its digest",
-            move=checkpoint["move"],
-        )
-    return data
+        raise refused
+    if data[:1] == b"{":  # kept before memories were compressed: the JSON itself
+        return bytes(data)
+    try:
+        return zlib.decompress(data)
+    except zlib.error:
+        raise refused from None
 
 
 async def restore(engine: NodeWasmEngine, store: Store, session_id: str, move: int, digest: str) -> Checkpoint:
@@ -190,17 +204,15 @@ class Builder:
         self.spacing = spacing
         self.saved: list[int] = []
         self.bytes = 0
-        self.memory_at = -MEMORY_EVERY  # the last move saved with the navigation memory
 
-    async def save(self, move: int, *, last: bool = False) -> None:
+    async def save(self, move: int) -> None:
         summary = summary_at(self.info, self.moves, move)
         record = await self.engine.save(move, self.digests[move], summary)
         navigation = None
         if self.given is not None and self.given[0] == move:
-            navigation = self.given[1]
-        elif self.memory is not None and (last or move - self.memory_at >= MEMORY_EVERY):
-            navigation = snapshot.dump(self.memory)
-            self.memory_at = move
+            navigation = pack(self.given[1])
+        elif self.memory is not None:
+            navigation = pack(snapshot.dump(self.memory))
         checkpoint: Checkpoint = {
             "sessionId": self.info["sessionId"],
             "move": move,
@@ -245,7 +257,7 @@ class Builder:
     async def run(self, at: int, to: int, *, first: bool) -> None:
         """From `at` (where the engine is; saved first when `first`) to `to`, checkpoints as it goes."""
         if first:
-            await self.save(at, last=at == to)
+            await self.save(at)
         rate = 2000.0  # inputs per second until measured
         while at < to:
             upcoming = [move for move in self.extra if move > at]
@@ -258,7 +270,7 @@ class Builder:
             await self.advance(at, target)
             rate = (target - at) / max(1e-4, time.perf_counter() - started)
             at = target
-            await self.save(at, last=at == to)
+            await self.save(at)
 
 
 async def ensure(
@@ -332,7 +344,6 @@ async def _start(builder: Builder, candidates: list[int], fold: bool) -> int:
             checkpoint = await restore(builder.engine, builder.store, info["sessionId"], move, builder.digests[move])
             memory = navigation_of(checkpoint) if fold else None
             builder.memory = snapshot.load(memory) if memory is not None else None
-            builder.memory_at = move
         except (ReplayRefused, ValueError):
             await builder.store.drop_checkpoints(info["sessionId"], [move])
             continue

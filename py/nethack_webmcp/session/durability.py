@@ -265,6 +265,11 @@ class Journal:
         refused, self._refused = self._refused, None
         return refused[1] if refused is not None and refused[0] == request_id else None
 
+    @property
+    def holds_completion(self) -> bool:
+        """Whether an input's completion is held (taken, not in the store yet)."""
+        return self._held is not None
+
     def holding(self, request_id: str) -> bool:
         """Whether that input's completion is held (taken, not durable yet)."""
         return self._held is not None and self._held.request_id == request_id

@@ -32,12 +32,11 @@ def idle_point(session: Any, *, dump: bool = True) -> IdlePoint | None:
     answers), while an input's completion is held for its tool receipt (not in the store yet),
     when it ended, its writes fail or another host owns it. Never waits: taking the game's lock
     here would answer a tool call that arrives meanwhile `busy`."""
-    step_lock = getattr(session, "_step_lock", None)
     if (
         session.lock.locked()
-        or (step_lock is not None and step_lock.locked())
+        or session.stepping
         or (session.running is not None and not session.running.done)
-        or getattr(session.journal, "_held", None) is not None  # (durability.py: written with the receipt)
+        or session.journal.holds_completion  # (durability.py: written with the receipt)
         or session.state.ended
         or session.journal.fault is not None
         or session.gate == "lostOwnership"

@@ -396,6 +396,11 @@ class Session:
         return self.recovery.unverified
 
     @property
+    def stepping(self) -> bool:
+        """True while a journaled input is on its way (reserved, sent, being completed)."""
+        return self._step_lock.locked()
+
+    @property
     def busy(self) -> bool:
         """True while an acting operation runs and the caller is not part of it."""
         return self.running is not None and self.running.waits_for_others
