@@ -22,10 +22,14 @@ export const NEVER_ROTS = ['lichen', 'lizard'];
 // A Monk feels guilty (alignment -1) for every meat meal: only when hunger insists.
 const VEGAN = ['lichen'];
 
-// Pack food in the order a beginner eats it: light, never rotting, no tools needed.
+// Pack food in the order a beginner eats it: light, never rotting, no tools needed. Tripe comes
+// last: an orc starts with tripe rations in place of cram rations (u_init.c inv_subs: an orcish
+// Ranger's four) and eats it freely, as a Caveman does; anyone else may vomit it up (eat.c
+// "Yak - dog food!"), which still beats starving.
 const PACK_FOOD = [/food ration/, /cram ration/, /lembas/, /[kc]-ration/, /fortune cookie/, /apple/, /orange/,
   /banana/, /melon/, /carrot/, /pear/, /kelp/, /cream pie/, /pancake/, /candy bar/, /tortilla/, /slime mold/,
-  /clove of garlic/, /sprig of wolfsbane/, /meatball/, /meat stick/, /huge chunk of meat/, /lump of royal jelly/];
+  /clove of garlic/, /sprig of wolfsbane/, /meatball/, /meat stick/, /huge chunk of meat/, /lump of royal jelly/,
+  /tripe ration/];
 
 /** The monster name in text such as "a newt corpse" or "2 jackal corpses".
  * @param {string} text
@@ -70,4 +74,4 @@ export function packFood(inventory) {
 }
 
 /** Labels worth picking up as food. */
-export const FOOD_TO_PICK = /food ration|cram ration|lembas|[kc]-ration|fortune cookie|apple|orange|banana|melon|carrot|clove of garlic|sprig of wolfsbane|lump of royal jelly/i;
+export const FOOD_TO_PICK = /food ration|cram ration|lembas|[kc]-ration|fortune cookie|apple|orange|banana|melon|carrot|clove of garlic|sprig of wolfsbane|lump of royal jelly|tripe ration/i;

@@ -79,3 +79,24 @@ test('Hungry (not yet Weak) with food in the pack and nothing near: the pack foo
   const food = hungry.scene.inventory.find((item) => item.id === move.args.itemId);
   assert.deepEqual([move.rule, move.args.action, food && food.category], ['eatPackFood', 'eat', 'food']);
 });
+
+test('an orc\'s tripe rations (its cram rations, u_init.c) are pack food; any other food is eaten first', () => {
+  const hungry = frame('monk-attacked-by-kobold');
+  hungry.scene.entities = [];
+  hungry.scene.self.vitals.hunger = 'hungry';
+  const others = hungry.scene.inventory.filter((item) => item.category !== 'food');
+  const tripe = { ...hungry.scene.inventory.find((item) => item.category === 'food'), id: 'item-tripe',
+                  label: '4 uncursed tripe rations' };
+  hungry.scene.inventory = [...others, tripe];
+  let policy = new CarefulBeginner();
+  policy.observe(hungry);
+  let move = policy.next(hungry, null);
+  assert.deepEqual([move.rule, move.args.itemId], ['eatPackFood', 'item-tripe']);
+
+  const apple = { ...tripe, id: 'item-apple', label: 'an uncursed apple' };
+  hungry.scene.inventory = [...others, tripe, apple];
+  policy = new CarefulBeginner();
+  policy.observe(hungry);
+  move = policy.next(hungry, null);
+  assert.deepEqual([move.rule, move.args.itemId], ['eatPackFood', 'item-apple']);
+});
