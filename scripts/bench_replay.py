@@ -212,6 +212,7 @@ async def restarted(
         index = await store.checkpoint_index(session_id)
         newer = [entry["move"] for entry in index if entry["move"] > timeline.length - checkpointer.EVERY]
         await store.drop_checkpoints(session_id, newer)
+        await wasm_node.ready()  # (the first resume took the engine started at boot: one for this one too)
         behind_ms, behind_report, behind_hash = await resume_restarted(store, session_id)
         assert behind_hash == state_hash, "resumed with a tail: the same state"
         return {

@@ -44,13 +44,14 @@ from .catch_up_process import CatchUpProcess, store_locator
 from .digest import chain, extend
 from .errors import ReplayRefused
 
-#: inputs since the last catch-up that start one while the game goes on: a host stopped in the middle
-#: of play resumes replaying fewer than EVERY + MAX_INPUTS inputs (their full responses folded)
-EVERY = 128
+#: inputs since the last catch-up that start one while the game goes on. Not fewer: a catch-up replays
+#: every input on the WebAssembly engine, and at 128 (measured, docs/BENCHMARKS.md) a game played without
+#: pause made 30% more catch-up work and its checkpoints still fell 1,456 inputs behind at 50,000
+EVERY = 512
 IDLE = 2.0  # seconds without an input after which a game is caught up
 MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
 INTERVAL = 0.5  # seconds between looks at the games
-FOLD_AFTER_BUSY_LOOKS = 2  # due looks that found the game held before a catch-up folds instead
+FOLD_AFTER_BUSY_LOOKS = 10  # due looks that found the game held before a catch-up folds instead
 PROCESS_RETRY = 60.0  # seconds of catch-ups in this process after the catch-up process failed
 _running: set[Checkpointer] = set()
 
