@@ -23,9 +23,9 @@ moves in `extra` (level changes) and at the last move; with a `memory` it
 sends the full requests and folds every response into it, exactly as an
 exact resume does (session/replay.py apply_entries), and keeps the memory
 with every checkpoint it saves (a resume then replays at most MAX_INPUTS
-inputs after the newest). The memory is stored zlib-compressed (`pack`: its
-canonical JSON shrinks about tenfold, so a memory at every checkpoint stays
-within the size budget); `navigation_of` reads both that and the plain JSON
+inputs beyond what the catch-ups covered). The memory is stored
+zlib-compressed (`pack`: its canonical JSON shrinks 10-14x on the bench's
+game, so a memory at every checkpoint stays within the size budget); `navigation_of` reads both that and the plain JSON
 that checkpoints kept before.
 """
 
