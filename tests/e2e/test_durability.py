@@ -114,7 +114,9 @@ def test_a_reload_reports_the_resume(ctx: BrowserContext, site_url: str) -> None
     assert resume.get("fromCheckpoint", 0) + resume["replayed"] == 3 and resume["revision"] == 3, resume
     assert resume["engineIdentity"] == page.evaluate("() => window.nethackSite.identity")
     assert frame["basis"]["revision"] == 3
-    assert owned(page, game)
+    # owned by this tab: the worker announces its games list just after the answer (worker/main.js
+    # answer), so under load the page may show it a moment after the frame arrives
+    wait_until(page, "(id) => (window.nethackSite.games[id] || {}).owner === true", 10, game)
     wait_until(page, "(selector) => !document.querySelector(selector)", 10, button)
     # and the button resumes a game in the page: close it, then click Resume
     agent.ok("session", {"action": "close", "sessionId": game})
