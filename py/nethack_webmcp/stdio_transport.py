@@ -164,14 +164,24 @@ async def stdio_transport(
                         else:
                             await replies.send(SessionMessage(message))
 
+        reading = anyio.CancelScope()
+
         async def writer() -> None:
+            client_gone = False
             async with outgoing_receive:
                 async for message in outgoing_receive:
+                    if client_gone:
+                        continue  # drained, not written: senders must not block on a wire nobody reads
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
-                    await anyio.to_thread.run_sync(_write, wire_out, data)
+                    try:
+                        await anyio.to_thread.run_sync(_write, wire_out, data)
+                    except (BrokenPipeError, ConnectionResetError):
+                        # The client closed its end (killed, window closed): as at end of input, stop reading
+                        # and let the server wind down; a traceback here would only alarm whoever reads stderr.
+                        client_gone = True
+                        reading.cancel()
 
         async with anyio.create_task_group() as tasks:
-            reading = anyio.CancelScope()
 
             async def read_until_stopped() -> None:
                 with reading:

@@ -35,6 +35,13 @@ def _drop_result(task: asyncio.Future[Any]) -> None:
         task.result()
 
 
+async def background_releases() -> None:
+    """Wait for the engines `_abandon` is still releasing. A host about to exit awaits this: a
+    release cut off when the event loop closes leaves its process unreaped ("Event loop is closed")."""
+    while _shutdowns:
+        await asyncio.gather(*list(_shutdowns), return_exceptions=True)
+
+
 class EngineError(Exception):
     """The transport failed: no reply, a malformed reply, or the engine died.
 

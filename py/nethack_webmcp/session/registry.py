@@ -48,6 +48,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Literal
 
 from ..engine import Engine, EngineError
+from ..engine.base import background_releases
 from ..store import MemoryOwnership, MemoryStore, Ownership, SessionInfo, Store, StoreError, is_closed
 from ..store.base import EndReason
 from .checkpoint_resume import RestoreSource, resume_stored
@@ -531,6 +532,7 @@ class GameRegistry:
         for session in list(self._sessions.values()):
             self._forget(session)
             await session.close()
+        await background_releases()  # engines of interrupted calls, released in the background
 
 
 def _bare(lock: Any) -> Any:
