@@ -32,6 +32,26 @@ function fightMold(ctx, entity) {
              + `outlasts its passive (${most} at most): fight it` };
 }
 
+// A floating eye has speed 1: one on the only way on hardly ever moves off it. Hitting it and not killing it
+// paralyses a hero who can see it for d(3,70) turns at most 127 (uhitm.c passive(), AD_PLYS), deadly with
+// anything else about but survivable alone. Starving behind it is not (seed 8005: a Priest with nothing to
+// throw searched 800 turns beside one). So, as a last resort, after waiting it out a while (or sooner once
+// Hungry), alone with it and with HP to spare, it is fought.
+const EYE_PATIENCE = 15; // calls spent beside an eye in the way before it is fought
+
+function fightEye(ctx, entity) {
+  if (!/floating eye/.test(entity.appearance || '')) return null;
+  if (waysDown(ctx).length && ctx.level.calls >= ctx.level.descendBlockedUntil) return null;
+  const level = ctx.level;
+  level.eyeWaits += 1;
+  const waited = level.eyeWaits >= EYE_PATIENCE || ctx.hungry;
+  const alone = ctx.hostiles.length === 1;
+  if (!waited || !alone || ctx.vitals.hp * 3 < ctx.vitals.hpMax * 2) return null;
+  return { tool: 'interact', args: { ...ctx.base, action: 'attack', target: { direction: entity.direction } },
+           why: `the floating eye to the ${entity.direction} has held the only way on for ${level.eyeWaits} calls, nothing `
+             + 'to throw, no other hostile in sight: fight it (a paralysis alone beats starving here)' };
+}
+
 export function untouchableInTheWay(ctx) {
   const { scene, level, vitals, base } = ctx;
   const stuck = level.explored || level.calls < level.descendBlockedUntil || level.searches > 0;
@@ -47,7 +67,7 @@ export function untouchableInTheWay(ctx) {
   if (eye) {
     const shot = throwAt(eye, eye.direction);
     if (shot) return shot;
-    const fight = fightMold(ctx, eye);
+    const fight = fightMold(ctx, eye) || fightEye(ctx, eye);
     if (fight) return fight;
   }
   // Stepped back from a spore two squares in line: in a dark corridor it is

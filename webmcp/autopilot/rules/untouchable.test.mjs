@@ -24,7 +24,7 @@ test('a yellow mold in the way, the Monk with nothing to throw and HP to spare: 
   assert.deepEqual([move.tool, move.args.action, move.args.target], ['interact', 'attack', { direction: 'east' }]);
 });
 
-test('a brown mold (cold, up to 24 a hit) is fought only above 30 HP; a floating eye never', () => {
+test('a brown mold (cold, up to 24 a hit) is fought only above 30 HP; a floating eye not at first sight', () => {
   assert.equal(untouchableInTheWay(moldInTheWay('brown mold', 28)), null);
   assert.ok(untouchableInTheWay(moldInTheWay('brown mold', 31)));
   assert.equal(untouchableInTheWay(moldInTheWay('floating eye', 40)), null);
@@ -42,4 +42,25 @@ test('a way down known and not found blocked: the mold is left alone (descending
   assert.equal(untouchableInTheWay(ctx), null);
   ctx.level.descendBlockedUntil = ctx.level.calls + 20; // the last descend leg found no route
   assert.ok(untouchableInTheWay(ctx));
+});
+
+test('a floating eye on the only way on, nothing to throw: waited out a while, then fought alone with HP to spare', () => {
+  const ctx = moldInTheWay('floating eye', 40);
+  for (let call = 1; call < 15; call += 1) assert.equal(untouchableInTheWay(ctx), null, `call ${call}: still waiting`);
+  const move = untouchableInTheWay(ctx);
+  assert.ok(move);
+  assert.deepEqual([move.tool, move.args.action, move.args.target], ['interact', 'attack', { direction: 'east' }]);
+});
+
+test('a floating eye is fought at once when Hungry, never with another hostile about or HP under 2/3', () => {
+  const hungry = moldInTheWay('floating eye', 40);
+  hungry.hungry = true;
+  assert.ok(untouchableInTheWay(hungry));
+  const hurt = moldInTheWay('floating eye', 26);
+  hurt.hungry = true;
+  assert.equal(untouchableInTheWay(hurt), null);
+  const crowded = moldInTheWay('floating eye', 40);
+  crowded.hungry = true;
+  crowded.hostiles = [...crowded.hostiles, { appearance: 'jackal', attitude: 'hostile', distance: 4 }];
+  assert.equal(untouchableInTheWay(crowded), null);
 });
