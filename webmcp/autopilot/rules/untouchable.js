@@ -35,21 +35,17 @@ function fightMold(ctx, entity) {
 // A floating eye has speed 1: one on the only way on hardly ever moves off it. Hitting it and not killing it
 // paralyses a hero who can see it for d(3,70) turns at most 127 (uhitm.c passive(), AD_PLYS), deadly with
 // anything else about but survivable alone. Starving behind it is not (seed 8005: a Priest with nothing to
-// throw searched 800 turns beside one). So, as a last resort, after waiting it out a while (or sooner once
-// Hungry), alone with it and with HP to spare, it is fought.
-const EYE_PATIENCE = 15; // calls spent beside an eye in the way before it is fought
-
+// throw searched 800 turns beside one). So, as a last resort, once Hungry with no food in the pack, alone
+// with it and with HP to spare, it is fought. (Fought after 15 calls beside one whatever the hunger, seeds 12
+// and 9011 were killed frozen by a monster that came by: with food, the eye is waited out.)
 function fightEye(ctx, entity) {
   if (!/floating eye/.test(entity.appearance || '')) return null;
   if (waysDown(ctx).length && ctx.level.calls >= ctx.level.descendBlockedUntil) return null;
-  const level = ctx.level;
-  level.eyeWaits += 1;
-  const waited = level.eyeWaits >= EYE_PATIENCE || ctx.hungry;
   const alone = ctx.hostiles.length === 1;
-  if (!waited || !alone || ctx.vitals.hp * 3 < ctx.vitals.hpMax * 2) return null;
+  if (!ctx.hungry || ctx.packFood || !alone || ctx.vitals.hp * 3 < ctx.vitals.hpMax * 2) return null;
   return { tool: 'interact', args: { ...ctx.base, action: 'attack', target: { direction: entity.direction } },
-           why: `the floating eye to the ${entity.direction} has held the only way on for ${level.eyeWaits} calls, nothing `
-             + 'to throw, no other hostile in sight: fight it (a paralysis alone beats starving here)' };
+           why: `the floating eye to the ${entity.direction} holds the only way on, nothing to throw, ${ctx.vitals.hunger} `
+             + 'with no food, no other hostile in sight: fight it (a paralysis alone beats starving here)' };
 }
 
 export function untouchableInTheWay(ctx) {

@@ -44,23 +44,25 @@ test('a way down known and not found blocked: the mold is left alone (descending
   assert.ok(untouchableInTheWay(ctx));
 });
 
-test('a floating eye on the only way on, nothing to throw: waited out a while, then fought alone with HP to spare', () => {
-  const ctx = moldInTheWay('floating eye', 40);
-  for (let call = 1; call < 15; call += 1) assert.equal(untouchableInTheWay(ctx), null, `call ${call}: still waiting`);
-  const move = untouchableInTheWay(ctx);
+test('a floating eye on the only way on, nothing to throw: fought once Hungry with no food, alone with it, HP to spare', () => {
+  const fed = moldInTheWay('floating eye', 40);
+  for (let call = 1; call < 30; call += 1) assert.equal(untouchableInTheWay(fed), null, `call ${call}: not hungry, waited out`);
+  const hungry = moldInTheWay('floating eye', 40);
+  Object.assign(hungry, { hungry: true, packFood: null });
+  const move = untouchableInTheWay(hungry);
   assert.ok(move);
   assert.deepEqual([move.tool, move.args.action, move.args.target], ['interact', 'attack', { direction: 'east' }]);
 });
 
-test('a floating eye is fought at once when Hungry, never with another hostile about or HP under 2/3', () => {
-  const hungry = moldInTheWay('floating eye', 40);
-  hungry.hungry = true;
-  assert.ok(untouchableInTheWay(hungry));
+test('a floating eye is never fought with food in the pack, another hostile about or HP under 2/3', () => {
+  const withFood = moldInTheWay('floating eye', 40);
+  Object.assign(withFood, { hungry: true, packFood: { id: 'f', label: 'a food ration' } });
+  assert.equal(untouchableInTheWay(withFood), null);
   const hurt = moldInTheWay('floating eye', 26);
-  hurt.hungry = true;
+  Object.assign(hurt, { hungry: true, packFood: null });
   assert.equal(untouchableInTheWay(hurt), null);
   const crowded = moldInTheWay('floating eye', 40);
-  crowded.hungry = true;
+  Object.assign(crowded, { hungry: true, packFood: null });
   crowded.hostiles = [...crowded.hostiles, { appearance: 'jackal', attitude: 'hostile', distance: 4 }];
   assert.equal(untouchableInTheWay(crowded), null);
 });
