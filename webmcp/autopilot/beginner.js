@@ -9,6 +9,7 @@
 import { contextOf, isWayDown, HUNGRY } from './rules/context.js';
 import { firstMove } from './rules/index.js';
 import { prayerLikelySafe, PRAYER_GAP } from './rules/prayer.js';
+import { spotWalked } from './rules/searching.js';
 
 const HUNGRY_BUDGET = 20; // actions per leg (turns per rest) while hungry
 
@@ -73,7 +74,7 @@ export class BeginnerMemory {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, holds: 0, descendBlockedUntil: 0, pushes: new Map(),
-                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, wayOnFollows: new Map(),
+                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, spotWalk: null, wayOnFollows: new Map(),
                             writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
     }
     return this.levels.get(id);
@@ -198,6 +199,7 @@ export class CarefulBeginner {
       level.stalls = progressed ? 0 : level.stalls + 1;
       if (level.stalls >= 3) { level.explored = true; level.stalls = 0; }
     }
+    if (leg === 'spotWalk') spotWalked(level, result.stopReason);
     if (leg === 'refuge') level.refugeMisses = result.stopReason === 'noRoute' ? level.refugeMisses + 1 : 0;
     if (leg === 'freshSearch') level.freshMisses = result.stopReason === 'noRoute' ? level.freshMisses + 1 : 0;
     if (leg === 'descend' && (result.stopReason === 'noRoute' || result.stopReason === 'noWayDown')) {

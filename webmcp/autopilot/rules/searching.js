@@ -37,13 +37,28 @@ export function searchPlanSpots(ctx) {
   const key = `${spot.x},${spot.y}`;
   const kind = deadEnds.includes(spot) ? 'dead end' : 'wall';
   if (hero.x !== spot.x || hero.y !== spot.y) {
-    level.searched.set(key, (level.searched.get(key) || 0) + 0.5); // two failed walks give it up
+    level.spotWalk = key; // what the walk cost the spot is counted after it (spotWalked)
     return { tool: 'travel', args: { ...ctx.base, mode: 'to', to: { x: spot.x, y: spot.y }, maxActions: 120 },
-             why: `walk to the ${kind} at ${key} to search`, leg: 'to' };
+             why: `walk to the ${kind} at ${key} to search`, leg: 'spotWalk' };
   }
   level.searched.set(key, Math.floor(level.searched.get(key) || 0) + 1);
   level.explored = false;
   return { tool: 'interact', args: { ...ctx.base, action: 'search', turns: SPOT_SEARCH }, why: `search the ${kind} at ${key}` };
+}
+
+const WALK_FAILED = ['noRoute', 'blocked'];
+const FAILED_WALK_COST = 0.5; // a spot no route reaches is given up after a few walks
+const INTERRUPTED_WALK_COST = 0.125; // a walk cut short (a creature came, an attack) is tried again, not forever
+
+/** After a walk to a search spot: one that found no way there counts against the spot; one cut short by a
+ *  creature hardly does. (Counted as failed, seed 7026's walks to the one wall facing the unexplored half of
+ *  Dlvl 2, stopped by grid bugs, gave that wall up unsearched: 12,000 turns searching elsewhere.) */
+export function spotWalked(level, stopReason) {
+  const key = level.spotWalk;
+  level.spotWalk = null;
+  if (!key || stopReason === 'arrived') return;
+  const cost = WALK_FAILED.includes(stopReason) ? FAILED_WALK_COST : INTERRUPTED_WALK_COST;
+  level.searched.set(key, (level.searched.get(key) || 0) + cost);
 }
 
 /** Nothing else to try here, and a way down is known: take it. */
