@@ -1,6 +1,7 @@
 // untouchable.js - a creature it must not touch where the hero has nowhere
 // else to go (the level explored, the way down blocked, or searching):
-// throw at it. A gas spore explodes for up to 24 HP on its neighbours when it
+// throw at it; with nothing to throw, a mold is fought with HP above its
+// passive's worst, a floating eye only by a hero starving behind it. A gas spore explodes for up to 24 HP on its neighbours when it
 // dies: it is fought only with HP to spare, shot at from two squares or more,
 // and next to a weaker hero kept off with Elbereth until it drifts away.
 

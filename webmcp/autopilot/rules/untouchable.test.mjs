@@ -24,7 +24,7 @@ test('a yellow mold in the way, the Monk with nothing to throw and HP to spare: 
   assert.deepEqual([move.tool, move.args.action, move.args.target], ['interact', 'attack', { direction: 'east' }]);
 });
 
-test('a brown mold (cold, up to 24 a hit) is fought only above 30 HP; a floating eye not at first sight', () => {
+test('a brown mold (cold, up to 24 a hit) is fought only above 30 HP; a floating eye not while there is food', () => {
   assert.equal(untouchableInTheWay(moldInTheWay('brown mold', 28)), null);
   assert.ok(untouchableInTheWay(moldInTheWay('brown mold', 31)));
   assert.equal(untouchableInTheWay(moldInTheWay('floating eye', 40)), null);
