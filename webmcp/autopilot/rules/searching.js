@@ -46,18 +46,20 @@ export function searchPlanSpots(ctx) {
   return { tool: 'interact', args: { ...ctx.base, action: 'search', turns: SPOT_SEARCH }, why: `search the ${kind} at ${key}` };
 }
 
-const WALK_FAILED = ['noRoute', 'blocked'];
-const FAILED_WALK_COST = 0.5; // a spot no route reaches is given up after a few walks
-const INTERRUPTED_WALK_COST = 0.125; // a walk cut short (a creature came, an attack) is tried again, not forever
+// navigator.py's stops for something that happened to the hero on the way, not for the way itself
+const INTERRUPTED = ['decision', 'hpDropped', 'attacked', 'conditionsChanged', 'hungerChanged', 'newCreature', 'interrupted'];
+const WALK_COST = 0.5; // any other walk: a few to a spot give it up (a search there, once arrived, floors it away)
+const INTERRUPTED_WALK_COST = 0.125; // a walk cut short by a creature is tried again, not forever
 
-/** After a walk to a search spot: one that found no way there counts against the spot; one cut short by a
- *  creature hardly does. (Counted as failed, seed 7026's walks to the one wall facing the unexplored half of
- *  Dlvl 2, stopped by grid bugs, gave that wall up unsearched: 12,000 turns searching elsewhere.) */
+/** After a walk to a search spot: one cut short by a creature hardly counts against the spot; any other
+ *  (no route, blocked, even arrived) counts half a search, so two spots the plan ranks in turn are not
+ *  walked between forever (seed 10011, when an arrival cost nothing). (Counted as any other walk, seed 7026's
+ *  walks to the one wall facing Dlvl 2's unexplored half, stopped by grid bugs, gave it up unsearched.) */
 export function spotWalked(level, stopReason) {
   const key = level.spotWalk;
   level.spotWalk = null;
-  if (!key || stopReason === 'arrived') return;
-  const cost = WALK_FAILED.includes(stopReason) ? FAILED_WALK_COST : INTERRUPTED_WALK_COST;
+  if (!key) return;
+  const cost = INTERRUPTED.includes(stopReason) ? INTERRUPTED_WALK_COST : WALK_COST;
   level.searched.set(key, (level.searched.get(key) || 0) + cost);
 }
 
