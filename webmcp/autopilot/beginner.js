@@ -74,7 +74,7 @@ export class BeginnerMemory {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, holds: 0, descendBlockedUntil: 0, pushes: new Map(),
-                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, spotWalk: null, wayOnFollows: new Map(),
+                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, spotWalk: null, spotWalkKind: null, spotArrived: null, wayOnFollows: new Map(),
                             writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
     }
     return this.levels.get(id);
