@@ -36,3 +36,13 @@ test('no force bolt at an adjacent hostile with a shopkeeper just beyond it (the
   assert.notEqual(new CarefulBeginner().next(shop, null).rule, 'forceBolt');
   assert.equal(new CarefulBeginner().next(wizard(50, 20), null).rule, 'forceBolt');
 });
+
+test('no force bolt while a peaceful shopkeeper is in sight, even off the line (a miss flies on into the goods)', () => {
+  const shop = wizard(51, 20);
+  // Off the line east: seed 11059's shopkeeper stood two squares off, the bolt missed and shattered a potion.
+  shop.scene.entities.push({ x: 47, y: 6, kind: 'creature', mark: '@', appearance: 'shopkeeper', attitude: 'peaceful', distance: 2 });
+  assert.notEqual(new CarefulBeginner().next(shop, null).rule, 'forceBolt');
+  const angry = wizard(51, 20); // an angry one is a target like any hostile: the goods no longer matter
+  angry.scene.entities.push({ x: 47, y: 6, kind: 'creature', mark: '@', appearance: 'shopkeeper', attitude: 'hostile', distance: 2 });
+  assert.equal(new CarefulBeginner().next(angry, null).rule, 'forceBolt');
+});

@@ -47,9 +47,13 @@ export function rangedKit(inventory) {
   return { items, quiver, held, pair, launcher, launcherWielded, ready: launcherWielded || byHand };
 }
 
-/** The line from the hero to `target` is free of creatures not hostile (a pet, a peaceful, a shopkeeper). */
+/** The line from the hero to `target` is free of creatures not hostile (a pet, a peaceful, a shopkeeper), and
+ *  no peaceful shopkeeper is in sight: a bolt or missile that misses flies on into the shop's goods (seed 11059's
+ *  Wizard, at a general store's door: "The spell misses the gecko. A dark green potion shatters! You owe
+ *  Angmagssalik 133 zorkmids for it! Angmagssalik gets angry!", and the shopkeeper killed it). */
 export function clearShot(ctx, target) {
   const { hero } = ctx;
+  if ((ctx.scene.entities || []).some((entity) => entity.appearance === 'shopkeeper' && entity.attitude === 'peaceful')) return false;
   const steps = inLine(hero, target);
   const sx = Math.sign(target.x - hero.x);
   const sy = Math.sign(target.y - hero.y);
