@@ -29,6 +29,8 @@ const DUST_WRITING = /written here in the dust|cl.sed for .nv.nt.ry/i;
 const FEVERISH = /You feel feverish/;
 const PURIFIED = /You feel purified/;
 const ANGRY_GOD = /You feel guilty\.\.\.|You murderer|is displeased|Thou hast angered me|relearn thy lessons|Thou durst|You feel that .+ is (?:displeased|bummed)/;
+// Minetown's watch, by the entity's appearance (a field, not a message).
+const WATCH = /^watch(?:man| captain)$/;
 
 /** Per-game memory. */
 export class BeginnerMemory {
@@ -75,7 +77,7 @@ export class BeginnerMemory {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, holds: 0, descendBlockedUntil: 0, pushes: new Map(),
                             untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, spotWalk: null, spotWalkKind: null, spotArrived: null, wayOnFollows: new Map(),
-                            writingAt: new Set(), arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
+                            writingAt: new Set(), watched: false, arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
     }
     return this.levels.get(id);
   }
@@ -109,6 +111,8 @@ export class CarefulBeginner {
     if (frame.basis.levelId !== memory.levelId) this.arrived(frame, depth);
     memory.depth = depth;
     memory.deepest = Math.max(memory.deepest, depth);
+    // The town watch arrests a hero seen breaking a door (rules/doors.js): a level where one was seen is watched.
+    if ((scene.entities || []).some((entity) => WATCH.test(String(entity.appearance || '')))) memory.level(frame.basis.levelId).watched = true;
     for (const event of frame.events || []) {
       if (event.type === 'creatureDied' && Number.isInteger(event.x)) {
         memory.kills.push({ name: String(event.appearance || ''), turn: event.turn ?? frame.basis.turn,

@@ -1,7 +1,10 @@
 // doors.js - closed doors from the plan (with their approach squares and
 // what the game said of their locks): walk there, open; kick only a door
 // the game called locked, and never one with writing before it (a shop
-// "Closed for inventory": kicking its door in makes the shopkeeper deadly).
+// "Closed for inventory": kicking its door in makes the shopkeeper deadly),
+// nor on a level where the town watch was seen (seed 11049's Archeologist
+// kicked a locked Minetown door in: "Halt, thief!  You're under arrest!",
+// and the watch killed it).
 
 const DOOR_TRIES = 8; // opens (a stuck door resists a few), or kicks once it is known locked
 
@@ -23,7 +26,7 @@ export function openDoors(ctx) {
   level.doorTries.set(key, tries);
   // A stuck door ("The door resists!") opens with another try.
   const locked = door.lock && door.lock.state === 'locked';
-  const action = locked && !level.writingAt.has(`${door.approach.x},${door.approach.y}`) ? 'kick' : 'open';
+  const action = locked && !level.watched && !level.writingAt.has(`${door.approach.x},${door.approach.y}`) ? 'kick' : 'open';
   level.explored = false; // what lies behind it is new
   return { tool: 'interact', args: { ...ctx.base, action, target: { direction: door.direction } },
            why: `${action} the ${locked ? 'locked ' : ''}door at ${key} (try ${tries})`, intent: { direction: door.direction } };
