@@ -12,6 +12,7 @@ import { prayerLikelySafe, PRAYER_GAP } from './rules/prayer.js';
 import { spotWalked } from './rules/searching.js';
 
 const HUNGRY_BUDGET = 20; // actions per leg (turns per rest) while hungry
+const SAME_MOVE_REPEATS = 4; // the same call again at the same turn, this many times: wait instead (unlessStuck)
 
 // Message matches no structure carries (held by tests/python/test_autopilot_structure.py's allow-list):
 // Kicking a shop's door in makes its shopkeeper deadly. A closed shop says
@@ -86,6 +87,8 @@ export class BeginnerMemory {
 export class CarefulBeginner {
   constructor() {
     this.memory = new BeginnerMemory();
+    /** @type {{key: string, turn: number, repeats: number} | null} the last call chosen (unlessStuck) */
+    this.lastMove = null;
   }
 
   /** Learn from any frame: kills (for corpses), an angry god, the branches, the deepest level. */
@@ -173,7 +176,7 @@ export class CarefulBeginner {
     // much stuff"): the pack's food counts as out of reach for a while.
     const meal = this.lastMeal;
     if (meal && meal.turn === turn && ++meal.repeats >= 2) this.memory.mealRefusedUntil = turn + 50;
-    const move = firstMove(contextOf(this, frame, plan, wayOn));
+    const move = this.unlessStuck(firstMove(contextOf(this, frame, plan, wayOn)), frame);
     const action = move.args && move.args.action;
     this.lastCast = action === 'cast' ? (cast && cast.turn === turn ? cast : { turn, repeats: 0 }) : null;
     this.lastMeal = action === 'eat' && move.args.itemId ? (meal && meal.turn === turn ? meal : { turn, repeats: 0 }) : null;
@@ -184,6 +187,22 @@ export class CarefulBeginner {
       if (move.args.turns > HUNGRY_BUDGET) move.args.turns = HUNGRY_BUDGET;
     }
     return move;
+  }
+
+  /** The same call chosen again and again with no turn passing gets the same answer each time (the engine is
+   *  deterministic): after a few, a short wait lets the world move on. Seed 11050: a peaceful hobbit stood on the
+   *  Mines' stairs up, and the walk there (noRoute, targetOccupied, no turn passed) was chosen 2,590 times. */
+  unlessStuck(move, frame) {
+    if (!move.tool) return move;
+    const key = `${move.tool}:${JSON.stringify({ ...move.args, viewId: null })}`; // a view id changes with any call
+    const turn = frame.basis.turn;
+    const last = this.lastMove;
+    const repeats = last && last.key === key && last.turn === turn ? last.repeats + 1 : 0;
+    this.lastMove = { key, turn, repeats };
+    if (repeats < SAME_MOVE_REPEATS) return move;
+    this.lastMove = null;
+    return { tool: 'interact', args: { sessionId: frame.basis.sessionId, viewId: frame.basis.viewId, action: 'search', turns: 3 },
+             rule: 'sameMoveNoTurn', why: `${move.why}: chosen ${repeats + 1} times with no turn passing, so wait a few turns first` };
   }
 
   /** After a leg: remember what its stop reason says about the level. */
