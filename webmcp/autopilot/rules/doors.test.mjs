@@ -15,13 +15,20 @@ function ctx({ watched = false, writing = false } = {}) {
   return { level, hero: { x: 23, y: 15 }, plan: { doors: [lockedDoor] }, base: {} };
 }
 
+/** The action openDoors chose (it always chooses one for the door in reach). */
+function action(context) {
+  const move = openDoors(context);
+  assert.ok(move);
+  return move.args.action;
+}
+
 test('a door the game called locked is kicked', () => {
-  assert.equal(openDoors(ctx()).args.action, 'kick');
+  assert.equal(action(ctx()), 'kick');
 });
 
 test('a locked door is only opened where the watch was seen (seed 11049: "Halt, thief!") or writing lies before it', () => {
-  assert.equal(openDoors(ctx({ watched: true })).args.action, 'open');
-  assert.equal(openDoors(ctx({ writing: true })).args.action, 'open');
+  assert.equal(action(ctx({ watched: true })), 'open');
+  assert.equal(action(ctx({ writing: true })), 'open');
 });
 
 test('a level where a watchman is in sight is remembered as watched', () => {

@@ -39,21 +39,26 @@ test('a walk that arrived is followed by a search there, even when the plan now 
   const plan = { deadEnds: [], searchSpots: [{ x: 5, y: 16, distance: 2 }, { x: 7, y: 15, distance: 0 }] };
   const ctx = (x, y, spots) => ({ plan: { ...plan, searchSpots: spots }, level: walker, hero: { x, y }, base: {} });
   const walk = searchPlanSpots(ctx(7, 15, plan.searchSpots));
+  assert.ok(walk);
   assert.equal(walk.tool, 'travel');
   assert.deepEqual(walk.args.to, { x: 5, y: 16 });
   spotWalked(walker, 'arrived');
   // From 5,16 the plan ranks 7,15 first and no longer lists 5,16: the walk's spot is searched all the same.
   const search = searchPlanSpots(ctx(5, 16, [{ x: 7, y: 15, distance: 2 }]));
+  assert.ok(search);
   assert.equal(search.tool, 'interact');
   assert.equal(search.args.action, 'search');
   assert.equal(walker.searched.get('5,16'), 1);
   // Once: the next choice is the plan's again.
-  assert.deepEqual(searchPlanSpots(ctx(5, 16, [{ x: 7, y: 15, distance: 2 }])).args.to, { x: 7, y: 15 });
+  const again = searchPlanSpots(ctx(5, 16, [{ x: 7, y: 15, distance: 2 }]));
+  assert.ok(again);
+  assert.deepEqual(again.args.to, { x: 7, y: 15 });
 });
 
 test('a walk cut short is not followed by a search where it stopped', () => {
   const walker = { searched: new Map(), spotWalk: '5,16', spotWalkKind: 'wall', spotArrived: null, explored: true };
   spotWalked(walker, 'newCreature');
   const next = searchPlanSpots({ plan: { deadEnds: [], searchSpots: [{ x: 5, y: 16, distance: 3 }] }, level: walker, hero: { x: 4, y: 13 }, base: {} });
+  assert.ok(next);
   assert.equal(next.tool, 'travel');
 });
