@@ -14,7 +14,7 @@ import { spotWalked } from './rules/searching.js';
 const HUNGRY_BUDGET = 20; // actions per leg (turns per rest) while hungry
 const SAME_MOVE_REPEATS = 4; // the same call again at the same turn, this many times: wait instead (unlessStuck)
 
-// Message matches no structure carries (held by tests/python/test_autopilot_structure.py's allow-list):
+// Message matches no structure carries (held by structure.test.mjs's allow-list):
 // Kicking a shop's door in makes its shopkeeper deadly. A closed shop says
 // "Closed for inventory" in the dust before its door, often too smudged to
 // read: a door with any writing before it is only ever opened. (Engravings are
@@ -77,7 +77,7 @@ export class BeginnerMemory {
     if (!this.levels.has(id)) {
       this.levels.set(id, { calls: 0, explored: false, doorTries: new Map(), doorWalks: new Map(),
                             searched: new Map(), searches: 0, stalls: 0, holds: 0, descendBlockedUntil: 0, pushes: new Map(),
-                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, spotWalk: null, spotWalkKind: null, spotArrived: null, wayOnFollows: new Map(),
+                            untouchableTries: 0, digs: 0, freshMisses: 0, trapSteps: 0, blocker: null, blockerWalks: 0, spotWalk: null, spotArrived: null, wayOnFollows: new Map(),
                             writingAt: new Set(), watched: false, arrival: null, leaving: false, trips: 0, upWalks: 0, rounds: 0, refugeMisses: 0 });
     }
     return this.levels.get(id);

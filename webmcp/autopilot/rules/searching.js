@@ -38,8 +38,7 @@ export function searchPlanSpots(ctx) {
   const key = `${spot.x},${spot.y}`;
   const kind = arrived ? arrived.kind : deadEnds.includes(spot) ? 'dead end' : 'wall';
   if (hero.x !== spot.x || hero.y !== spot.y) {
-    level.spotWalkKind = kind;
-    level.spotWalk = key; // what the walk cost the spot is counted after it (spotWalked)
+    level.spotWalk = { key, kind }; // what the walk cost the spot is counted after it (spotWalked)
     return { tool: 'travel', args: { ...ctx.base, mode: 'to', to: { x: spot.x, y: spot.y }, maxActions: 120 },
              why: `walk to the ${kind} at ${key} to search`, leg: 'spotWalk' };
   }
@@ -58,12 +57,12 @@ const INTERRUPTED_WALK_COST = 0.125; // a walk cut short by a creature is tried 
  *  walked between forever (seed 10011, when an arrival cost nothing). (Counted as any other walk, seed 7026's
  *  walks to the one wall facing Dlvl 2's unexplored half, stopped by grid bugs, gave it up unsearched.) */
 export function spotWalked(level, stopReason) {
-  const key = level.spotWalk;
+  const walk = level.spotWalk;
   level.spotWalk = null;
-  if (!key) return;
+  if (!walk) return;
   const cost = INTERRUPTED.includes(stopReason) ? INTERRUPTED_WALK_COST : WALK_COST;
-  level.searched.set(key, (level.searched.get(key) || 0) + cost);
-  level.spotArrived = stopReason === 'arrived' ? { key, kind: level.spotWalkKind || 'wall' } : null;
+  level.searched.set(walk.key, (level.searched.get(walk.key) || 0) + cost);
+  level.spotArrived = stopReason === 'arrived' ? walk : null;
 }
 
 /** The spot a walk just arrived at is searched even if the plan, drawn from the new square, now ranks

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { searchPlanSpots, spotWalked } from './searching.js';
 
-const level = () => ({ searched: new Map(), spotWalk: '47,5' });
+const level = () => ({ searched: new Map(), spotWalk: { key: '47,5', kind: 'wall' } });
 
 test('a walk that found no route or was blocked counts half a search against the spot', () => {
   for (const stop of ['noRoute', 'blocked']) {
@@ -19,7 +19,7 @@ test('a walk that found no route or was blocked counts half a search against the
 test('a walk cut short by a creature or an attack is tried again (an eighth); an arrival costs half, as a failure', () => {
   const walked = level();
   for (const stop of ['newCreature', 'attacked']) {
-    walked.spotWalk = '47,5';
+    walked.spotWalk = { key: '47,5', kind: 'wall' };
     spotWalked(walked, stop);
   }
   assert.equal(walked.searched.get('47,5'), 0.25);
@@ -35,7 +35,7 @@ test('a leg with no spot walk pending changes nothing', () => {
 });
 
 test('a walk that arrived is followed by a search there, even when the plan now ranks another spot first', () => {
-  const walker = { searched: new Map(), spotWalk: null, spotWalkKind: null, spotArrived: null, explored: true };
+  const walker = { searched: new Map(), spotWalk: null, spotArrived: null, explored: true };
   const plan = { deadEnds: [], searchSpots: [{ x: 5, y: 16, distance: 2 }, { x: 7, y: 15, distance: 0 }] };
   const ctx = (x, y, spots) => ({ plan: { ...plan, searchSpots: spots }, level: walker, hero: { x, y }, base: {} });
   const walk = searchPlanSpots(ctx(7, 15, plan.searchSpots));
@@ -56,7 +56,7 @@ test('a walk that arrived is followed by a search there, even when the plan now 
 });
 
 test('a walk cut short is not followed by a search where it stopped', () => {
-  const walker = { searched: new Map(), spotWalk: '5,16', spotWalkKind: 'wall', spotArrived: null, explored: true };
+  const walker = { searched: new Map(), spotWalk: { key: '5,16', kind: 'wall' }, spotArrived: null, explored: true };
   spotWalked(walker, 'newCreature');
   const next = searchPlanSpots({ plan: { deadEnds: [], searchSpots: [{ x: 5, y: 16, distance: 3 }] }, level: walker, hero: { x: 4, y: 13 }, base: {} });
   assert.ok(next);
