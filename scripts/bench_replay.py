@@ -30,6 +30,7 @@ import asyncio
 import json
 import os
 import random
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -54,6 +55,10 @@ from nethack_webmcp.store import JournalEntry, SessionInfo  # noqa: E402
 from nethack_webmcp.store.sqlite import SqliteStore  # noqa: E402
 
 CREATED_AT = 1700000000
+#: the stopped-in-the-middle-of-play bench: think time between inputs per game (an agent's pace, the
+#: autopilot's in the page, a scripted client's, none) and the moments its host is killed
+PACES = [0.02, 0.002, 0.0]
+STOPS, STOPPED_INPUTS = 5, 3000
 
 
 def private_bytes(pid: int) -> int:
@@ -280,6 +285,8 @@ async def _main(
             f"{row['seekP95Ms']} | {row['resumeMs']} | {row['resumedFrom']} / {row['replayed']} | "
             f"{row['checkpointBytesPer10k'] / 1e6:.2f} MB | {row['behindResumeMs']} ({row['behindReplayed']}) |"
         )
+    print()
+    print(stopped_table(await stopped_rows(STOPPED_INPUTS, seed, PACES, STOPS), STOPPED_INPUTS, STOPS))
     if service[-1]["stateHash"] != playing["liveHash"]:
         raise SystemExit("the resumed game's state hash is not the live game's")
     largest = service[-1]
@@ -358,10 +365,98 @@ def persisted_table(rows: list[dict[str, Any]], seeks: int) -> str:
     return "\n".join(lines)
 
 
+COMPASS = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
+
+
+async def one_input(session: Session, sent: int) -> None:
+    """Input number `sent` of the latency benches' mix: a standing decision cancelled, else every
+    third input a search and the others a compass move."""
+    if session.decision is not None:
+        await session.step("decision.cancel", {"decisionId": session.decision["id"]}, request_id=f"l{sent}")
+    elif sent % 3 == 2:
+        await session.step("game.search", {"turns": 1}, request_id=f"l{sent}")
+    else:
+        await session.step("game.move", {"direction": COMPASS[(sent * 3) % 8]}, request_id=f"l{sent}")
+
+
+def crash_image(path: Path, image: Path) -> None:
+    """What the store's file holds now (committed transactions only): the disk a host killed now leaves."""
+    with sqlite3.connect(path) as source, sqlite3.connect(image) as target:
+        source.backup(target)
+
+
+async def stopped_mid_play(inputs: int, seed: int, think: float, stops: int, directory: Path) -> dict[str, Any]:
+    """A game played with `think` seconds between inputs (0: without pause) while the checkpointer follows
+    it in its process, as the native service runs it; at `stops` moments of its second half the store is
+    copied as it is (a host killed there), and each copy is then resumed by a restarted host: the
+    resume's time and the inputs it replayed (those made since the newest checkpoint with a memory)."""
+    path = directory / f"paced-{think}.sqlite3"
+    store = SqliteStore(path)
+    games = GameRegistry(NativeEngine.start, store=store)
+    follower = Checkpointer(games, locator=store_locator(store))
+    follower.start()
+    session = await games.create({"seed": seed, "name": "Bench", "createdAt": CREATED_AT, "wizard": True})
+    at = {inputs // 2 + k * (inputs // 2) // stops for k in range(stops)}
+    images = []
+    started = time.perf_counter()
+    for sent in range(inputs):
+        if sent in at:
+            images.append(directory / f"stop-{think}-{sent}.sqlite3")
+            crash_image(path, images[-1])
+        await one_input(session, sent)
+        if think:
+            await asyncio.sleep(think)
+    rate = inputs / (time.perf_counter() - started)
+    session_id = session.session_id
+    await follower.stop()
+    await games.close_all()
+    await store.close()
+    times, replayed = [], []
+    for image in images:
+        copy = SqliteStore(image)
+        await wasm_node.ready()  # started at boot, as the service does when checkpoints are kept
+        resume_ms, report, _ = await resume_restarted(copy, session_id)
+        await copy.close()
+        times.append(resume_ms)
+        replayed.append(int(report.get("replayed") or 0))
+    return {
+        "think": think,
+        "rate": round(rate),
+        "resumeP50Ms": round(statistics.median(times), 1),
+        "resumeMaxMs": round(max(times), 1),
+        "replayedP50": statistics.median(replayed),
+        "replayedMax": max(replayed),
+        "catchUps": follower.catch_ups,
+        "folded": follower.folded,
+    }
+
+
+def stopped_table(rows: list[dict[str, Any]], inputs: int, stops: int) -> str:
+    lines = [
+        f"stopped in the middle of play: a {inputs}-input game, the store copied at {stops} moments of its "
+        "second half (a host killed there), each copy resumed by a restarted host\n",
+        "| think time between inputs | inputs/s | catch-ups (folded) | resume p50 ms | resume max ms "
+        "| replayed p50 | replayed max |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['think'] * 1000:g} ms | {row['rate']} | {row['catchUps']} ({row['folded']}) | "
+            f"{row['resumeP50Ms']} | {row['resumeMaxMs']} | {row['replayedP50']} | {row['replayedMax']} |"
+        )
+    return "\n".join(lines)
+
+
+async def stopped_rows(inputs: int, seed: int, paces: list[float], stops: int) -> list[dict[str, Any]]:
+    with tempfile.TemporaryDirectory(prefix="bench-replay-stopped-") as scratch:
+        rows = [await stopped_mid_play(inputs, seed, think, stops, Path(scratch)) for think in paces]
+    await wasm_node.discard_spare()
+    return rows
+
+
 async def live_latency(inputs: int, seed: int, rounds: int) -> list[dict[str, Any]]:
     """A live game's step latency with and without the checkpointer following it (alternating
     rounds, 2 ms of think time between calls): what a tool call pays for the background work."""
-    compass = ["north", "east", "south", "west", "northeast", "southwest", "southeast", "northwest"]
     rows = []
     for round_ in range(rounds * 3):
         where = ("off", "in the host", "catch-up process")[round_ % 3]
@@ -376,14 +471,7 @@ async def live_latency(inputs: int, seed: int, rounds: int) -> list[dict[str, An
             times = []
             for sent in range(inputs):
                 started = time.perf_counter()
-                if session.decision is not None:
-                    decision = {"decisionId": session.decision["id"]}
-                    await session.step("decision.cancel", decision, request_id=f"l{sent}")
-                elif sent % 3 == 2:
-                    await session.step("game.search", {"turns": 1}, request_id=f"l{sent}")
-                else:
-                    move = {"direction": compass[(sent * 3) % 8]}
-                    await session.step("game.move", move, request_id=f"l{sent}")
+                await one_input(session, sent)
                 times.append((time.perf_counter() - started) * 1000)
                 await asyncio.sleep(0.002)
             if follower is not None:
@@ -415,9 +503,18 @@ if __name__ == "__main__":
         "step latency with and without the background checkpointer",
     )
     parser.add_argument("--live-latency", action="store_true")
+    parser.add_argument(
+        "--stopped-mid-play", action="store_true", help="resumes of a game whose host was killed while it played"
+    )
     parser.add_argument("--inputs", type=int, default=1500)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--stops", type=int, default=STOPS)
+    parser.add_argument("--think", default=",".join(map(str, PACES)), help="seconds between inputs, per game")
     args = parser.parse_args()
+    if args.stopped_mid_play:
+        paces = [float(think) for think in args.think.split(",")]
+        print(stopped_table(asyncio.run(stopped_rows(args.inputs, 7, paces, args.stops)), args.inputs, args.stops))
+        raise SystemExit(0)
     if not args.live_latency:
         raise SystemExit("run ./scripts/bench-replay (this module holds its checkpoint bench)")
     print("| checkpointer | step p50 ms | p95 ms | p99 ms | catch-ups | catch-up seconds |")

@@ -55,10 +55,14 @@ class CheckpointRejected(Exception):
 
 
 # V8 compiles the whole engine with its optimising tier when the host starts
-# (about 0.7 s more, at boot, off the tool path) instead of tiering up while
-# the first seeks run: a restarted host's first seeks then cost what later
-# ones do (docs/BENCHMARKS.md, "After a restart": seek p95 100 -> 49 ms at 1k).
-NODE_FLAGS = "--no-liftoff"
+# instead of tiering up while the first seeks run: a restarted host's first
+# seeks then cost what later ones do (docs/BENCHMARKS.md, "After a restart":
+# seek p95 100 -> 49 ms at 1k). `--no-liftoff` alone still compiles each
+# function lazily, at its first call: a resume's tail on a fresh engine met
+# the game's rarer paths and paid 5-10 ms of compilation per input (a
+# 55-input tail 477 ms, against 20 ms for a warmed one); compiled eagerly the
+# start costs 1-2 s more, at boot or in a spare's background start.
+NODE_FLAGS = "--no-liftoff --no-wasm-lazy-compilation"
 
 
 def node_executable() -> str:
@@ -245,6 +249,14 @@ class NodeWasmEngine(Engine):
 
 
 _spare: tuple[asyncio.AbstractEventLoop, asyncio.Task[NodeWasmEngine]] | None = None  # one per running loop
+#: seconds after a `take` before the next spare starts: the engine taken is usually put to work at
+#: once (a resume's tail, a catch-up) and a start compiles the build on a core for a second or more,
+#: which on a 2-core machine tripled a 100-input resume (docs/BENCHMARKS.md)
+SPARE_DELAY = 1.0
+_spare_timer: asyncio.TimerHandle | None = None
+#: whether `take` starts a spare for the next one; the catch-up process turns it off (it keeps its
+#: engines between catch-ups, and a spare would compile on the core its catch-ups need)
+spares = True
 
 
 async def take() -> NodeWasmEngine:
@@ -259,13 +271,24 @@ async def take() -> NodeWasmEngine:
             engine = await ready[1]
     if engine is None or engine.closed:
         engine = await NodeWasmEngine.start()
-    prepare()
+    if spares:
+        _prepare_later()
     return engine
+
+
+def _prepare_later() -> None:
+    global _spare_timer
+    if _spare_timer is not None:
+        _spare_timer.cancel()
+    _spare_timer = asyncio.get_running_loop().call_later(SPARE_DELAY, prepare)
 
 
 def prepare() -> None:
     """Start the engine the next `take` hands out (no-op when one is ready or starting in this loop)."""
-    global _spare
+    global _spare, _spare_timer
+    if _spare_timer is not None:
+        _spare_timer.cancel()
+        _spare_timer = None
     loop = asyncio.get_running_loop()
     if _spare is None or _spare[0] is not loop:
         _spare = (loop, loop.create_task(NodeWasmEngine.start()))
@@ -281,7 +304,10 @@ async def ready() -> None:
 
 async def discard_spare() -> None:
     """Close the engine kept ready (a host shutting down, a test's end)."""
-    global _spare
+    global _spare, _spare_timer
+    if _spare_timer is not None:
+        _spare_timer.cancel()  # no spare starts after this
+        _spare_timer = None
     ready, _spare = _spare, None
     if ready is not None and ready[0] is asyncio.get_running_loop():
         with contextlib.suppress(Exception):

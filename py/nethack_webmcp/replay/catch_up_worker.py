@@ -7,8 +7,9 @@ every full response into a navigation memory (checkpointer.py). Run in the
 host, that fold shares the event loop with the live games' tool calls and
 their tail latency grows while it runs (docs/BENCHMARKS.md, "Live calls and
 the checkpointer"). This process does the same catch-up on its own store
-connection, its own engine and its own CPU time: it lowers its priority at
-start (its Node engine inherits it), so on a busy machine live calls go first.
+connection, its own engines (kept between a game's catch-ups; no spare is
+started) and its own CPU time, at the priority NNH_CATCH_UP_NICENESS names
+(see NICENESS; its Node engines inherit it).
 
 LOCATOR is `sqlite:PATH` (the state directory's database: WAL lets this
 process read and write beside the host) or a `postgresql://` URL. Requests
@@ -37,11 +38,15 @@ import sys
 from types import SimpleNamespace
 from typing import Any
 
-from ..engine import EngineError
+from ..engine import EngineError, wasm_node
 from ..store import Store, StoreError
 from .checkpointer import Checkpointer
 
-NICENESS = 10  # below the host: a catch-up never outruns a live call for the CPU
+#: the catch-ups' priority: the host's own by default. At a lower one (10 was tried) a game that
+#: saturates the machine (a client with no think time) outran its checkpoints, and a host killed then
+#: resumed by replaying thousands of inputs (1-2 s) instead of a catch-up's few hundred, for 9% more
+#: of its inputs per second (docs/BENCHMARKS.md). NNH_CATCH_UP_NICENESS=10 puts live calls first.
+NICENESS = 0
 
 
 async def open_store(locator: str) -> Store:
@@ -86,8 +91,9 @@ async def answer(checkpointer: Checkpointer, request: dict[str, Any]) -> dict[st
 
 async def serve(locator: str) -> None:
     store = await open_store(locator)
+    wasm_node.spares = False  # its engines are kept between catch-ups (checkpointer.KEPT_ENGINES)
     # the store is all a catch-up uses; no game of this process is live
-    checkpointer = Checkpointer(SimpleNamespace(store=store, sessions=list))
+    checkpointer = Checkpointer(SimpleNamespace(store=store, sessions=list), keep_engines=True)
     loop = asyncio.get_running_loop()
     try:
         while True:
@@ -102,6 +108,7 @@ async def serve(locator: str) -> None:
             sys.stdout.write(json.dumps(reply) + "\n")
             sys.stdout.flush()
     finally:
+        await checkpointer.stop()  # its kept catch-up engines
         await store.close()
 
 
@@ -113,7 +120,7 @@ def main() -> None:
     )
     parser.add_argument("--store", required=True, help="sqlite:PATH or a postgresql:// URL")
     opts = parser.parse_args()
-    os.nice(NICENESS)
+    os.nice(int(os.environ.get("NNH_CATCH_UP_NICENESS", NICENESS)))
     asyncio.run(serve(opts.store))
 
 

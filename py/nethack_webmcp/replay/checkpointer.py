@@ -37,20 +37,24 @@ from ..engine import EngineError
 from ..engine.wasm_node import prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
-from ..session.idle_point import idle_point
+from ..session.idle_point import idle_point, take_step_point, want_step_point
 from ..store import JournalEntry, StoreError
 from . import persisted
 from .catch_up_process import CatchUpProcess, store_locator
 from .digest import chain, extend
 from .errors import ReplayRefused
 
-#: inputs since the last catch-up that start one while the game goes on. Not fewer: a catch-up replays
-#: every input on the WebAssembly engine, and at 128 (measured, docs/BENCHMARKS.md) a game played without
-#: pause made 30% more catch-up work and its checkpoints still fell 1,456 inputs behind at 50,000
-EVERY = 512
+#: inputs since the last catch-up that start one while the game goes on: a host stopped in the middle
+#: of play resumes by replaying about this many plus those made while a catch-up runs. A catch-up goes
+#: on from the engine the last one left (persisted.KeptEngine) with the live session's memory (a quiet
+#: replay), so one costs the replay of its inputs, not an engine start and a restore (docs/BENCHMARKS.md)
+EVERY = 128
 IDLE = 2.0  # seconds without an input after which a game is caught up
 MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
-INTERVAL = 0.5  # seconds between looks at the games
+INTERVAL = 0.1  # seconds between looks at the games (a look reads no store)
+#: games whose catch-up engine is kept between catch-ups (each a Node process at its last move);
+#: the others start an engine and restore their newest checkpoint at every catch-up
+KEPT_ENGINES = 4
 FOLD_AFTER_BUSY_LOOKS = 10  # due looks that found the game held before a catch-up folds instead
 PROCESS_RETRY = 60.0  # seconds of catch-ups in this process after the catch-up process failed
 _running: set[Checkpointer] = set()
@@ -65,6 +69,8 @@ class _Followed:
     digests: list[str] = field(default_factory=list)  # its chain over the completed inputs
     failed: str | None = None  # a game that cannot be replayed is not tried again
     busy_looks: int = 0  # looks in a row at which it was due but held by a call
+    kept: persisted.KeptEngine | None = None  # the last catch-up's engine, at its last move
+    used_at: float = 0.0  # when a catch-up last ran (the least recent gives its engine up first)
 
 
 class Checkpointer:
@@ -77,6 +83,7 @@ class Checkpointer:
         min_inputs: int = MIN_INPUTS,
         interval: float = INTERVAL,
         locator: str | None = None,
+        keep_engines: bool = False,
     ) -> None:
         self.games = games  # a GameRegistry: .store and .sessions()
         self.locator = locator  # the store for a catch-up process; None: catch up in this process
@@ -90,8 +97,12 @@ class Checkpointer:
         self.folded = 0  # of them, those that folded full responses (no live memory given)
         self.missed = 0  # catch-ups whose live memory's entry was not in the store yet
         self.errors: list[str] = []  # the last failures (diagnostics)
+        # catch-up engines kept between catch-ups (closed by `stop`): a running checkpointer's and
+        # the catch-up process's; a one-off `catch_up` closes its engine
+        self.keep_engines = keep_engines
 
     def start(self) -> None:
+        self.keep_engines = True
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -104,6 +115,8 @@ class Checkpointer:
         process, self._process = self._process, None
         if process is not None:
             await process.close()
+        for followed in self._followed.values():
+            await _give_up_engine(followed)
 
     def failure(self, session_id: str) -> str | None:
         """Why the game cannot be checkpointed (its journal does not reproduce it), or None."""
@@ -146,7 +159,7 @@ class Checkpointer:
         followed = self._followed[session_id]
         if followed.seen > followed.seq and followed.seen >= self.min_inputs and not followed.failed:
             await self._catch_up(session_id)
-        del self._followed[session_id]
+        await _give_up_engine(self._followed.pop(session_id))
 
     def _due(self, followed: _Followed, seq: int, now: float) -> bool:
         if seq != followed.seen:
@@ -163,13 +176,15 @@ class Checkpointer:
             return
         followed = self._followed.setdefault(session.session_id, _Followed())
         if self._due(followed, int(session.journal.seq), time.monotonic()):
-            point = idle_point(session)
+            point = idle_point(session) or take_step_point(session, followed.seq)
             if point is not None:
                 followed.busy_looks = 0
                 await self._catch_up(session.session_id, (point.seq, point.navigation or b""))
                 return
-            # a call or step holds the game at every look (played without pause): after a
-            # few looks the catch-up folds the responses itself, as it must for a closed game
+            # a call or step holds the game (played without pause): the memory at the end of its
+            # next input, taken at the next look; should no input come, after a few looks the
+            # catch-up folds the responses itself, as it must for a closed game
+            want_step_point(session)
             followed.busy_looks += 1
             if followed.busy_looks >= FOLD_AFTER_BUSY_LOOKS:
                 followed.busy_looks = 0
@@ -224,6 +239,8 @@ class Checkpointer:
             followed.digests = chain(info, moves)
         else:
             extend(followed.digests, moves[len(followed.digests) - 1 :])
+        kept, followed.kept = followed.kept, None  # (the catch-up owns it now: kept again or closed)
+        followed.used_at = time.monotonic()
         try:
             builder = await persisted.ensure(
                 store,
@@ -234,10 +251,14 @@ class Checkpointer:
                 spaced=False,
                 digests=followed.digests,
                 extra=level_changes(moves),
+                kept=kept,
+                keep=self.keep_engines,
             )
         except ReplayRefused as refused:
             followed.failed = refused.message
             return None
+        followed.kept = builder.kept
+        await self._keep_few_engines()
         if given is not None and builder.given is None:
             # that entry was not settled in the store yet: no memory saved, tried again next look
             self.missed += 1
@@ -252,6 +273,18 @@ class Checkpointer:
         self.catch_ups += 1
         self.seconds += time.perf_counter() - started
         return builder
+
+    async def _keep_few_engines(self) -> None:
+        """At most KEPT_ENGINES catch-up engines stay: the least recently caught-up games give theirs up."""
+        holding = sorted((f for f in self._followed.values() if f.kept is not None), key=lambda f: f.used_at)
+        for followed in holding[: max(0, len(holding) - KEPT_ENGINES)]:
+            await _give_up_engine(followed)
+
+
+async def _give_up_engine(followed: _Followed) -> None:
+    kept, followed.kept = followed.kept, None
+    if kept is not None:
+        await kept.engine.close()
 
 
 def level_changes(moves: list[JournalEntry]) -> list[int]:

@@ -36,6 +36,7 @@ import hashlib
 import time
 import zlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine.wasm_node import CheckpointRejected, NodeWasmEngine, take
@@ -51,6 +52,29 @@ MAX_INPUTS = 128  # inputs between checkpoints at most: a seek replays no more t
 MIN_INPUTS = 256
 SPACING = 0.05  # seconds of replay between checkpoints at most
 _locks: dict[str, asyncio.Lock] = {}  # one builder per game at a time in this process
+
+
+@dataclass
+class KeptEngine:
+    """A catch-up's engine left at the last move it checkpointed, for the game's next catch-up:
+    that one goes on from here instead of starting an engine and restoring the checkpoint
+    (what made a catch-up cost seconds, docs/BENCHMARKS.md)."""
+
+    engine: NodeWasmEngine
+    move: int  # the move the engine is at (its checkpoint was saved)
+    digest: str  # the journal's chain digest there: the next journal must still have it
+    memory: WorldTracker | None  # the folded memory at `move` (a fold catch-up), else None
+
+    def usable(self, digests: Sequence[str], fold: bool, before: int | None) -> bool:
+        """Whether the next catch-up can go on from here: the same journal up to `move`, the memory
+        a fold needs, and not past the live point it must pass through (`before`)."""
+        return (
+            not self.engine.closed
+            and self.move < len(digests)
+            and digests[self.move] == self.digest
+            and (self.memory is not None or not fold)
+            and (before is None or self.move <= before)
+        )
 
 
 def engine_key(identity: dict[str, Any]) -> str:
@@ -204,6 +228,7 @@ class Builder:
         self.spacing = spacing
         self.saved: list[int] = []
         self.bytes = 0
+        self.kept: KeptEngine | None = None  # the engine at the last move, when `ensure` was asked to keep it
 
     async def save(self, move: int) -> None:
         summary = summary_at(self.info, self.moves, move)
@@ -283,6 +308,8 @@ async def ensure(
     digests: list[str] | None = None,
     given: tuple[int, bytes] | None = None,
     spaced: bool = True,
+    kept: KeptEngine | None = None,
+    keep: bool = False,
 ) -> Builder:
     """Make the game's stored checkpoints cover its whole journal: drop the
     ones not of this journal (and all when any is of another engine: stale),
@@ -293,8 +320,11 @@ async def ensure(
     response folded. On an engine of its own, closed at the end. Returns the
     builder (what it saved). `spaced`: a quiet replay also spaces them by its
     cost (a timeline's seeks), else only every `MAX_INPUTS` (the checkpointer:
-    a size that does not grow with the machine's load). Raises ReplayRefused
-    when the journal does not reproduce the game."""
+    a size that does not grow with the machine's load). `kept`: the engine the
+    game's last catch-up left (taken over: used when it still fits, else
+    closed); `keep`: leave this one's engine in `builder.kept` instead of
+    closing it. Raises ReplayRefused when the journal does not reproduce the
+    game."""
     from .digest import chain
 
     session_id = info["sessionId"]
@@ -302,7 +332,12 @@ async def ensure(
     if digests is None or len(digests) != len(moves) + 1:  # the follower's chain, extended as the game went on
         digests = chain(info, moves)
     async with building(session_id):
-        engine = await take()
+        given_seq = given[0] if given is not None else None
+        given_at = move_of_seq(moves, given_seq) if given_seq is not None else None
+        if kept is not None and not kept.usable(digests, fold, given_at if given is not None else None):
+            await kept.engine.close()
+            kept = None
+        engine = kept.engine if kept is not None else await take()
         try:
             index = await store.checkpoint_index(session_id)
             good, refused, stale = usable(index, digests, engine_key(await engine.identity()))
@@ -328,11 +363,20 @@ async def ensure(
                 given=(given_move, given[1]) if given is not None and given_move is not None else None,
                 spacing=SPACING if spaced else None,
             )
-            at = await _start(builder, candidates, fold)
+            if kept is not None and kept.move in good:  # the engine is there already
+                at = kept.move
+                builder.memory = kept.memory if fold else None
+            else:
+                at = await _start(builder, candidates, fold)
             await builder.run(at, len(moves), first=at == 0)
-            return builder
-        finally:
+        except BaseException:
             await engine.close()
+            raise
+        if keep:
+            builder.kept = KeptEngine(engine, len(moves), digests[len(moves)], builder.memory)
+        else:
+            await engine.close()
+        return builder
 
 
 async def _start(builder: Builder, candidates: list[int], fold: bool) -> int:

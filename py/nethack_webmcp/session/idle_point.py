@@ -44,3 +44,23 @@ def idle_point(session: Any, *, dump: bool = True) -> IdlePoint | None:
         return None
     tracker = session.state.tracker
     return IdlePoint(int(session.journal.seq), tracker.level_id, snapshot.dump(tracker) if dump else None)
+
+
+def want_step_point(session: Any) -> None:
+    """Ask the session for its point at the end of its next accepted input."""
+    session.step_point_wanted = True
+
+
+def after_step(session: Any) -> None:
+    """Session._step, after an accepted input's completion: the point, when one was asked for."""
+    if session.step_point_wanted and session.journal.fault is None and session.journal.lost is None:
+        session.step_point_wanted = False
+        tracker = session.state.tracker
+        session.step_point = IdlePoint(int(session.journal.seq), tracker.level_id, snapshot.dump(tracker))
+
+
+def take_step_point(session: Any, after_seq: int) -> IdlePoint | None:
+    """The point a step left since it was asked for (once), when it is newer than `after_seq`."""
+    point = getattr(session, "step_point", None)
+    session.step_point = None
+    return point if point is not None and point.seq > after_seq else None

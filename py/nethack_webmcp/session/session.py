@@ -59,6 +59,7 @@ from .durability import Journal, brief, lost_ownership
 from .errors import SessionError
 from .errors import closed as closed_error
 from .gate import Gate, gate_of, require_open
+from .idle_point import IdlePoint, after_step
 from .operations import Finished, RunningOperation
 from .records import end_reason, make_record, new_info, progress, track_depth, track_level
 from .recovery import EngineFactory, Recovery
@@ -151,6 +152,9 @@ class Session:
         self.lock = asyncio.Lock()
         self._step_lock = asyncio.Lock()  # one journaled input at a time, also after a cancelled caller
         self.running: RunningOperation | None = None  # the acting operation in flight (`start_operation`)
+        # a checkpointer's request for the memory at the end of the next input, and that point (idle_point.py)
+        self.step_point_wanted = False
+        self.step_point: IdlePoint | None = None
         self.lost_ownership = False
         self.closed = False
         self.notes: dict[str, Any] = {}  # one-shot diagnostics for the next frame
@@ -711,6 +715,7 @@ class Session:
             await self.journal.complete(
                 seq, "completed", dict(summary_of(response)), now, fields, record, hold=request_id if hold else None
             )
+            after_step(self)
         except OwnershipLost as exc:  # another owner claimed the game meanwhile: this input does not count
             return StepResult("rejected", method, request_id, before, before, error=lost_ownership(exc, sent=True))
         return StepResult("accepted", method, request_id, before, self.snapshot(), response=response)

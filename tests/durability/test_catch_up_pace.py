@@ -1,0 +1,170 @@
+"""test_catch_up_pace.py - the checkpointer keeps close behind a game played without pause.
+
+Two things make a host stopped in the middle of play resume with a short
+tail (docs/REPLAY.md, "Who makes them"): a game held by a call at every look
+gets its memory at the end of its next input (a *step point*,
+session/idle_point.py) instead of the catch-up waiting for an idle moment
+or folding every full response; and a catch-up goes on from the engine the
+game's last catch-up left at its last move (persisted.KeptEngine) instead
+of starting an engine and restoring the checkpoint. Real wizard-mode games
+on the native engine, a real SQLite store, the Asyncify WebAssembly engine
+under Node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from nethack_webmcp.engine import wasm_node
+from nethack_webmcp.engine.native import NativeEngine
+from nethack_webmcp.navigation import snapshot
+from nethack_webmcp.replay import checkpointer as checkpointer_module
+from nethack_webmcp.replay import persisted
+from nethack_webmcp.replay.checkpointer import Checkpointer
+from nethack_webmcp.replay.native_resume import native_restore_source
+from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.store.sqlite import SqliteStore
+from support.wasm_builds import WASM_ENGINE
+from test_native_checkpoint_resume import PARAMS, play
+
+pytestmark = pytest.mark.asyncio
+
+
+def need_asyncify() -> None:
+    if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
+        pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
+
+
+async def test_a_game_played_without_pause_is_checkpointed_with_its_memory_at_a_step(tmp_path: Path) -> None:
+    """No idle moment and no fold: every catch-up takes the memory the session left at the end of an
+    input, the newest such checkpoint stays a catch-up's spacing behind, and the resume from it is
+    exact (the same state and navigation memory as the game played straight)."""
+    need_asyncify()
+    inputs = 600
+    straight_store = SqliteStore(tmp_path / "straight.sqlite3")
+    straight = GameRegistry(NativeEngine.start, store=straight_store)
+    game = await straight.create(dict(PARAMS, sessionId="step-points"))
+    await play(game, 0, inputs)
+    await game.observe()
+    expected_hash, expected_memory = game.last_state_hash, snapshot.dump(game.state.tracker)
+    await straight.close_all()
+    await straight_store.close()
+
+    path = tmp_path / "games.sqlite3"
+    store = SqliteStore(path)
+    games = GameRegistry(NativeEngine.start, store=store)
+    # no idle rule: only a point taken while the game plays can give a catch-up its memory
+    follower = Checkpointer(games, every=64, idle=3600, min_inputs=100, interval=0.02)
+    follower.start()
+    await wasm_node.ready()
+    try:
+        session = await games.create(dict(PARAMS, sessionId="step-points"))
+        await play(session, 0, inputs)
+        index = await store.checkpoint_index(session.session_id)
+        with_memory = [entry["seq"] for entry in index if entry["meta"].get("navigationSha256")]
+        assert follower.folded == 0, "no catch-up folded responses: each had a step point"
+        assert follower.catch_ups >= 3, follower.catch_ups
+        assert with_memory and with_memory[-1] >= inputs // 2, with_memory
+    finally:
+        await follower.stop()
+        await games.close_all()
+        await store.close()
+
+    store = SqliteStore(path)  # the restart, from what the store held when play stopped
+    restarted = GameRegistry(NativeEngine.start, store=store)
+    restarted.restore_source = native_restore_source(store)
+    try:
+        resumed = await restarted.resume("step-points")
+        report = resumed.notes["resume"]
+        assert report["fromCheckpoint"] == with_memory[-1], report
+        assert report["replayed"] == inputs - with_memory[-1], report
+        await resumed.observe()
+        assert resumed.last_state_hash == expected_hash
+        assert snapshot.dump(resumed.state.tracker) == expected_memory, "the memory at the step point is exact"
+    finally:
+        await restarted.close_all()
+        await wasm_node.discard_spare()
+        await store.close()
+
+
+async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(tmp_path: Path, monkeypatch) -> None:
+    """The second catch-up restores nothing (the kept engine is at the last checkpoint); at most
+    KEPT_ENGINES games keep one; `stop` closes them; a one-off catch-up keeps none."""
+    need_asyncify()
+    restores = []
+    real_restore = persisted.restore
+
+    async def counted(*args, **kwargs):
+        restores.append(args[3])
+        return await real_restore(*args, **kwargs)
+
+    monkeypatch.setattr(persisted, "restore", counted)
+    monkeypatch.setattr(checkpointer_module, "KEPT_ENGINES", 1)
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    games = GameRegistry(NativeEngine.start, store=store)
+    follower = Checkpointer(games, keep_engines=True)
+    try:
+        first = await games.create(dict(PARAMS, sessionId="kept-a"))
+        await play(first, 0, 300)
+        await follower.catch_up("kept-a")
+        kept = follower._followed["kept-a"].kept
+        assert kept is not None and kept.move == 300 and not kept.engine.closed
+        await play(first, 300, 40)
+        builder = await follower.catch_up("kept-a")
+        assert builder is not None and builder.saved == [340]
+        assert restores == [], "the kept engine was at move 300: nothing restored"
+        again = follower._followed["kept-a"].kept
+        assert again is not None and again.engine is kept.engine and again.move == 340
+
+        second = await games.create(dict(PARAMS, sessionId="kept-b", seed=32))
+        await play(second, 0, 300)
+        await follower.catch_up("kept-b")
+        assert kept.engine.closed, "one engine kept at most: the less recent game gave its up"
+        other = follower._followed["kept-b"].kept
+        assert other is not None
+        await play(first, 340, 20)
+        await follower.catch_up("kept-a")  # no engine kept for it any more: its checkpoint restored
+        assert restores == [340]
+        assert other.engine.closed
+        kept_now = follower._followed["kept-a"].kept
+        await follower.stop()
+        assert kept_now is not None and kept_now.engine.closed, "stop closes the kept engines"
+
+        one_off = Checkpointer(games)
+        await play(second, 300, 20)
+        await one_off.catch_up("kept-b")
+        assert one_off._followed["kept-b"].kept is None, "a one-off catch-up closes its engine"
+    finally:
+        await follower.stop()
+        await games.close_all()
+        await wasm_node.discard_spare()
+        await store.close()
+
+
+async def test_a_kept_engine_of_another_journal_is_closed_not_used(tmp_path: Path) -> None:
+    """A kept engine whose move no longer has the journal's digest there is closed, and the catch-up
+    restores a checkpoint (or replays from the creation) instead: never an engine of another game."""
+    need_asyncify()
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    games = GameRegistry(NativeEngine.start, store=store)
+    follower = Checkpointer(games, keep_engines=True)
+    try:
+        session = await games.create(dict(PARAMS, sessionId="kept-stale"))
+        await play(session, 0, 300)
+        await follower.catch_up("kept-stale")
+        followed = follower._followed["kept-stale"]
+        kept = followed.kept
+        assert kept is not None
+        kept.digest = "0" * 64  # as if made from a different journal
+        await play(session, 300, 20)
+        builder = await follower.catch_up("kept-stale")
+        assert builder is not None and builder.saved == [320]
+        assert kept.engine.closed and followed.kept is not None and followed.kept.engine is not kept.engine
+    finally:
+        await follower.stop()
+        await games.close_all()
+        await wasm_node.discard_spare()
+        await store.close()
+    await asyncio.sleep(0)
