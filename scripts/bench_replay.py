@@ -96,9 +96,22 @@ async def play_game(
     follower = Checkpointer(games, locator=store_locator(store))  # as the service runs it (hosting.py)
     follower.start()
     session = await games.create({"seed": seed, "name": "Bench", "createdAt": CREATED_AT, "wizard": True})
+    # a host killed at STOPS moments of the game's last fifth: the store's file copied as it is then
+    stops = [inputs * 4 // 5 + k * (inputs // 5) // STOPS for k in range(STOPS)]
+    images: list[Path] = []
+
+    async def copy_at_stops() -> None:
+        while len(images) < len(stops):
+            if session.journal.seq >= stops[len(images)]:
+                images.append(directory / f"stop-{session.journal.seq}.sqlite3")
+                crash_image(directory / "played.sqlite3", images[-1])
+            await asyncio.sleep(0.01)
+
+    copying = asyncio.create_task(copy_at_stops())
     started = time.perf_counter()
     await play(session, inputs)
     played = time.perf_counter() - started
+    copying.cancel()
     await session.observe()
     live_hash = session.last_state_hash
     started = time.perf_counter()
@@ -123,9 +136,12 @@ async def play_game(
         {
             "played": played,
             "catchUps": follower.catch_ups,
+            "folded": follower.folded,
             "catchUpSeconds": follower.seconds,
             "finalCatchUp": final_catch_up,
             "liveHash": live_hash,
+            "rate": inputs / played,
+            "images": images,
         },
     )
 
@@ -287,6 +303,19 @@ async def _main(
         )
     print()
     print(stopped_table(await stopped_rows(STOPPED_INPUTS, seed, PACES, STOPS), STOPPED_INPUTS, STOPS))
+    times, replayed = [], []
+    for image in playing["images"]:  # the big game itself, killed in its last fifth
+        copy = SqliteStore(image)
+        await wasm_node.ready()
+        resume_ms, report, _ = await resume_restarted(copy, info["sessionId"])
+        await copy.close()
+        times.append(resume_ms)
+        replayed.append(int(report.get("replayed") or 0))
+    print(
+        f"| 0 ms, the {max(sizes)}-input game above, killed at {len(times)} moments of its last fifth | "
+        f"{round(playing['rate'])} | {playing['catchUps']} ({playing['folded']}) | {statistics.median(times):.1f} | "
+        f"{max(times):.1f} | {statistics.median(replayed)} | {max(replayed)} |"
+    )
     if service[-1]["stateHash"] != playing["liveHash"]:
         raise SystemExit("the resumed game's state hash is not the live game's")
     largest = service[-1]

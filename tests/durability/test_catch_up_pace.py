@@ -13,7 +13,6 @@ under Node.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -91,7 +90,9 @@ async def test_a_game_played_without_pause_is_checkpointed_with_its_memory_at_a_
 
 async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(tmp_path: Path, monkeypatch) -> None:
     """The second catch-up restores nothing (the kept engine is at the last checkpoint); at most
-    KEPT_ENGINES games keep one; `stop` closes them; a one-off catch-up keeps none."""
+    KEPT_ENGINES games keep one, and a game without one restores its checkpoint into the least
+    recently used game's (a game from its creation takes a new engine); `stop` closes them; a
+    one-off catch-up keeps none."""
     need_asyncify()
     restores = []
     real_restore = persisted.restore
@@ -120,20 +121,25 @@ async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(tmp_path: Pa
 
         second = await games.create(dict(PARAMS, sessionId="kept-b", seed=32))
         await play(second, 0, 300)
-        await follower.catch_up("kept-b")
-        assert kept.engine.closed, "one engine kept at most: the less recent game gave its up"
+        await follower.catch_up("kept-b")  # from its creation: on an engine of its own
         other = follower._followed["kept-b"].kept
-        assert other is not None
+        assert other is not None and other.engine is not kept.engine
+        assert kept.engine.closed, "one engine kept at most: the less recent game gave its up"
         await play(first, 340, 20)
-        await follower.catch_up("kept-a")  # no engine kept for it any more: its checkpoint restored
+        await follower.catch_up("kept-a")  # no engine of its own any more: kept-b's, restored
         assert restores == [340]
-        assert other.engine.closed
         kept_now = follower._followed["kept-a"].kept
+        assert kept_now is not None and kept_now.engine is other.engine and not other.engine.closed
+        assert follower._followed["kept-b"].kept is None
+        await play(second, 300, 20)
+        await follower.catch_up("kept-b")  # and back: kept-a's engine, kept-b's checkpoint restored
+        assert restores == [340, 300]
+        kept_now = follower._followed["kept-b"].kept
         await follower.stop()
         assert kept_now is not None and kept_now.engine.closed, "stop closes the kept engines"
 
         one_off = Checkpointer(games)
-        await play(second, 300, 20)
+        await play(second, 320, 20)
         await one_off.catch_up("kept-b")
         assert one_off._followed["kept-b"].kept is None, "a one-off catch-up closes its engine"
     finally:
@@ -143,10 +149,19 @@ async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(tmp_path: Pa
         await store.close()
 
 
-async def test_a_kept_engine_of_another_journal_is_closed_not_used(tmp_path: Path) -> None:
-    """A kept engine whose move no longer has the journal's digest there is closed, and the catch-up
-    restores a checkpoint (or replays from the creation) instead: never an engine of another game."""
+async def test_a_kept_engine_not_at_this_journal_is_restored_not_gone_on_from(tmp_path: Path, monkeypatch) -> None:
+    """A kept engine whose move no longer has the journal's digest there is not gone on from: the
+    game's checkpoint is restored into it (a fresh instance in its Node process) and the catch-up
+    replays from there - never on from a state of another journal."""
     need_asyncify()
+    restores = []
+    real_restore = persisted.restore
+
+    async def counted(*args, **kwargs):
+        restores.append(args[3])
+        return await real_restore(*args, **kwargs)
+
+    monkeypatch.setattr(persisted, "restore", counted)
     store = SqliteStore(tmp_path / "games.sqlite3")
     games = GameRegistry(NativeEngine.start, store=store)
     follower = Checkpointer(games, keep_engines=True)
@@ -156,15 +171,15 @@ async def test_a_kept_engine_of_another_journal_is_closed_not_used(tmp_path: Pat
         await follower.catch_up("kept-stale")
         followed = follower._followed["kept-stale"]
         kept = followed.kept
-        assert kept is not None
+        assert kept is not None and restores == []
         kept.digest = "0" * 64  # as if made from a different journal
         await play(session, 300, 20)
         builder = await follower.catch_up("kept-stale")
         assert builder is not None and builder.saved == [320]
-        assert kept.engine.closed and followed.kept is not None and followed.kept.engine is not kept.engine
+        assert restores == [300], "the checkpoint was restored, the kept state not gone on from"
+        assert followed.kept is not None and followed.kept.engine is kept.engine and followed.kept.move == 320
     finally:
         await follower.stop()
         await games.close_all()
         await wasm_node.discard_spare()
         await store.close()
-    await asyncio.sleep(0)

@@ -224,7 +224,8 @@ async def test_a_live_point_behind_the_journal_leaves_the_game_due(tmp_path: Pat
         await follower.catch_up(session.session_id, point)
         index = {entry["move"]: entry for entry in await store.checkpoint_index(session.session_id)}
         with_memory = [move for move, entry in index.items() if entry["meta"].get("navigationSha256")]
-        assert with_memory == [60] and max(index) == 80, index.keys()
+        # the inputs after the point are the next catch-up's: their end is not checkpointed now
+        assert with_memory == [60] and max(index) == 60, index.keys()
         assert follower.caught_up(session.session_id) == point[0]
         assert follower._due(follower._followed[session.session_id], session.journal.seq, 0.0)
     finally:

@@ -92,6 +92,7 @@ async def answer(checkpointer: Checkpointer, request: dict[str, Any]) -> dict[st
 async def serve(locator: str) -> None:
     store = await open_store(locator)
     wasm_node.spares = False  # its engines are kept between catch-ups (checkpointer.KEPT_ENGINES)
+    wasm_node.prepare()  # the first catch-up's engine, compiling while that game makes its first inputs
     # the store is all a catch-up uses; no game of this process is live
     checkpointer = Checkpointer(SimpleNamespace(store=store, sessions=list), keep_engines=True)
     loop = asyncio.get_running_loop()

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import EngineError
-from ..engine.wasm_node import prepare
+from ..engine.wasm_node import NodeWasmEngine, prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
 from ..session.idle_point import idle_point, take_step_point, want_step_point
@@ -52,8 +52,8 @@ EVERY = 128
 IDLE = 2.0  # seconds without an input after which a game is caught up
 MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
 INTERVAL = 0.1  # seconds between looks at the games (a look reads no store)
-#: games whose catch-up engine is kept between catch-ups (each a Node process at its last move);
-#: the others start an engine and restore their newest checkpoint at every catch-up
+#: games whose catch-up engine is kept between catch-ups (each a Node process at its last move, about
+#: 210 MB); a game beyond them restores its newest checkpoint into the least recently used one
 KEPT_ENGINES = 4
 FOLD_AFTER_BUSY_LOOKS = 10  # due looks that found the game held before a catch-up folds instead
 PROCESS_RETRY = 60.0  # seconds of catch-ups in this process after the catch-up process failed
@@ -174,7 +174,13 @@ class Checkpointer:
             if session.session_id in self._followed:
                 await self._finish(session.session_id)
             return
-        followed = self._followed.setdefault(session.session_id, _Followed())
+        followed = self._followed.get(session.session_id)
+        if followed is None:
+            followed = self._followed[session.session_id] = _Followed()
+            if self.locator is not None and self._process is None and time.monotonic() >= self._process_retry_at:
+                # started with the first game followed: its engine compiles while the game makes its
+                # first MIN_INPUTS inputs, not when its first catch-up is due
+                self._process = await CatchUpProcess.start(self.locator)
         if self._due(followed, int(session.journal.seq), time.monotonic()):
             point = idle_point(session) or take_step_point(session, followed.seq)
             if point is not None:
@@ -240,6 +246,7 @@ class Checkpointer:
         else:
             extend(followed.digests, moves[len(followed.digests) - 1 :])
         kept, followed.kept = followed.kept, None  # (the catch-up owns it now: kept again or closed)
+        reuse = self._engine_to_reuse() if kept is None and self.keep_engines else None
         followed.used_at = time.monotonic()
         try:
             builder = await persisted.ensure(
@@ -253,6 +260,9 @@ class Checkpointer:
                 extra=level_changes(moves),
                 kept=kept,
                 keep=self.keep_engines,
+                reuse=reuse,
+                # with a live point the checkpoint that counts is the point's; the end is the next one's
+                end=given is None,
             )
         except ReplayRefused as refused:
             followed.failed = refused.message
@@ -273,6 +283,16 @@ class Checkpointer:
         self.catch_ups += 1
         self.seconds += time.perf_counter() - started
         return builder
+
+    def _engine_to_reuse(self) -> NodeWasmEngine | None:
+        """With KEPT_ENGINES games holding one, the least recently caught-up game's engine: a game
+        without one restores its checkpoint there instead of starting a Node (seconds of compilation)."""
+        holding = [f for f in self._followed.values() if f.kept is not None]
+        if len(holding) < KEPT_ENGINES:
+            return None
+        oldest = min(holding, key=lambda f: f.used_at)
+        kept, oldest.kept = oldest.kept, None
+        return kept.engine if kept is not None else None
 
     async def _keep_few_engines(self) -> None:
         """At most KEPT_ENGINES catch-up engines stay: the least recently caught-up games give theirs up."""

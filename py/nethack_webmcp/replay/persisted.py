@@ -64,6 +64,7 @@ class KeptEngine:
     move: int  # the move the engine is at (its checkpoint was saved)
     digest: str  # the journal's chain digest there: the next journal must still have it
     memory: WorldTracker | None  # the folded memory at `move` (a fold catch-up), else None
+    saved: int  # the last move checkpointed (`move` itself unless that catch-up did not save its end)
 
     def usable(self, digests: Sequence[str], fold: bool, before: int | None) -> bool:
         """Whether the next catch-up can go on from here: the same journal up to `move`, the memory
@@ -229,6 +230,7 @@ class Builder:
         self.saved: list[int] = []
         self.bytes = 0
         self.kept: KeptEngine | None = None  # the engine at the last move, when `ensure` was asked to keep it
+        self.last_saved = 0  # the move of the last checkpoint saved (or the one `run` went on from)
 
     async def save(self, move: int) -> None:
         summary = summary_at(self.info, self.moves, move)
@@ -279,14 +281,17 @@ class Builder:
 
         await self.engine.pipeline(requests, check, window=journal_replay.PIPELINE_WINDOW)
 
-    async def run(self, at: int, to: int, *, first: bool) -> None:
-        """From `at` (where the engine is; saved first when `first`) to `to`, checkpoints as it goes."""
+    async def run(self, at: int, to: int, *, first: bool, end: bool = True, saved_at: int | None = None) -> None:
+        """From `at` (where the engine is; saved first when `first`) to `to`, checkpoints as it goes:
+        `max_inputs` after the last one saved (`saved_at`, else `at`), at the `extra` moves and, with
+        `end`, at `to`."""
         if first:
             await self.save(at)
+        self.last_saved = at if saved_at is None else saved_at
         rate = 2000.0  # inputs per second until measured
         while at < to:
             upcoming = [move for move in self.extra if move > at]
-            target = min(to, at + self.max_inputs)
+            target = min(to, max(at + 1, self.last_saved + self.max_inputs))
             if self.memory is None and self.spacing is not None:  # by the quiet replay's cost (a seek's)
                 target = min(target, at + max(8, int(rate * self.spacing)))
             if upcoming:
@@ -295,7 +300,9 @@ class Builder:
             await self.advance(at, target)
             rate = (target - at) / max(1e-4, time.perf_counter() - started)
             at = target
-            await self.save(at)
+            if at != to or end or at in self.extra or at - self.last_saved >= self.max_inputs:
+                await self.save(at)
+                self.last_saved = at
 
 
 async def ensure(
@@ -310,6 +317,8 @@ async def ensure(
     spaced: bool = True,
     kept: KeptEngine | None = None,
     keep: bool = False,
+    reuse: NodeWasmEngine | None = None,
+    end: bool = True,
 ) -> Builder:
     """Make the game's stored checkpoints cover its whole journal: drop the
     ones not of this journal (and all when any is of another engine: stale),
@@ -322,9 +331,14 @@ async def ensure(
     cost (a timeline's seeks), else only every `MAX_INPUTS` (the checkpointer:
     a size that does not grow with the machine's load). `kept`: the engine the
     game's last catch-up left (taken over: used when it still fits, else
-    closed); `keep`: leave this one's engine in `builder.kept` instead of
-    closing it. Raises ReplayRefused when the journal does not reproduce the
-    game."""
+    put to work as `reuse` is); `keep`: leave this one's engine in
+    `builder.kept` instead of closing it; `reuse`: an engine another game's
+    catch-up left (a restore starts a fresh instance in its Node process, so
+    it serves any game's checkpoint; a replay from the creation takes a new
+    engine); `end`: checkpoint the last move too (else only where the
+    spacing, `extra` and `given` fall: a catch-up in the middle of play,
+    whose end the next one passes). Raises ReplayRefused when the journal
+    does not reproduce the game."""
     from .digest import chain
 
     session_id = info["sessionId"]
@@ -335,9 +349,11 @@ async def ensure(
         given_seq = given[0] if given is not None else None
         given_at = move_of_seq(moves, given_seq) if given_seq is not None else None
         if kept is not None and not kept.usable(digests, fold, given_at if given is not None else None):
-            await kept.engine.close()
-            kept = None
-        engine = kept.engine if kept is not None else await take()
+            reuse, kept = kept.engine, None  # good for a restore still
+        if reuse is not None and reuse.closed:
+            reuse = None
+        engine = kept.engine if kept is not None else reuse if reuse is not None else await take()
+        builder: Builder | None = None
         try:
             index = await store.checkpoint_index(session_id)
             good, refused, stale = usable(index, digests, engine_key(await engine.identity()))
@@ -363,25 +379,31 @@ async def ensure(
                 given=(given_move, given[1]) if given is not None and given_move is not None else None,
                 spacing=SPACING if spaced else None,
             )
-            if kept is not None and kept.move in good:  # the engine is there already
+            saved_at = None
+            if kept is not None and 0 in good:  # the engine is there already (a set with its start)
                 at = kept.move
                 builder.memory = kept.memory if fold else None
+                saved_at = kept.saved if kept.saved in good else None
             else:
-                at = await _start(builder, candidates, fold)
-            await builder.run(at, len(moves), first=at == 0)
+                at = await _start(builder, candidates, fold, fresh=kept is None and reuse is None)
+            await builder.run(at, len(moves), first=at == 0, end=end, saved_at=saved_at)
         except BaseException:
-            await engine.close()
+            await (builder.engine if builder is not None else engine).close()
             raise
         if keep:
-            builder.kept = KeptEngine(engine, len(moves), digests[len(moves)], builder.memory)
+            builder.kept = KeptEngine(
+                builder.engine, len(moves), digests[len(moves)], builder.memory, builder.last_saved
+            )
         else:
-            await engine.close()
+            await builder.engine.close()
         return builder
 
 
-async def _start(builder: Builder, candidates: list[int], fold: bool) -> int:
+async def _start(builder: Builder, candidates: list[int], fold: bool, *, fresh: bool) -> int:
     """Put the builder's engine (and memory) at the newest candidate that
-    restores, else at the creation; the move it is at."""
+    restores, else at the creation (on a new engine unless it is `fresh`:
+    one that played another game or moves cannot create this one); the
+    move it is at."""
     info = builder.info
     for move in reversed(candidates):
         try:
@@ -392,6 +414,9 @@ async def _start(builder: Builder, candidates: list[int], fold: bool) -> int:
             await builder.store.drop_checkpoints(info["sessionId"], [move])
             continue
         return move
+    if not fresh:
+        await builder.engine.close()
+        builder.engine = await take()
     created = await builder.engine.request(
         {"version": LOW_VERSION, "method": "session.create", "params": info["create"]}
     )
