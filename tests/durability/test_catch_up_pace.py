@@ -31,6 +31,20 @@ from test_native_checkpoint_resume import PARAMS, play
 pytestmark = pytest.mark.asyncio
 
 
+@pytest.fixture
+def restores(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The moves of the checkpoints restored into an engine (persisted.restore) during the test."""
+    restored: list[int] = []
+    real_restore = persisted.restore
+
+    async def counted(*args, **kwargs):
+        restored.append(args[3])
+        return await real_restore(*args, **kwargs)
+
+    monkeypatch.setattr(persisted, "restore", counted)
+    return restored
+
+
 def need_asyncify() -> None:
     if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
         pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
@@ -66,6 +80,12 @@ async def test_a_game_played_without_pause_is_checkpointed_with_its_memory_at_a_
         assert follower.folded == 0, "no catch-up folded responses: each had a step point"
         assert follower.catch_ups >= 3, follower.catch_ups
         assert with_memory and with_memory[-1] >= inputs // 2, with_memory
+        # an older live point's checkpoint is dropped once a newer one is saved (off the grid of
+        # every 128 inputs it only costs bytes); the grid stays whole for the seeks
+        moves = [entry["move"] for entry in index]
+        points = [entry["move"] for entry in index if entry["meta"].get("navigationSha256")]
+        assert all(move % 128 == 0 for move in points[:-1]), points
+        assert all(move in moves for move in range(0, points[-1], 128)), moves
     finally:
         await follower.stop()
         await games.close_all()
@@ -88,20 +108,14 @@ async def test_a_game_played_without_pause_is_checkpointed_with_its_memory_at_a_
         await store.close()
 
 
-async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(tmp_path: Path, monkeypatch) -> None:
+async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restores: list[int]
+) -> None:
     """The second catch-up restores nothing (the kept engine is at the last checkpoint); at most
     KEPT_ENGINES games keep one, and a game without one restores its checkpoint into the least
     recently used game's (a game from its creation takes a new engine); `stop` closes them; a
     one-off catch-up keeps none."""
     need_asyncify()
-    restores = []
-    real_restore = persisted.restore
-
-    async def counted(*args, **kwargs):
-        restores.append(args[3])
-        return await real_restore(*args, **kwargs)
-
-    monkeypatch.setattr(persisted, "restore", counted)
     monkeypatch.setattr(checkpointer_module, "KEPT_ENGINES", 1)
     store = SqliteStore(tmp_path / "games.sqlite3")
     games = GameRegistry(NativeEngine.start, store=store)
@@ -149,19 +163,13 @@ async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(tmp_path: Pa
         await store.close()
 
 
-async def test_a_kept_engine_not_at_this_journal_is_restored_not_gone_on_from(tmp_path: Path, monkeypatch) -> None:
+async def test_a_kept_engine_not_at_this_journal_is_restored_not_gone_on_from(
+    tmp_path: Path, restores: list[int]
+) -> None:
     """A kept engine whose move no longer has the journal's digest there is not gone on from: the
     game's checkpoint is restored into it (a fresh instance in its Node process) and the catch-up
     replays from there - never on from a state of another journal."""
     need_asyncify()
-    restores = []
-    real_restore = persisted.restore
-
-    async def counted(*args, **kwargs):
-        restores.append(args[3])
-        return await real_restore(*args, **kwargs)
-
-    monkeypatch.setattr(persisted, "restore", counted)
     store = SqliteStore(tmp_path / "games.sqlite3")
     games = GameRegistry(NativeEngine.start, store=store)
     follower = Checkpointer(games, keep_engines=True)

@@ -70,6 +70,7 @@ class _Followed:
     failed: str | None = None  # a game that cannot be replayed is not tried again
     busy_looks: int = 0  # looks in a row at which it was due but held by a call
     kept: persisted.KeptEngine | None = None  # the last catch-up's engine, at its last move
+    point_move: int | None = None  # the move of the newest checkpoint saved at a live point
     used_at: float = 0.0  # when a catch-up last ran (the least recent gives its engine up first)
 
 
@@ -277,12 +278,23 @@ class Checkpointer:
         # reach further; the inputs after it are caught up again, with a later point)
         if given is not None:
             followed.seq = given[0]
+            await self._drop_older_point(session_id, followed, builder)
         else:
             followed.seq = int(followed.entries[-1]["seq"]) if followed.entries else 0
         self.folded += builder.given is None
         self.catch_ups += 1
         self.seconds += time.perf_counter() - started
         return builder
+
+    async def _drop_older_point(self, session_id: str, followed: _Followed, builder: persisted.Builder) -> None:
+        """A live point's checkpoint is off the grid of every MAX_INPUTS inputs (which keeps seeks
+        short by itself): once a newer point's is saved it only costs bytes, so it is dropped (not
+        one at a level change: a level's start is often sought)."""
+        assert builder.given is not None
+        older, followed.point_move = followed.point_move, builder.given[0]
+        on_grid = older is not None and (older % builder.max_inputs == 0 or older in builder.extra)
+        if older is not None and older != builder.given[0] and not on_grid:
+            await self.games.store.drop_checkpoints(session_id, [older])
 
     def _engine_to_reuse(self) -> NodeWasmEngine | None:
         """With KEPT_ENGINES games holding one, the least recently caught-up game's engine: a game

@@ -64,7 +64,6 @@ class KeptEngine:
     move: int  # the move the engine is at (its checkpoint was saved)
     digest: str  # the journal's chain digest there: the next journal must still have it
     memory: WorldTracker | None  # the folded memory at `move` (a fold catch-up), else None
-    saved: int  # the last move checkpointed (`move` itself unless that catch-up did not save its end)
 
     def usable(self, digests: Sequence[str], fold: bool, before: int | None) -> bool:
         """Whether the next catch-up can go on from here: the same journal up to `move`, the memory
@@ -230,7 +229,6 @@ class Builder:
         self.saved: list[int] = []
         self.bytes = 0
         self.kept: KeptEngine | None = None  # the engine at the last move, when `ensure` was asked to keep it
-        self.last_saved = 0  # the move of the last checkpoint saved (or the one `run` went on from)
 
     async def save(self, move: int) -> None:
         summary = summary_at(self.info, self.moves, move)
@@ -281,17 +279,17 @@ class Builder:
 
         await self.engine.pipeline(requests, check, window=journal_replay.PIPELINE_WINDOW)
 
-    async def run(self, at: int, to: int, *, first: bool, end: bool = True, saved_at: int | None = None) -> None:
+    async def run(self, at: int, to: int, *, first: bool, end: bool = True) -> None:
         """From `at` (where the engine is; saved first when `first`) to `to`, checkpoints as it goes:
-        `max_inputs` after the last one saved (`saved_at`, else `at`), at the `extra` moves and, with
+        at every multiple of `max_inputs` (one grid whatever each run started from, so a later run's
+        live points can be dropped as they age: checkpointer.py), at the `extra` moves and, with
         `end`, at `to`."""
         if first:
             await self.save(at)
-        self.last_saved = at if saved_at is None else saved_at
         rate = 2000.0  # inputs per second until measured
         while at < to:
             upcoming = [move for move in self.extra if move > at]
-            target = min(to, max(at + 1, self.last_saved + self.max_inputs))
+            target = min(to, (at // self.max_inputs + 1) * self.max_inputs)
             if self.memory is None and self.spacing is not None:  # by the quiet replay's cost (a seek's)
                 target = min(target, at + max(8, int(rate * self.spacing)))
             if upcoming:
@@ -300,9 +298,8 @@ class Builder:
             await self.advance(at, target)
             rate = (target - at) / max(1e-4, time.perf_counter() - started)
             at = target
-            if at != to or end or at in self.extra or at - self.last_saved >= self.max_inputs:
+            if at != to or end or at in self.extra or at % self.max_inputs == 0:
                 await self.save(at)
-                self.last_saved = at
 
 
 async def ensure(
@@ -379,21 +376,17 @@ async def ensure(
                 given=(given_move, given[1]) if given is not None and given_move is not None else None,
                 spacing=SPACING if spaced else None,
             )
-            saved_at = None
             if kept is not None and 0 in good:  # the engine is there already (a set with its start)
                 at = kept.move
                 builder.memory = kept.memory if fold else None
-                saved_at = kept.saved if kept.saved in good else None
             else:
                 at = await _start(builder, candidates, fold, fresh=kept is None and reuse is None)
-            await builder.run(at, len(moves), first=at == 0, end=end, saved_at=saved_at)
+            await builder.run(at, len(moves), first=at == 0, end=end)
         except BaseException:
             await (builder.engine if builder is not None else engine).close()
             raise
         if keep:
-            builder.kept = KeptEngine(
-                builder.engine, len(moves), digests[len(moves)], builder.memory, builder.last_saved
-            )
+            builder.kept = KeptEngine(builder.engine, len(moves), digests[len(moves)], builder.memory)
         else:
             await builder.engine.close()
         return builder
