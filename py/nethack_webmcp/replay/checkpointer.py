@@ -70,7 +70,7 @@ class _Followed:
     failed: str | None = None  # a game that cannot be replayed is not tried again
     busy_looks: int = 0  # looks in a row at which it was due but held by a call
     kept: persisted.KeptEngine | None = None  # the last catch-up's engine, at its last move
-    point_move: int | None = None  # the move of the newest checkpoint saved at a live point
+    point_moves: list[int] = field(default_factory=list)  # the newest two checkpoints saved at live points
     used_at: float = 0.0  # when a catch-up last ran (the least recent gives its engine up first)
 
 
@@ -288,13 +288,15 @@ class Checkpointer:
 
     async def _drop_older_point(self, session_id: str, followed: _Followed, builder: persisted.Builder) -> None:
         """A live point's checkpoint is off the grid of every MAX_INPUTS inputs (which keeps seeks
-        short by itself): once a newer point's is saved it only costs bytes, so it is dropped (not
-        one at a level change: a level's start is often sought)."""
+        short by itself): once two newer points' are saved it only costs bytes, so it is dropped
+        (not one at a level change: a level's start is often sought). The one before the newest
+        stays for a resume whose newest checkpoint is refused (else it replays the whole journal)."""
         assert builder.given is not None
-        older, followed.point_move = followed.point_move, builder.given[0]
-        on_grid = older is not None and (older % builder.max_inputs == 0 or older in builder.extra)
-        if older is not None and older != builder.given[0] and not on_grid:
-            await self.games.store.drop_checkpoints(session_id, [older])
+        points = [*followed.point_moves, builder.given[0]]
+        followed.point_moves = points[-2:]
+        aged = [move for move in points[:-2] if move % builder.max_inputs and move not in builder.extra]
+        if aged:
+            await self.games.store.drop_checkpoints(session_id, aged)
 
     def _engine_to_reuse(self) -> NodeWasmEngine | None:
         """With KEPT_ENGINES games holding one, the least recently caught-up game's engine: a game
