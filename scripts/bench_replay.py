@@ -22,6 +22,11 @@ stored checkpoints (no replay of the journal), seeks to random moves (each
 verified) and resumes the game from its newest checkpoint through the
 registry (native_resume.py). Its rows are the ones the last JSON line
 reports (the largest size).
+
+Then hosts killed in the middle of play: the store's file copied as it is
+(SQLite's backup) at five moments of a 3,000-input game per think time
+between inputs (`PACES`) and of the largest game's last fifth, each copy
+resumed by a restarted host (`--stopped-mid-play` runs the first part alone).
 """
 
 from __future__ import annotations
@@ -303,14 +308,7 @@ async def _main(
         )
     print()
     print(stopped_table(await stopped_rows(STOPPED_INPUTS, seed, PACES, STOPS), STOPPED_INPUTS, STOPS))
-    times, replayed = [], []
-    for image in playing["images"]:  # the big game itself, killed in its last fifth
-        copy = SqliteStore(image)
-        await wasm_node.ready()
-        resume_ms, report, _ = await resume_restarted(copy, info["sessionId"])
-        await copy.close()
-        times.append(resume_ms)
-        replayed.append(int(report.get("replayed") or 0))
+    times, replayed = await resume_copies(playing["images"], info["sessionId"])  # killed in its last fifth
     print(
         f"| 0 ms, the {max(sizes)}-input game above, killed at {len(times)} moments of its last fifth | "
         f"{round(playing['rate'])} | {playing['catchUps']} ({playing['folded']}) | {statistics.median(times):.1f} | "
@@ -414,6 +412,19 @@ def crash_image(path: Path, image: Path) -> None:
         source.backup(target)
 
 
+async def resume_copies(images: list[Path], session_id: str) -> tuple[list[float], list[int]]:
+    """Each crash copy of the store resumed by a restarted host: the resumes' ms and inputs replayed."""
+    times, replayed = [], []
+    for image in images:
+        copy = SqliteStore(image)
+        await wasm_node.ready()  # started at boot, as the service does when checkpoints are kept
+        resume_ms, report, _ = await resume_restarted(copy, session_id)
+        await copy.close()
+        times.append(resume_ms)
+        replayed.append(int(report.get("replayed") or 0))
+    return times, replayed
+
+
 async def stopped_mid_play(inputs: int, seed: int, think: float, stops: int, directory: Path) -> dict[str, Any]:
     """A game played with `think` seconds between inputs (0: without pause) while the checkpointer follows
     it in its process, as the native service runs it; at `stops` moments of its second half the store is
@@ -440,14 +451,7 @@ async def stopped_mid_play(inputs: int, seed: int, think: float, stops: int, dir
     await follower.stop()
     await games.close_all()
     await store.close()
-    times, replayed = [], []
-    for image in images:
-        copy = SqliteStore(image)
-        await wasm_node.ready()  # started at boot, as the service does when checkpoints are kept
-        resume_ms, report, _ = await resume_restarted(copy, session_id)
-        await copy.close()
-        times.append(resume_ms)
-        replayed.append(int(report.get("replayed") or 0))
+    times, replayed = await resume_copies(images, session_id)
     return {
         "think": think,
         "rate": round(rate),

@@ -56,12 +56,12 @@ _locks: dict[str, asyncio.Lock] = {}  # one builder per game at a time in this p
 
 @dataclass
 class KeptEngine:
-    """A catch-up's engine left at the last move it checkpointed, for the game's next catch-up:
-    that one goes on from here instead of starting an engine and restoring the checkpoint
-    (what made a catch-up cost seconds, docs/BENCHMARKS.md)."""
+    """A catch-up's engine left at the last move it replayed, for the game's next catch-up: that
+    one goes on from here instead of starting an engine and restoring a checkpoint (what made a
+    catch-up cost seconds, docs/BENCHMARKS.md)."""
 
     engine: NodeWasmEngine
-    move: int  # the move the engine is at (its checkpoint was saved)
+    move: int  # the move the engine is at (checkpointed only when that catch-up saved its end)
     digest: str  # the journal's chain digest there: the next journal must still have it
     memory: WorldTracker | None  # the folded memory at `move` (a fold catch-up), else None
 
