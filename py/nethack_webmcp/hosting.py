@@ -59,6 +59,14 @@ async def open_registry(opts: argparse.Namespace, max_games: int) -> GameRegistr
     return games
 
 
+async def close_registry(games: GameRegistry) -> None:
+    """A host's exit: its checkpointers stopped first (their children closed while the loop runs),
+    then the games and the store."""
+    await checkpointer.stop_all()
+    await games.close_all()
+    await games.store.close()
+
+
 def tool_context(games: GameRegistry, opts: argparse.Namespace) -> ToolContext:
     """The tools' context with the command line's operation deadline (0 means none)."""
     deadline = getattr(opts, "operation_deadline", DEFAULT_OPERATION_DEADLINE)

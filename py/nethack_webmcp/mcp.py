@@ -54,7 +54,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from . import __version__
-from .hosting import open_registry, tool_context
+from .hosting import close_registry, open_registry, tool_context
 from .projection.render import text
 from .service.control import Control
 from .service.edge import client_address
@@ -317,8 +317,7 @@ async def serve(opts: argparse.Namespace | None = None) -> None:
         board.close()  # open spectator streams end, so the listener stops at once
         if listener is not None and watching is not None:
             await listener.stop(watching)
-        await games.close_all()
-        await games.store.close()
+        await close_registry(games)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -110,6 +110,7 @@ async def serve(locator: str) -> None:
             sys.stdout.flush()
     finally:
         await checkpointer.stop()  # its kept catch-up engines
+        await wasm_node.discard_spare()  # (one not taken yet: closed on this loop, not left to the exit)
         await store.close()
 
 

@@ -178,10 +178,15 @@ class Checkpointer:
         followed = self._followed.get(session.session_id)
         if followed is None:
             followed = self._followed[session.session_id] = _Followed()
-            if self.locator is not None and self._process is None and time.monotonic() >= self._process_retry_at:
-                # started with the first game followed: its engine compiles while the game makes its
-                # first MIN_INPUTS inputs, not when its first catch-up is due
-                self._process = await CatchUpProcess.start(self.locator)
+        if (
+            self.locator is not None
+            and self._process is None
+            and time.monotonic() >= self._process_retry_at
+            and session.journal.seq >= self.min_inputs // 2
+        ):
+            # started half way to the first game's first catch-up: its engine compiles while the game
+            # makes the rest of its first MIN_INPUTS inputs (a short game never starts one)
+            self._process = await CatchUpProcess.start(self.locator)
         if self._due(followed, int(session.journal.seq), time.monotonic()):
             point = idle_point(session) or take_step_point(session, followed.seq)
             if point is not None:
@@ -330,6 +335,15 @@ def level_changes(moves: list[JournalEntry]) -> list[int]:
         if entry["method"] == "game.climb" or params.get("direction") in ("up", "down"):
             found.append(k)
     return found
+
+
+async def stop_all() -> None:
+    """A host's exit: its checkpointers stopped (no catch-up made), their catch-up process and kept
+    engines closed while the loop runs (a child left to the exit sweep is an asyncio warning on
+    stderr, which a stdio client shows)."""
+    for checkpointer in list(_running):
+        _running.discard(checkpointer)
+        await checkpointer.stop()
 
 
 def enable(games: Any) -> Checkpointer | None:

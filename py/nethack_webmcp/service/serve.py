@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from mcp.server.lowlevel import Server
 
-from ..hosting import open_registry, tool_context
+from ..hosting import close_registry, open_registry, tool_context
 from ..tools import ToolContext
 from ..watch.board import Board
 from ..watch.listener import bind
@@ -50,5 +50,4 @@ async def serve_http(opts: argparse.Namespace, build_server: ServerBuilder) -> N
     try:
         await service.run()
     finally:
-        await games.close_all()
-        await games.store.close()
+        await close_registry(games)
