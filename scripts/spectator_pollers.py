@@ -54,7 +54,8 @@ async def poller(
             statuses[status] = statuses.get(status, 0) + 1
             etag = headers.get("etag", etag)
             try:
-                await asyncio.wait_for(stop.wait(), interval)
+                async with asyncio.timeout(interval):
+                    await stop.wait()
             except TimeoutError:
                 pass
     except (OSError, asyncio.IncompleteReadError, ValueError) as exc:

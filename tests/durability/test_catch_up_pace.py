@@ -13,6 +13,7 @@ under Node.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -197,4 +198,50 @@ async def test_a_kept_engine_not_at_this_journal_is_restored_not_gone_on_from(
         await follower.stop()
         await games.close_all()
         await wasm_node.discard_spare()
+        await store.close()
+
+
+async def test_a_stopped_checkpointer_ends_though_a_cancel_was_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`stop` ends the loop even when its cancel is dropped on the way, as Python 3.11's wait_for drops
+    one that arrives as the awaited thing completes: the loop then went on looking, and the host's
+    exit (or this suite, once) waited on it forever."""
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    games = GameRegistry(NativeEngine.start, store=store)
+    looked: list[str] = []
+    dropped: list[bool] = []
+
+    async def look_dropping_a_cancel(session):  # what a wait_for in the look's path did, once
+        looked.append(session.session_id)
+        try:
+            await asyncio.sleep(0.05)
+        except asyncio.CancelledError:
+            if dropped:
+                raise
+            dropped.append(True)
+
+    follower = Checkpointer(games, interval=0.001)
+    monkeypatch.setattr(follower, "_look", look_dropping_a_cancel)
+    loop_task = None
+    try:
+        await games.create(dict(PARAMS, sessionId="stopped"))
+        follower.start()
+        loop_task = follower._task
+        while not looked:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.02)  # (in the middle of a look)
+        # waited for without cancelling it: a lost cancel would lose a timeout's cancel the same way
+        stopping = asyncio.ensure_future(follower.stop())
+        done, _ = await asyncio.wait([stopping], timeout=5)
+        assert done, "stop waited on a loop that went on"
+        looks = len(looked)
+        await asyncio.sleep(0.05)
+        assert len(looked) == looks, "the loop still looks after stop"
+        assert dropped, "the cancel reached a look"
+    finally:
+        if loop_task is not None and not loop_task.done():  # (a failed stop: this one is not dropped)
+            loop_task.cancel()
+            await asyncio.wait([loop_task])
+        await games.close_all()
         await store.close()

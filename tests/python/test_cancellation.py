@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +238,34 @@ async def test_cancelled_steps_keep_journal_and_engine_in_step() -> None:
         await session.close()
         if restored is not None:
             await restored.close()
+
+
+@pytest.mark.asyncio
+async def test_a_cancel_that_lands_as_the_reply_arrives_still_cancels() -> None:
+    """A caller cancelled in the event-loop turn its reply is read in ends cancelled, never with the
+    reply: Python 3.11's asyncio.wait_for dropped such a cancel (the checkpointer's stop then waited
+    forever on a loop that went on), so the engines read under asyncio.timeout. Every turn from the
+    reply's arrival on is tried, on a fresh driver each time (a cancel mid-exchange retires it)."""
+    require_driver()
+    reached = 0
+    for turns in range(10):
+        engine = await NativeEngine.start()
+        try:
+            created = await engine.request(
+                {"version": 1, "method": "session.create", "params": {"seed": SEED, "createdAt": CREATED_AT}}
+            )
+            observe = {"version": 1, "method": "session.observe", "params": {"sessionId": created["sessionId"]}}
+            task = asyncio.ensure_future(engine.pipeline([observe], lambda _k, _reply: None))
+            await asyncio.sleep(0)  # the request written; the driver answers while this thread sleeps
+            time.sleep(0.05)
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            if task.done():
+                continue
+            reached += 1
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        finally:
+            await engine.close()
+    assert reached >= 3, f"only {reached} cancels reached a running exchange"

@@ -99,7 +99,8 @@ class RawStdio:
         self._next += 1
         await self._send({"jsonrpc": "2.0", "id": self._next, "method": method, "params": params})
         while True:
-            message = await asyncio.wait_for(self._messages.get(), 120)
+            async with asyncio.timeout(120):
+                message = await self._messages.get()
             if message.get("id") == self._next:
                 return message
 
@@ -118,7 +119,8 @@ class RawStdio:
         if self.process.stdin is not None:
             self.process.stdin.close()
         try:
-            await asyncio.wait_for(self.process.wait(), 20)
+            async with asyncio.timeout(20):
+                await self.process.wait()
         except TimeoutError:
             self.process.kill()
             await self.process.wait()

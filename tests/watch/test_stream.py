@@ -46,7 +46,8 @@ async def test_events_follow_a_game_until_it_is_closed(tmp_path: Path) -> None:
             assert response.headers["content-type"].startswith("text/event-stream")
             assert not [name for name in response.headers if name.lower().startswith("access-control-")]
             lines = response.aiter_lines()
-            first = await asyncio.wait_for(next_event(lines), 5)
+            async with asyncio.timeout(5):
+                first = await next_event(lines)
             state: dict[str, Any] = json.loads(first["data"])
             assert first["id"] == f'"{game}/{frame["basis"]["revision"]}"'
             assert state["revision"] == frame["basis"]["revision"]
@@ -57,11 +58,13 @@ async def test_events_follow_a_game_until_it_is_closed(tmp_path: Path) -> None:
                 await session.call_tool("interact", {"sessionId": game, "viewId": basis["viewId"], "action": "search"})
             ).structured_content
             assert moved is not None
-            pushed = await asyncio.wait_for(next_event(lines), 2)
+            async with asyncio.timeout(2):
+                pushed = await next_event(lines)
             assert json.loads(pushed["data"])["revision"] == moved["basis"]["revision"]
 
             await session.call_tool("session", {"action": "close", "sessionId": game})
-            gone = await asyncio.wait_for(next_event(lines), 3)
+            async with asyncio.timeout(3):
+                gone = await next_event(lines)
             assert gone["event"] == "gone"
         # not loaded any more, not completed: the state route's 404, said once
         status, _, body = http("GET", url)

@@ -145,7 +145,8 @@ class NativeEngine(Engine):
         try:
             stdin.write(self._wire.encode(message).encode("utf-8") + b"\n")
             await stdin.drain()
-            line = await asyncio.wait_for(stdout.readline(), self._timeout)
+            async with asyncio.timeout(self._timeout):
+                line = await stdout.readline()
         except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
             # A late reply would be read as the answer to the next request:
             # the engine is unusable from here on.
@@ -187,7 +188,8 @@ class NativeEngine(Engine):
                             stdin.write(b"".join(batch))
                             sent += len(batch)
                             await stdin.drain()
-                        line = await asyncio.wait_for(stdout.readline(), self._timeout)
+                        async with asyncio.timeout(self._timeout):
+                            line = await stdout.readline()
                     except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
                         raise EngineError(f"driver transport failed: {exc!r}" + self._diagnostics()) from exc
                     if not line:
@@ -214,14 +216,16 @@ class NativeEngine(Engine):
                     except ProcessLookupError:
                         pass
                 try:
-                    await asyncio.wait_for(process.wait(), 5.0)
+                    async with asyncio.timeout(5.0):
+                        await process.wait()
                     break
                 except TimeoutError:
                     continue
         else:
             await process.wait()
         try:
-            await asyncio.wait_for(self._stderr_task, 1.0)
+            async with asyncio.timeout(1.0):
+                await self._stderr_task
         except (TimeoutError, asyncio.CancelledError):
             self._stderr_task.cancel()
         _live.pop(process.pid, None)

@@ -135,7 +135,8 @@ class NodeWasmEngine(Engine):
     async def _line(self) -> bytes:
         assert self._process.stdout is not None
         try:
-            line = await asyncio.wait_for(self._process.stdout.readline(), self._timeout)
+            async with asyncio.timeout(self._timeout):
+                line = await self._process.stdout.readline()
         except (TimeoutError, ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
             raise EngineError(f"WebAssembly host transport failed: {exc!r}" + self._diagnostics()) from exc
         if not line:
@@ -234,7 +235,8 @@ class NodeWasmEngine(Engine):
             if process.stdin is not None and not process.stdin.is_closing():
                 process.stdin.close()  # EOF: the host exits on its own
             try:
-                await asyncio.wait_for(process.wait(), 5.0)
+                async with asyncio.timeout(5.0):
+                    await process.wait()
             except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
@@ -242,7 +244,8 @@ class NodeWasmEngine(Engine):
         else:
             await process.wait()
         try:
-            await asyncio.wait_for(self._stderr_task, 1.0)
+            async with asyncio.timeout(1.0):
+                await self._stderr_task
         except (TimeoutError, asyncio.CancelledError):
             self._stderr_task.cancel()
         _live.pop(process.pid, None)

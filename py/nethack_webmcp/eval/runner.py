@@ -157,7 +157,8 @@ async def _play(
         started = time.monotonic()
         budget_cause = None
         try:
-            report = await asyncio.wait_for(agent.play(handed), options.max_seconds)
+            async with asyncio.timeout(options.max_seconds):
+                report = await agent.play(handed)
         except TimeoutError:
             report, budget_cause = AgentReport(stopped="maxSeconds"), "budget:maxSeconds"
         except Exception as exc:

@@ -10,7 +10,6 @@ loopback, so the per-client limit is the number of games played at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 import sys
@@ -48,7 +47,8 @@ class LocalService:
         announced: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(announced))
         try:
-            self.url = await asyncio.wait_for(announced, START_TIMEOUT_S)
+            async with asyncio.timeout(START_TIMEOUT_S):
+                self.url = await announced
         except (TimeoutError, asyncio.CancelledError, RuntimeError):
             await self.stop()
             raise RuntimeError("the local service did not start:\n" + "".join(self._log)) from None
@@ -69,11 +69,11 @@ class LocalService:
         if self._process is not None and self._process.returncode is None:
             self._process.terminate()
             try:
-                await asyncio.wait_for(self._process.wait(), 15)
+                async with asyncio.timeout(15):
+                    await self._process.wait()
             except TimeoutError:
                 self._process.kill()
                 await self._process.wait()
         if self._reader is not None:
             self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+            await asyncio.wait([self._reader])  # (a cancel of this task still propagates)

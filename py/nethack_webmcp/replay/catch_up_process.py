@@ -78,7 +78,8 @@ class CatchUpProcess:
             try:
                 self.process.stdin.write((json.dumps(request) + "\n").encode())
                 await self.process.stdin.drain()
-                line = await asyncio.wait_for(self.process.stdout.readline(), CATCH_UP_TIMEOUT)
+                async with asyncio.timeout(CATCH_UP_TIMEOUT):
+                    line = await self.process.stdout.readline()
             except (OSError, TimeoutError) as exc:
                 await self.close()
                 raise StoreError(f"the catch-up process did not answer: {exc!r}") from exc
@@ -98,7 +99,8 @@ class CatchUpProcess:
             if self.busy:
                 self.process.kill()
             try:
-                await asyncio.wait_for(self.process.wait(), 5)
+                async with asyncio.timeout(5):
+                    await self.process.wait()
             except TimeoutError:
                 self.process.kill()
                 await self.process.wait()

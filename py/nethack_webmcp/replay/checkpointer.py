@@ -93,6 +93,9 @@ class Checkpointer:
         self.every, self.idle, self.min_inputs, self.interval = every, idle, min_inputs, interval
         self._followed: dict[str, _Followed] = {}
         self._task: asyncio.Task[None] | None = None
+        # set by `stop` beside the cancel: the loop ends at its next look even if a cancellation was
+        # lost on the way (Python 3.11's wait_for, in a library, can drop one)
+        self._stopping = False
         self.catch_ups = 0  # catch-ups done (tests, metrics)
         self.seconds = 0.0  # spent in them
         self.folded = 0  # of them, those that folded full responses (no live memory given)
@@ -104,15 +107,17 @@ class Checkpointer:
 
     def start(self) -> None:
         self.keep_engines = True
+        self._stopping = False
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
         task, self._task = self._task, None
+        self._stopping = True
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            # (asyncio.wait: the task's cancellation is not raised here, a cancel of the caller is)
+            await asyncio.wait([task])
         process, self._process = self._process, None
         if process is not None:
             await process.close()
@@ -135,7 +140,7 @@ class Checkpointer:
         with contextlib.suppress(StoreError, EngineError):
             if await self.games.store.has_checkpoints():
                 prepare()
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.interval)
             live = {}
             for session in self.games.sessions():

@@ -126,7 +126,8 @@ class ForkHub:
             self._waiting.pop(token, None)
             raise ReplayRefused("engineFailed", f"the replay engine could not fork: {answer.get('error')}")
         try:
-            reader, writer, pid = await asyncio.wait_for(self._waiting[token], FORK_TIMEOUT)
+            async with asyncio.timeout(FORK_TIMEOUT):
+                reader, writer, pid = await self._waiting[token]
         except TimeoutError as exc:
             raise ReplayRefused("engineFailed", "a replay checkpoint never connected back") from exc
         finally:
@@ -145,7 +146,8 @@ class ForkHub:
             if self._process.stdin is not None:
                 self._process.stdin.close()
             try:
-                await asyncio.wait_for(self._process.wait(), 5)
+                async with asyncio.timeout(5):
+                    await self._process.wait()
             except TimeoutError:
                 self._process.kill()
                 await self._process.wait()

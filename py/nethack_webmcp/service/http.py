@@ -24,7 +24,6 @@ of another stateless exchange, so the SDK acknowledges it (202) and drops it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 from typing import Any
 
@@ -117,8 +116,7 @@ class HttpService:
                 await serving
             finally:
                 sweeping.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sweeping
+                await asyncio.wait([sweeping])  # (a cancel of this task still propagates)
                 self.board.close()
                 if not serving.done():
                     await self.listener.stop(serving)

@@ -169,7 +169,8 @@ class Board:
             return
         event = self._changed.setdefault(session_id, asyncio.Event())
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await event.wait()
 
     def close(self) -> None:
         """The server is stopping: every stream ends."""

@@ -124,11 +124,13 @@ class Listener:
         """Stop serving (open connections get SHUTDOWN_GRACE_S) and wait."""
         self.server.should_exit = True
         try:
-            await asyncio.wait_for(asyncio.shield(task), SHUTDOWN_GRACE_S)
+            async with asyncio.timeout(SHUTDOWN_GRACE_S):
+                await asyncio.shield(task)
         except TimeoutError:
             self.server.force_exit = True
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(task, SHUTDOWN_GRACE_S)
+                async with asyncio.timeout(SHUTDOWN_GRACE_S):
+                    await task
         except Exception as exc:
             print(f"nethack-webmcp: the spectator stopped with an error: {exc!r}", file=sys.stderr)
         finally:

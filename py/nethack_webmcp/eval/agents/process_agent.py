@@ -122,7 +122,8 @@ async def _end(process: asyncio.subprocess.Process) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
     try:
-        await asyncio.wait_for(process.wait(), GRACE_S)
+        async with asyncio.timeout(GRACE_S):
+            await process.wait()
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
