@@ -46,6 +46,14 @@ def restores(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return restored
 
 
+async def shut_down(follower: Checkpointer, games: GameRegistry, store: SqliteStore) -> None:
+    """A test's host stopped: its checkpointer (and kept engines), games, spare engine and store."""
+    await follower.stop()
+    await games.close_all()
+    await wasm_node.discard_spare()
+    await store.close()
+
+
 def need_asyncify() -> None:
     if not (WASM_ENGINE / "asyncify" / "nethack.wasm").is_file():
         pytest.fail(f"the Asyncify build is missing in {WASM_ENGINE}; run ./scripts/build")
@@ -165,10 +173,7 @@ async def test_a_catch_up_goes_on_from_the_engine_the_last_one_left(
         await one_off.catch_up("kept-b")
         assert one_off._followed["kept-b"].kept is None, "a one-off catch-up closes its engine"
     finally:
-        await follower.stop()
-        await games.close_all()
-        await wasm_node.discard_spare()
-        await store.close()
+        await shut_down(follower, games, store)
 
 
 async def test_a_kept_engine_not_at_this_journal_is_restored_not_gone_on_from(
@@ -195,10 +200,7 @@ async def test_a_kept_engine_not_at_this_journal_is_restored_not_gone_on_from(
         assert restores == [300], "the checkpoint was restored, the kept state not gone on from"
         assert followed.kept is not None and followed.kept.engine is kept.engine and followed.kept.move == 320
     finally:
-        await follower.stop()
-        await games.close_all()
-        await wasm_node.discard_spare()
-        await store.close()
+        await shut_down(follower, games, store)
 
 
 async def test_a_stopped_checkpointer_ends_though_a_cancel_was_lost(
