@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { useByteTools } from '../web/src/worker/checkpoints.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -21,6 +23,10 @@ export function option(name, fallback) {
  *   baseName: the name a checkpoint's base carries (`asyncify:<sha256 of the wasm>`) */
 export async function loadAsyncify(engineDir = option('--engine', join(root, 'web', 'dist', 'engine'))) {
   const buildDir = join(resolve(engineDir), 'asyncify');
+  // memcmp and zlib for the checkpoints' page scan and compression (plain Uint8Arrays: decode
+  // slices what gunzip gives, and a Buffer's slice is a view into a shared pool)
+  useByteTools({ compare: Buffer.compare, gzip: (bytes) => new Uint8Array(gzipSync(bytes)),
+                 gunzip: (bytes) => new Uint8Array(gunzipSync(bytes)) });
   // emcc 3.1.6's ES-module output still reaches for CommonJS globals under Node.
   globalThis.__dirname = buildDir;
   globalThis.require = createRequire(import.meta.url);

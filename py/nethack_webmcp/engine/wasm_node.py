@@ -63,6 +63,13 @@ class CheckpointRejected(Exception):
 # 55-input tail 477 ms, against 20 ms for a warmed one); compiled eagerly the
 # start costs 1-2 s more, at boot or in a spare's background start.
 NODE_FLAGS = "--no-liftoff --no-wasm-lazy-compilation"
+# The catch-up process's engines (replay/catch_up_process.py) compile eagerly with the baseline
+# tier instead: the optimising compile of the whole build takes 6-7 s of wall clock (12 s of CPU)
+# on two cores, and a young game played without pause went on for those seconds with no catch-up
+# (a kill then replayed 1,100-1,800 inputs). Baseline code is ready in ~0.1 s; its engine runs
+# without pause from then on, so V8 tiers its hot functions up in the background. A resume keeps
+# NODE_FLAGS: its short tail on a fresh engine runs 3-6x slower on baseline code.
+CATCH_UP_NODE_FLAGS = "--no-wasm-lazy-compilation"
 
 
 def node_executable() -> str:

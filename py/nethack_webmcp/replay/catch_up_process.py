@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.native import _live
+from ..engine.wasm_node import CATCH_UP_NODE_FLAGS
 from ..store import Store, StoreError
 
 CATCH_UP_TIMEOUT = 600.0  # a 50k-input game's first catch-up under load takes minutes, not hours
@@ -54,7 +55,8 @@ class CatchUpProcess:
                 locator,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
-                env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
+                # (NNH_NODE_FLAGS, when set, is for every engine)
+                env={"NNH_NODE_FLAGS": CATCH_UP_NODE_FLAGS, **os.environ, "PYTHONPATH": os.pathsep.join(paths)},
             )
         except OSError as exc:
             raise StoreError(f"cannot start the catch-up process: {exc}") from exc

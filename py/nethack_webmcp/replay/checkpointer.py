@@ -94,7 +94,8 @@ class Checkpointer:
         self._followed: dict[str, _Followed] = {}
         self._task: asyncio.Task[None] | None = None
         # set by `stop` beside the cancel: the loop ends at its next look even if a cancellation was
-        # lost on the way (Python 3.11's wait_for, in a library, can drop one)
+        # lost on the way (defence in depth: the package no longer uses Python 3.11's wait_for, which
+        # dropped one, but a library it awaits may still)
         self._stopping = False
         self.catch_ups = 0  # catch-ups done (tests, metrics)
         self.seconds = 0.0  # spent in them

@@ -75,8 +75,74 @@ function readFiles(FS) {
 
 function sameBytes(a, b) {
   if (a.length !== b.length) return false;
+  if (tools.compare) return tools.compare(a, b) === 0;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+// ---- byte tools: the host's fast ones when it has them ----------------------
+
+/** @typedef {{compare?: (a: Uint8Array, b: Uint8Array) => number,
+ *             gzip?: (bytes: Uint8Array) => Uint8Array, gunzip?: (bytes: Uint8Array) => Uint8Array}} ByteTools */
+/** @type {ByteTools} */
+let tools = {};
+
+/** Node's hosts give memcmp (Buffer.compare) and zlib: a checkpoint's page scan and its
+ *  compression took 25-35 and 14-33 ms there in JavaScript and the streams API, about 2 and 6 ms
+ *  with them (docs/BENCHMARKS.md). The browser has neither: it keeps the code below. The bytes
+ *  are gzip either way, so a record made with one decodes with the other.
+ * @param {ByteTools} given */
+export function useByteTools(given) {
+  tools = { ...given };
+}
+
+const CHUNK = 16 * PAGE; // compared at once by `tools.compare`, then page by page where it differs
+
+/** The 4 KiB pages of `memory` that differ from `baseMemory` (a page past its end: from zeros). */
+export function changedPages(memory, baseMemory) {
+  const pages = [];
+  const count = memory.length / PAGE;
+  const compare = tools.compare;
+  if (compare) {
+    const common = Math.min(memory.length, baseMemory.length);
+    for (let chunk = 0; chunk < common; chunk += CHUNK) {
+      const end = Math.min(common, chunk + CHUNK);
+      if (compare(memory.subarray(chunk, end), baseMemory.subarray(chunk, end)) === 0) continue;
+      for (let at = chunk; at < end; at += PAGE) {
+        if (compare(memory.subarray(at, at + PAGE), baseMemory.subarray(at, at + PAGE)) !== 0) pages.push(at / PAGE);
+      }
+    }
+    for (let page = common / PAGE; page < count; page++) if (!isZero(memory, page)) pages.push(page);
+    return pages;
+  }
+  const words = new Uint32Array(memory.buffer, memory.byteOffset, memory.byteLength >> 2);
+  const baseWords = new Uint32Array(baseMemory.buffer, baseMemory.byteOffset, baseMemory.byteLength >> 2);
+  const perPage = PAGE >> 2;
+  for (let page = 0; page < count; page++) {
+    const start = page * perPage;
+    let differs = false;
+    if (start >= baseWords.length) {
+      differs = !isZero(memory, page);
+    } else {
+      for (let i = start; i < start + perPage; i++) if (words[i] !== baseWords[i]) { differs = true; break; }
+    }
+    if (differs) pages.push(page);
+  }
+  return pages;
+}
+
+function isZero(memory, page) {
+  const words = new Uint32Array(memory.buffer, memory.byteOffset + page * PAGE, PAGE >> 2);
+  for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
+  return true;
+}
+
+async function gzip(bytes) {
+  return tools.gzip ? tools.gzip(bytes) : transform(bytes, new CompressionStream('gzip'));
+}
+
+async function gunzip(bytes) {
+  return tools.gunzip ? tools.gunzip(bytes) : transform(bytes, new DecompressionStream('gzip'));
 }
 
 // ---- taking one ------------------------------------------------------------
@@ -92,20 +158,7 @@ export function snapshot(engine, base) {
   const streams = FS.streams.filter((stream) => stream && stream.fd > 2)
     .map((stream) => ({ fd: stream.fd, path: stream.path, flags: stream.flags, position: stream.position }));
   const memory = new Uint8Array(engine.memory.buffer);
-  const words = new Uint32Array(engine.memory.buffer);
-  const baseWords = new Uint32Array(base.memory.buffer, base.memory.byteOffset, base.memory.byteLength >> 2);
-  const pages = [];
-  const perPage = PAGE >> 2;
-  for (let page = 0, count = memory.length / PAGE; page < count; page++) {
-    const start = page * perPage;
-    let differs = false;
-    if (start >= baseWords.length) {
-      for (let i = start; i < start + perPage; i++) if (words[i] !== 0) { differs = true; break; }
-    } else {
-      for (let i = start; i < start + perPage; i++) if (words[i] !== baseWords[i]) { differs = true; break; }
-    }
-    if (differs) pages.push(page);
-  }
+  const pages = changedPages(memory, base.memory);
   const pageData = new Uint8Array(pages.length * PAGE);
   pages.forEach((page, at) => pageData.set(memory.subarray(page * PAGE, (page + 1) * PAGE), at * PAGE));
   const files = [];
@@ -191,11 +244,12 @@ export function restoreInto(engine, state, base) {
  *  claims (move, digest, summary, build, baseHash), `bytes` the compressed
  *  state and `sha256` the digest of those bytes; with `navigation` (the
  *  navigation snapshot's text) also that text gzip'd and its `navigationSha256`,
- *  which the hashed header repeats. */
+ *  which the hashed header repeats.
+ * @param {any} meta @param {any} state @param {string | null} [navigation] */
 export async function encode(meta, state, navigation = null) {
   // compressed: a memory is 15-80 KB of JSON text (the map rows of every level seen), ~8x smaller gzip'd
   const memory = navigation === null ? null
-    : await transform(new TextEncoder().encode(navigation), new CompressionStream('gzip'));
+    : await gzip(new TextEncoder().encode(navigation));
   const navigationSha256 = memory === null ? null : await sha256Hex(memory);
   const blobs = [new Uint8Array(state.pages.buffer, state.pages.byteOffset, state.pages.byteLength), state.pageData,
                  ...state.files.map((file) => file.data)];
@@ -207,7 +261,7 @@ export async function encode(meta, state, navigation = null) {
   const magic = new TextEncoder().encode(MAGIC);
   const length = new Uint8Array(new Uint32Array([header.length]).buffer);
   const raw = await new Blob([magic, length, header, ...blobs]).arrayBuffer();
-  const bytes = await transform(new Uint8Array(raw), new CompressionStream('gzip'));
+  const bytes = await gzip(new Uint8Array(raw));
   const record = { ...meta, format: FORMAT, sha256: await sha256Hex(bytes), bytes };
   return memory === null ? record : { ...record, navigation: memory, navigationSha256 };
 }
@@ -234,7 +288,7 @@ export async function decode(record, base, digest = null) {
   }
   let raw;
   try {
-    raw = await transform(record.bytes, new DecompressionStream('gzip'));
+    raw = await gunzip(record.bytes);
   } catch (error) {
     throw new CheckpointRefused('checkpointTampered', `the checkpoint at move ${record.move} cannot be read: ${error}`);
   }
@@ -280,7 +334,7 @@ export async function navigationOf(record) {
   }
   try {
     return new TextDecoder('utf-8', { fatal: true })
-      .decode(await transform(record.navigation, new DecompressionStream('gzip')));
+      .decode(await gunzip(record.navigation));
   } catch (error) {
     throw new CheckpointRefused('checkpointTampered',
       `the checkpoint at move ${record.move}'s navigation memory cannot be read: ${error}`);
