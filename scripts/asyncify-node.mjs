@@ -11,6 +11,14 @@ import { useByteTools } from '../web/src/worker/checkpoints.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** memcmp and zlib for the checkpoints' page scan and compression (checkpoints.js useByteTools).
+ *  Plain Uint8Arrays: decode slices what gunzip gives, and a Buffer's slice is a view into a pool. */
+export const NODE_BYTE_TOOLS = {
+  compare: Buffer.compare,
+  gzip: (/** @type {Uint8Array} */ bytes) => new Uint8Array(gzipSync(bytes)),
+  gunzip: (/** @type {Uint8Array} */ bytes) => new Uint8Array(gunzipSync(bytes)),
+};
+
 /** The value after `name` on the command line, or `fallback`.
  * @param {string} name @param {any} fallback */
 export function option(name, fallback) {
@@ -23,10 +31,7 @@ export function option(name, fallback) {
  *   baseName: the name a checkpoint's base carries (`asyncify:<sha256 of the wasm>`) */
 export async function loadAsyncify(engineDir = option('--engine', join(root, 'web', 'dist', 'engine'))) {
   const buildDir = join(resolve(engineDir), 'asyncify');
-  // memcmp and zlib for the checkpoints' page scan and compression (plain Uint8Arrays: decode
-  // slices what gunzip gives, and a Buffer's slice is a view into a shared pool)
-  useByteTools({ compare: Buffer.compare, gzip: (bytes) => new Uint8Array(gzipSync(bytes)),
-                 gunzip: (bytes) => new Uint8Array(gunzipSync(bytes)) });
+  useByteTools(NODE_BYTE_TOOLS);
   // emcc 3.1.6's ES-module output still reaches for CommonJS globals under Node.
   globalThis.__dirname = buildDir;
   globalThis.require = createRequire(import.meta.url);

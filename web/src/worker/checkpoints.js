@@ -87,9 +87,9 @@ function sameBytes(a, b) {
 /** @type {ByteTools} */
 let tools = {};
 
-/** Node's hosts give memcmp (Buffer.compare) and zlib: a checkpoint's page scan and its
- *  compression took 25-35 and 14-33 ms there in JavaScript and the streams API, about 2 and 6 ms
- *  with them (docs/BENCHMARKS.md). The browser has neither: it keeps the code below. The bytes
+/** Node's hosts give memcmp (Buffer.compare) and zlib: a checkpoint's snapshot and its encoding
+ *  took 24-37 and 14-33 ms there with JavaScript loops and the streams API, 4-7 and 7-8 ms with
+ *  them (docs/BENCHMARKS.md, session 14). The browser has neither: it keeps the code below. The bytes
  *  are gzip either way, so a record made with one decodes with the other.
  * @param {ByteTools} given */
 export function useByteTools(given) {

@@ -2,12 +2,10 @@
 // byte tools (memcmp, zlib) as with the browser's code (JavaScript loops, the streams API).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { NODE_BYTE_TOOLS as NODE_TOOLS } from '../../../scripts/asyncify-node.mjs';
 import { changedPages, decode, encode, useByteTools } from './checkpoints.js';
 
 const PAGE = 4096;
-const NODE_TOOLS = { compare: Buffer.compare, gzip: (bytes) => new Uint8Array(gzipSync(bytes)),
-                     gunzip: (bytes) => new Uint8Array(gunzipSync(bytes)) };
 
 /** A pseudo-random generator, so a failure repeats. */
 function random(seed) {
