@@ -21,6 +21,8 @@
 //                             (sha256, build, base, and the journal digest it must claim:
 //                             record.expectDigest); else {"error": {"code", "message"}}
 //                             (checkpointTampered | checkpointStale | journalChanged), engine unchanged
+//                             record.last: no restore follows (a resumed game's engine): no spare is
+//                             started for one
 // A fresh instance is started ahead (idle) for the next #restore, so a restore
 // costs the copy, not an instantiation. EOF ends the host.
 import { answerHelp } from './usage.mjs';
@@ -112,7 +114,7 @@ async function transport(line) {
     return { checkpoint: { ...record, bytes: Buffer.from(record.bytes).toString('base64') } };
   }
   if (verb === 'restore') {
-    const { expectDigest = null, ...record } = JSON.parse(argument);
+    const { expectDigest = null, last = false, ...record } = JSON.parse(argument);
     const began = performance.now();
     let state;
     try {
@@ -135,7 +137,7 @@ async function transport(line) {
     engine = fresh;
     // closed (NetHack's shutdown) and the next spare started once this host is idle
     setTimeout(() => old.close(), 0);
-    prepareSpare();
+    if (!last) prepareSpare();
     return { restored: { move: record.move } };
   }
   return { error: { code: 'unknownTransport', message: `unknown transport line #${verb}` } };

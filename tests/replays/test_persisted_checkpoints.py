@@ -229,3 +229,37 @@ def test_the_node_engine_answers_like_the_native_one_and_refuses_a_changed_recor
             await node.close()
 
     asyncio.run(run())
+
+
+def test_a_last_restore_starts_no_spare_instance(game: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resumed game's engine never restores again: its restore (`last`) starts no spare instance
+    beside the game's first requests; any other restore starts one for the next."""
+    monkeypatch.setenv("NNH_HOST_TRACE", "1")  # the host says on stderr each time it starts an instance
+    todo = journal_replay.plan(game["entries"])[0][:20]
+    create = {"version": 1, "method": "session.create", "params": game["info"]["create"]}
+    observe = {"version": 1, "method": "session.observe", "params": {"sessionId": game["info"]["sessionId"]}}
+
+    async def starts(node: wasm_node.NodeWasmEngine, settle: float) -> int:
+        await node.request(observe)
+        await asyncio.sleep(settle)  # a spare is started on a timer, after the answer
+        return sum("instance started" in line for line in node._stderr)
+
+    async def run() -> None:
+        node = await wasm_node.NodeWasmEngine.start()
+        try:
+            for request in [create, *(entry["request"] for entry in todo)]:
+                await node.request(request)
+            record = await node.save(20, "digest-20", None)
+            before = await starts(node, 3.0)  # the boot's instances and its spare, all started
+            await node.restore(record, "digest-20", last=True)
+            assert await starts(node, 1.0) == before, "a last restore started a spare"
+            await node.restore(record, "digest-20")
+            for _ in range(50):
+                if await starts(node, 0.2) > before:
+                    break
+            else:
+                raise AssertionError("a restore started no spare for the next one")
+        finally:
+            await node.close()
+
+    asyncio.run(run())

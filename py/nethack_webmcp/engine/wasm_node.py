@@ -223,10 +223,15 @@ class NodeWasmEngine(Engine):
         record["bytes"] = base64.b64decode(record["bytes"])
         return record
 
-    async def restore(self, record: dict[str, Any], expect_digest: str | None) -> None:
+    async def restore(self, record: dict[str, Any], expect_digest: str | None, *, last: bool = False) -> None:
         """Replace the engine by `record`'s state. Raises CheckpointRejected
-        (the engine unchanged) when the record fails its checks."""
+        (the engine unchanged) when the record fails its checks. `last`: no
+        restore follows (a resumed game's engine), so the host starts no spare
+        instance for one: its start ran beside the resume's first request
+        (an observe 7.8-8.5 ms instead of 0.9-1.4 at 3,000 inputs)."""
         wire = {**record, "bytes": base64.b64encode(record["bytes"]).decode("ascii"), "expectDigest": expect_digest}
+        if last:
+            wire["last"] = True
         answer = await self._transport(f"#restore {json.dumps(wire, separators=(',', ':'))}")
         error = answer.get("error")
         if isinstance(error, dict):

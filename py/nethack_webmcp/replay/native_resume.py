@@ -115,7 +115,8 @@ class NativeRestoreSource:
                         f"the checkpoint at move {move} was made from a different journal than this game's",
                         move=move,
                     )
-                checkpoint = await persisted.restore(engine, self.store, session_id, move, entry["digest"])
+                # (last: the engine becomes the game's, which never restores again)
+                checkpoint = await persisted.restore(engine, self.store, session_id, move, entry["digest"], last=True)
                 memory = persisted.navigation_of(checkpoint)
                 assert memory is not None
                 point = point_of(info, entries, entry["seq"], memory)

@@ -173,15 +173,18 @@ def navigation_of(checkpoint: Checkpoint) -> bytes | None:
         raise refused from None
 
 
-async def restore(engine: NodeWasmEngine, store: Store, session_id: str, move: int, digest: str) -> Checkpoint:
+async def restore(
+    engine: NodeWasmEngine, store: Store, session_id: str, move: int, digest: str, *, last: bool = False
+) -> Checkpoint:
     """Put the stored checkpoint at `move` into `engine`. Raises ReplayRefused:
     checkpointMissing (gone from the store), checkpointTampered /
-    checkpointStale / journalChanged (refused; the engine is unchanged)."""
+    checkpointStale / journalChanged (refused; the engine is unchanged).
+    `last`: the engine will not restore again (NodeWasmEngine.restore)."""
     checkpoint = await store.get_checkpoint(session_id, move)
     if checkpoint is None:
         raise ReplayRefused("checkpointMissing", f"the checkpoint at move {move} is gone from the store", move=move)
     try:
-        await engine.restore(record_of(checkpoint), digest)
+        await engine.restore(record_of(checkpoint), digest, last=last)
     except CheckpointRejected as refused:
         raise ReplayRefused(refused.code, refused.message, move=move) from None
     return checkpoint
