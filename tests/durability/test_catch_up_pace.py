@@ -14,6 +14,7 @@ under Node.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from nethack_webmcp.replay import persisted
 from nethack_webmcp.replay.checkpointer import Checkpointer
 from nethack_webmcp.replay.native_resume import native_restore_source
 from nethack_webmcp.session import GameRegistry
+from nethack_webmcp.session.idle_point import take_step_point, wait_step_point
 from nethack_webmcp.store.sqlite import SqliteStore
 from support.wasm_builds import WASM_ENGINE
 from test_native_checkpoint_resume import PARAMS, play
@@ -121,6 +123,35 @@ async def test_a_game_played_without_pause_is_checkpointed_with_its_memory_at_a_
     finally:
         await restarted.close_all()
         await wasm_node.discard_spare()
+        await store.close()
+
+
+async def test_a_look_waits_for_the_next_input_of_a_game_played_without_pause(tmp_path: Path) -> None:
+    """The step point is the memory at the end of the very next input, awaited by the look that asked
+    (not left to a later look, inputs further on); with no input coming the wait ends empty at its
+    limit, and the point is still given by the next input (for a later look to take)."""
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    games = GameRegistry(NativeEngine.start, store=store)
+    try:
+        session = await games.create(dict(PARAMS, sessionId="waited"))
+        playing = asyncio.ensure_future(play(session, 0, 300))
+        while session.journal.seq < 50:
+            await asyncio.sleep(0.001)
+        asked_at = int(session.journal.seq)
+        point = await wait_step_point(session, 0, 1.0)
+        assert point is not None and asked_at <= point.seq <= asked_at + 1, (asked_at, point)
+        assert point.navigation, "the point carries the memory a checkpoint keeps"
+        await playing
+
+        started = time.monotonic()
+        assert await wait_step_point(session, point.seq, 0.05) is None, "no input came"
+        assert time.monotonic() - started >= 0.05
+        seen = await play(session, 300, 1)
+        given = take_step_point(session, point.seq)
+        assert given is not None and given.seq == session.journal.seq, "the next input left the point asked for"
+        assert given.navigation == seen[-1][1], "its memory is the tracker's after that input"
+    finally:
+        await games.close_all()
         await store.close()
 
 

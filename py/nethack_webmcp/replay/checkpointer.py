@@ -37,7 +37,7 @@ from ..engine import EngineError
 from ..engine.wasm_node import NodeWasmEngine, prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
-from ..session.idle_point import idle_point, take_step_point, want_step_point
+from ..session.idle_point import idle_point, take_step_point, wait_step_point
 from ..store import JournalEntry, StoreError
 from . import persisted
 from .catch_up_process import CatchUpProcess, store_locator
@@ -52,6 +52,7 @@ EVERY = 128
 IDLE = 2.0  # seconds without an input after which a game is caught up
 MIN_INPUTS = persisted.MIN_INPUTS  # shorter games resume by their journal (milliseconds)
 INTERVAL = 0.1  # seconds between looks at the games (a look reads no store)
+STEP_POINT_WAIT = 0.02  # seconds a look waits for a busy game's next input (its memory at that input)
 #: games whose catch-up engine is kept between catch-ups (each a Node process at its last move, about
 #: 210 MB); a game beyond them restores its newest checkpoint into the least recently used one
 KEPT_ENGINES = 4
@@ -141,14 +142,20 @@ class Checkpointer:
         with contextlib.suppress(StoreError, EngineError):
             if await self.games.store.has_checkpoints():
                 prepare()
+        caught_up = False
         while not self._stopping:
-            await asyncio.sleep(self.interval)
+            # a pass that caught a game up looks again at once: a game played without pause is due
+            # again by the time its catch-up ends, and each look waited for leaves its newest
+            # checkpoint further behind (a resume after a kill replays the inputs in between)
+            await asyncio.sleep(0 if caught_up else self.interval)
+            before = self.catch_ups
             live = {}
             for session in self.games.sessions():
                 live[session.session_id] = session
                 await self._guarded(session.session_id, self._look(session))
             for session_id in [known for known in self._followed if known not in live]:
                 await self._guarded(session_id, self._finish(session_id))
+            caught_up = self.catch_ups != before
 
     async def _guarded(self, session_id: str, work: Any) -> None:
         try:
@@ -194,15 +201,19 @@ class Checkpointer:
             # makes the rest of its first MIN_INPUTS inputs (a short game never starts one)
             self._process = await CatchUpProcess.start(self.locator)
         if self._due(followed, int(session.journal.seq), time.monotonic()):
-            point = idle_point(session) or take_step_point(session, followed.seq)
+            # a call or step holding the game (played without pause) gives the memory at the end of
+            # its next input, a few milliseconds away; one that makes none that soon gives it at a
+            # later look, and should none come, after a few looks the catch-up folds the responses
+            # itself, as it must for a closed game
+            point = (
+                idle_point(session)
+                or take_step_point(session, followed.seq)
+                or await wait_step_point(session, followed.seq, STEP_POINT_WAIT)
+            )
             if point is not None:
                 followed.busy_looks = 0
                 await self._catch_up(session.session_id, (point.seq, point.navigation or b""))
                 return
-            # a call or step holds the game (played without pause): the memory at the end of its
-            # next input, taken at the next look; should no input come, after a few looks the
-            # catch-up folds the responses itself, as it must for a closed game
-            want_step_point(session)
             followed.busy_looks += 1
             if followed.busy_looks >= FOLD_AFTER_BUSY_LOOKS:
                 followed.busy_looks = 0

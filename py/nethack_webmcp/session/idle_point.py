@@ -13,6 +13,8 @@ has settled, so the two agree.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +51,7 @@ def idle_point(session: Any, *, dump: bool = True) -> IdlePoint | None:
 def want_step_point(session: Any) -> None:
     """Ask the session for its point at the end of its next accepted input."""
     session.step_point_wanted = True
+    session.step_point_ready.clear()
 
 
 def after_step(session: Any) -> None:
@@ -57,6 +60,7 @@ def after_step(session: Any) -> None:
         session.step_point_wanted = False
         tracker = session.state.tracker
         session.step_point = IdlePoint(int(session.journal.seq), tracker.level_id, snapshot.dump(tracker))
+        session.step_point_ready.set()
 
 
 def take_step_point(session: Any, after_seq: int) -> IdlePoint | None:
@@ -64,3 +68,15 @@ def take_step_point(session: Any, after_seq: int) -> IdlePoint | None:
     point = getattr(session, "step_point", None)
     session.step_point = None
     return point if point is not None and point.seq > after_seq else None
+
+
+async def wait_step_point(session: Any, after_seq: int, timeout: float) -> IdlePoint | None:
+    """Ask for the point at the end of the next accepted input and wait up to `timeout` seconds for
+    it. A game played without pause makes its next input within milliseconds; taking that point at
+    the checkpointer's next look instead (0.1 s later) left each live checkpoint ~70 inputs further
+    behind the game, inputs a resume after a kill replays (docs/BENCHMARKS.md)."""
+    want_step_point(session)
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            await session.step_point_ready.wait()
+    return take_step_point(session, after_seq)
