@@ -145,7 +145,7 @@ async def test_a_look_waits_for_the_next_input_of_a_game_played_without_pause(tm
 
         started = time.monotonic()
         assert await wait_step_point(session, point.seq, 0.05) is None, "no input came"
-        assert time.monotonic() - started >= 0.05
+        assert time.monotonic() - started >= 0.04  # (its limit, give or take the clock)
         seen = await play(session, 300, 1)
         given = take_step_point(session, point.seq)
         assert given is not None and given.seq == session.journal.seq, "the next input left the point asked for"

@@ -155,7 +155,7 @@ class Session:
         # a checkpointer's request for the memory at the end of the next input, and that point (idle_point.py)
         self.step_point_wanted = False
         self.step_point: IdlePoint | None = None
-        self.step_point_ready = asyncio.Event()  # set when step_point is taken (idle_point.wait_step_point)
+        self.step_point_ready = asyncio.Event()  # set when a step leaves the point asked for (idle_point.py)
         self.lost_ownership = False
         self.closed = False
         self.notes: dict[str, Any] = {}  # one-shot diagnostics for the next frame
