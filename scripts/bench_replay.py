@@ -56,6 +56,7 @@ from nethack_webmcp.replay.checkpointer import Checkpointer  # noqa: E402
 from nethack_webmcp.replay.native_resume import native_restore_source  # noqa: E402
 from nethack_webmcp.replay.persisted_timeline import PersistedTimeline  # noqa: E402
 from nethack_webmcp.session import GameRegistry, Session  # noqa: E402
+from nethack_webmcp.session.pacing import TAIL_BUDGET  # noqa: E402
 from nethack_webmcp.store import JournalEntry, SessionInfo  # noqa: E402
 from nethack_webmcp.store.sqlite import SqliteStore  # noqa: E402
 
@@ -425,15 +426,18 @@ async def resume_copies(images: list[Path], session_id: str) -> tuple[list[float
     return times, replayed
 
 
-async def stopped_mid_play(inputs: int, seed: int, think: float, stops: int, directory: Path) -> dict[str, Any]:
+async def stopped_mid_play(
+    inputs: int, seed: int, think: float, stops: int, directory: Path, tail_budget: float = TAIL_BUDGET
+) -> dict[str, Any]:
     """A game played with `think` seconds between inputs (0: without pause) while the checkpointer follows
     it in its process, as the native service runs it; at `stops` moments of its second half the store is
     copied as it is (a host killed there), and each copy is then resumed by a restarted host: the
-    resume's time and the inputs it replayed (those made since the newest checkpoint with a memory)."""
+    resume's time and the inputs it replayed (those made since the newest checkpoint with a memory).
+    `tail_budget`: the pacing's (session/pacing.py; inf: the game is never held)."""
     path = directory / f"paced-{think}.sqlite3"
     store = SqliteStore(path)
     games = GameRegistry(NativeEngine.start, store=store)
-    follower = Checkpointer(games, locator=store_locator(store))
+    follower = Checkpointer(games, locator=store_locator(store), tail_budget=tail_budget)
     follower.start()
     session = await games.create({"seed": seed, "name": "Bench", "createdAt": CREATED_AT, "wizard": True})
     at = {inputs // 2 + k * (inputs // 2) // stops for k in range(stops)}
@@ -447,6 +451,8 @@ async def stopped_mid_play(inputs: int, seed: int, think: float, stops: int, dir
         if think:
             await asyncio.sleep(think)
     rate = inputs / (time.perf_counter() - started)
+    pace = session.pace
+    holds, held = (pace.holds, pace.held_seconds) if pace is not None else (0, 0.0)
     session_id = session.session_id
     await follower.stop()
     await games.close_all()
@@ -461,6 +467,8 @@ async def stopped_mid_play(inputs: int, seed: int, think: float, stops: int, dir
         "replayedMax": max(replayed),
         "catchUps": follower.catch_ups,
         "folded": follower.folded,
+        "holds": holds,
+        "heldSeconds": round(held, 1),
     }
 
 
@@ -468,21 +476,24 @@ def stopped_table(rows: list[dict[str, Any]], inputs: int, stops: int) -> str:
     lines = [
         f"stopped in the middle of play: a {inputs}-input game, the store copied at {stops} moments of its "
         "second half (a host killed there), each copy resumed by a restarted host\n",
-        "| think time between inputs | inputs/s | catch-ups (folded) | resume p50 ms | resume max ms "
-        "| replayed p50 | replayed max |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| think time between inputs | inputs/s | catch-ups (folded) | inputs held (seconds) | resume p50 ms "
+        "| resume max ms | replayed p50 | replayed max |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
         lines.append(
             f"| {row['think'] * 1000:g} ms | {row['rate']} | {row['catchUps']} ({row['folded']}) | "
-            f"{row['resumeP50Ms']} | {row['resumeMaxMs']} | {row['replayedP50']} | {row['replayedMax']} |"
+            f"{row['holds']} ({row['heldSeconds']}) | {row['resumeP50Ms']} | {row['resumeMaxMs']} | "
+            f"{row['replayedP50']} | {row['replayedMax']} |"
         )
     return "\n".join(lines)
 
 
-async def stopped_rows(inputs: int, seed: int, paces: list[float], stops: int) -> list[dict[str, Any]]:
+async def stopped_rows(
+    inputs: int, seed: int, paces: list[float], stops: int, tail_budget: float = TAIL_BUDGET
+) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="bench-replay-stopped-") as scratch:
-        rows = [await stopped_mid_play(inputs, seed, think, stops, Path(scratch)) for think in paces]
+        rows = [await stopped_mid_play(inputs, seed, think, stops, Path(scratch), tail_budget) for think in paces]
     await wasm_node.discard_spare()
     return rows
 
@@ -543,10 +554,17 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--stops", type=int, default=STOPS)
     parser.add_argument("--think", default=",".join(map(str, PACES)), help="seconds between inputs, per game")
+    parser.add_argument(
+        "--tail-budget",
+        type=float,
+        default=TAIL_BUDGET,
+        help="seconds of replay a resume may face before an input waits (session/pacing.py; inf: never)",
+    )
     args = parser.parse_args()
     if args.stopped_mid_play:
         paces = [float(think) for think in args.think.split(",")]
-        print(stopped_table(asyncio.run(stopped_rows(args.inputs, 7, paces, args.stops)), args.inputs, args.stops))
+        rows = asyncio.run(stopped_rows(args.inputs, 7, paces, args.stops, args.tail_budget))
+        print(stopped_table(rows, args.inputs, args.stops))
         raise SystemExit(0)
     if not args.live_latency:
         raise SystemExit("run ./scripts/bench-replay (this module holds its checkpoint bench)")

@@ -19,7 +19,10 @@ quiet replay saves it with that entry's checkpoint; without it the replay's
 full responses are folded into a memory, as an exact resume does.
 
     {"id": N, "catchUp": SESSION_ID[, "at": {"seq": S0, "navigation": TEXT}]}
-                                      ->  {"id": N, "seq": S, "saved": [moves], "folded": BOOL, "missed": BOOL}
+                                      ->  {"id": N, "seq": S, "saved": [moves], "folded": BOOL, "missed": BOOL,
+                                           "priced": INPUTS, "pricedSeconds": SECONDS, "pricedFolded": BOOL}
+                                          (priced: inputs replayed with full responses, as a resume does,
+                                          and their time, folding included when pricedFolded)
                                           (missed: entry S0 was not settled in the store yet, no memory saved)
                                           {"id": N, "seq": null}       (nothing to replay yet)
                                           {"id": N, "refused": MESSAGE} (the journal does not reproduce the game)
@@ -86,6 +89,9 @@ async def answer(checkpointer: Checkpointer, request: dict[str, Any]) -> dict[st
         "saved": builder.saved,
         "folded": given is None,
         "missed": missed,
+        "priced": builder.priced,
+        "pricedSeconds": builder.priced_seconds,
+        "pricedFolded": given is None,
     }
 
 

@@ -38,6 +38,7 @@ from ..engine.wasm_node import NodeWasmEngine, prepare
 from ..session import replay as journal_replay
 from ..session.errors import SessionError
 from ..session.idle_point import idle_point, take_step_point, wait_step_point
+from ..session.pacing import TAIL_BUDGET, Pace, waiting_point
 from ..store import JournalEntry, StoreError
 from . import persisted
 from .catch_up_process import CatchUpProcess, store_locator
@@ -56,6 +57,9 @@ STEP_POINT_WAIT = 0.02  # seconds a look waits for a busy game's next input (its
 #: games whose catch-up engine is kept between catch-ups (each a Node process at its last move, about
 #: 210 MB); a game beyond them restores its newest checkpoint into the least recently used one
 KEPT_ENGINES = 4
+#: inputs at the end of each stretch of a quiet catch-up replayed with full responses, as a resume does:
+#: their time is the price of a resume's replay there (session/pacing.py)
+PRICE_SAMPLE = 16
 FOLD_AFTER_BUSY_LOOKS = 10  # due looks that found the game held before a catch-up folds instead
 PROCESS_RETRY = 60.0  # seconds of catch-ups in this process after the catch-up process failed
 _running: set[Checkpointer] = set()
@@ -73,6 +77,7 @@ class _Followed:
     kept: persisted.KeptEngine | None = None  # the last catch-up's engine, at its last move
     point_moves: list[int] = field(default_factory=list)  # the newest two checkpoints saved at live points
     used_at: float = 0.0  # when a catch-up last ran (the least recent gives its engine up first)
+    pace: Pace | None = None  # the game's pace (session/pacing.py), while this checkpointer follows it
 
 
 class Checkpointer:
@@ -86,14 +91,17 @@ class Checkpointer:
         interval: float = INTERVAL,
         locator: str | None = None,
         keep_engines: bool = False,
+        tail_budget: float = TAIL_BUDGET,
     ) -> None:
         self.games = games  # a GameRegistry: .store and .sessions()
         self.locator = locator  # the store for a catch-up process; None: catch up in this process
         self._process: CatchUpProcess | None = None
         self._process_retry_at = 0.0  # until then catch-ups run here (the process failed)
         self.every, self.idle, self.min_inputs, self.interval = every, idle, min_inputs, interval
+        self.tail_budget = tail_budget  # seconds of replay a resume after a kill may face (session/pacing.py)
         self._followed: dict[str, _Followed] = {}
         self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()  # a game's input waits for a checkpoint: look now (session/pacing.py)
         # set by `stop` beside the cancel: the loop ends at its next look even if a cancellation was
         # lost on the way (defence in depth: the package no longer uses Python 3.11's wait_for, which
         # dropped one, but a library it awaits may still)
@@ -124,6 +132,7 @@ class Checkpointer:
         if process is not None:
             await process.close()
         for followed in self._followed.values():
+            _release_pace(followed)
             await _give_up_engine(followed)
 
     def failure(self, session_id: str) -> str | None:
@@ -147,7 +156,11 @@ class Checkpointer:
             # a pass that caught a game up looks again at once: a game played without pause is due
             # again by the time its catch-up ends, and each look waited for leaves its newest
             # checkpoint further behind (a resume after a kill replays the inputs in between)
-            await asyncio.sleep(0 if caught_up else self.interval)
+            if not caught_up:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.interval):
+                        await self._wake.wait()
+            self._wake.clear()
             before = self.catch_ups
             live = {}
             for session in self.games.sessions():
@@ -173,7 +186,9 @@ class Checkpointer:
         followed = self._followed[session_id]
         if followed.seen > followed.seq and followed.seen >= self.min_inputs and not followed.failed:
             await self._catch_up(session_id)
-        await _give_up_engine(self._followed.pop(session_id))
+        followed = self._followed.pop(session_id)
+        _release_pace(followed)
+        await _give_up_engine(followed)
 
     def _due(self, followed: _Followed, seq: int, now: float) -> bool:
         if seq != followed.seen:
@@ -191,6 +206,10 @@ class Checkpointer:
         followed = self._followed.get(session.session_id)
         if followed is None:
             followed = self._followed[session.session_id] = _Followed()
+        if followed.pace is None and followed.failed is None:
+            followed.pace = session.pace = Pace(wake=self._wake.set, budget=self.tail_budget, checkpointed=followed.seq)
+        elif followed.failed is not None:
+            _release_pace(followed)
         if (
             self.locator is not None
             and self._process is None
@@ -200,13 +219,16 @@ class Checkpointer:
             # started half way to the first game's first catch-up: its engine compiles while the game
             # makes the rest of its first MIN_INPUTS inputs (a short game never starts one)
             self._process = await CatchUpProcess.start(self.locator)
-        if self._due(followed, int(session.journal.seq), time.monotonic()):
+        seq = int(session.journal.seq)
+        paced_due = followed.pace is not None and followed.pace.due(seq) and seq > followed.seq
+        if self._due(followed, seq, time.monotonic()) or (paced_due and not followed.failed):
             # a call or step holding the game (played without pause) gives the memory at the end of
             # its next input, a few milliseconds away; one that makes none that soon gives it at a
             # later look, and should none come, after a few looks the catch-up folds the responses
             # itself, as it must for a closed game
             point = (
                 idle_point(session)
+                or waiting_point(session)
                 or take_step_point(session, followed.seq)
                 or await wait_step_point(session, followed.seq, STEP_POINT_WAIT)
             )
@@ -222,7 +244,9 @@ class Checkpointer:
     async def _catch_up(self, session_id: str, given: tuple[int, bytes] | None = None) -> None:
         """One catch-up of a followed game, in the catch-up process when there is one."""
         if self.locator is None or time.monotonic() < self._process_retry_at:  # (the process failed lately)
-            await self.catch_up(session_id, given)
+            builder = await self.catch_up(session_id, given)
+            if builder is not None:
+                self._priced(session_id, builder.priced, builder.priced_seconds, folded=given is None)
             return
         followed = self._followed.setdefault(session_id, _Followed())
         started = time.perf_counter()
@@ -245,6 +269,20 @@ class Checkpointer:
             self.folded += bool(reply.get("folded"))
             self.catch_ups += 1
             self.seconds += time.perf_counter() - started
+            priced, seconds = int(reply.get("priced") or 0), float(reply.get("pricedSeconds") or 0.0)
+            self._priced(session_id, priced, seconds, folded=bool(reply.get("pricedFolded")))
+
+    def _priced(self, session_id: str, priced: int, seconds: float, *, folded: bool) -> None:
+        """A catch-up ended: the game's pace learns a resume's price per input (`priced` inputs replayed
+        with full responses in `seconds`, folded into a memory or not) and where its checkpoints are."""
+        followed = self._followed.get(session_id)
+        if followed is None or followed.pace is None:
+            return
+        if followed.failed is not None:
+            _release_pace(followed)
+            return
+        followed.pace.measured(priced, seconds, folded=folded)
+        followed.pace.advanced(followed.seq)
 
     async def catch_up(self, session_id: str, given: tuple[int, bytes] | None = None) -> persisted.Builder | None:
         """Checkpoint the game up to its stored journal's end now, with its navigation memory: the live
@@ -286,6 +324,7 @@ class Checkpointer:
                 reuse=reuse,
                 # with a live point the checkpoint that counts is the point's; the end is the next one's
                 end=given is None,
+                price_sample=PRICE_SAMPLE,
             )
         except ReplayRefused as refused:
             followed.failed = refused.message
@@ -335,6 +374,12 @@ class Checkpointer:
         holding = sorted((f for f in self._followed.values() if f.kept is not None), key=lambda f: f.used_at)
         for followed in holding[: max(0, len(holding) - KEPT_ENGINES)]:
             await _give_up_engine(followed)
+
+
+def _release_pace(followed: _Followed) -> None:
+    pace, followed.pace = followed.pace, None
+    if pace is not None:
+        pace.release()
 
 
 async def _give_up_engine(followed: _Followed) -> None:

@@ -222,6 +222,7 @@ class Builder:
         max_inputs: int = MAX_INPUTS,
         spacing: float | None = SPACING,
         given: tuple[int, bytes] | None = None,
+        price_sample: int = 0,
     ) -> None:
         self.store, self.info, self.moves, self.digests, self.engine = store, info, moves, digests, engine
         self.memory = memory
@@ -232,6 +233,11 @@ class Builder:
         self.saved: list[int] = []
         self.bytes = 0
         self.kept: KeptEngine | None = None  # the engine at the last move, when `ensure` was asked to keep it
+        # a resume's price per input (session/pacing.py): the inputs replayed with full responses (a quiet
+        # replay's last few of each stretch, a fold's all) and the seconds those took, folding included
+        self.price_sample = price_sample
+        self.priced = 0
+        self.priced_seconds = 0.0
 
     async def save(self, move: int) -> None:
         summary = summary_at(self.info, self.moves, move)
@@ -269,18 +275,30 @@ class Builder:
     async def advance(self, at: int, to: int) -> None:
         """Replay moves at+1..to on the engine (which is at `at`), each boundary compared."""
         todo = self.moves[at:to]
-        if self.memory is None:
-            requests = [journal_replay.quiet(entry["request"]) for entry in todo]
-        else:
-            requests = [entry["request"] for entry in todo]
         memory = self.memory
+        # a fold asks for full responses; a quiet replay for none but, with `price_sample`, its last few:
+        # their time is what a resume (full responses, folded) pays per input in this stretch - a quiet
+        # response skips the observation, whose cost varies most from one stretch to another
+        full_from = 0 if memory is not None else max(0, len(todo) - self.price_sample)
 
         def check(index: int, response: dict[str, Any]) -> None:
             check_response(self.info, self.moves, at + index + 1, response)
             if memory is not None:
                 memory.apply(response.get("observation"), searching=todo[index]["method"] == "game.search")
 
-        await self.engine.pipeline(requests, check, window=journal_replay.PIPELINE_WINDOW)
+        def check_full(index: int, response: dict[str, Any]) -> None:
+            check(full_from + index, response)
+
+        window = journal_replay.PIPELINE_WINDOW
+        if full_from:
+            await self.engine.pipeline(
+                [journal_replay.quiet(e["request"]) for e in todo[:full_from]], check, window=window
+            )
+        if full_from < len(todo):
+            started = time.perf_counter()
+            await self.engine.pipeline([entry["request"] for entry in todo[full_from:]], check_full, window=window)
+            self.priced += len(todo) - full_from
+            self.priced_seconds += time.perf_counter() - started
 
     async def run(self, at: int, to: int, *, first: bool, end: bool = True) -> None:
         """From `at` (where the engine is; saved first when `first`) to `to`, checkpoints as it goes:
@@ -319,6 +337,7 @@ async def ensure(
     keep: bool = False,
     reuse: NodeWasmEngine | None = None,
     end: bool = True,
+    price_sample: int = 0,
 ) -> Builder:
     """Make the game's stored checkpoints cover its whole journal: drop the
     ones not of this journal (and all when any is of another engine: stale),
@@ -337,7 +356,9 @@ async def ensure(
     it serves any game's checkpoint; a replay from the creation takes a new
     engine); `end`: checkpoint the last move too (else only where the
     spacing, `extra` and `given` fall: a catch-up in the middle of play,
-    whose end the next one passes). Raises ReplayRefused when the journal
+    whose end the next one passes). `price_sample`: a quiet replay's last
+    inputs of each stretch ask for full responses and are timed, a resume's
+    price (builder.priced, session/pacing.py). Raises ReplayRefused when the journal
     does not reproduce the game."""
     from .digest import chain
 
@@ -378,6 +399,7 @@ async def ensure(
                 extra=extra,
                 given=(given_move, given[1]) if given is not None and given_move is not None else None,
                 spacing=SPACING if spaced else None,
+                price_sample=price_sample,
             )
             if kept is not None and 0 in good:  # the engine is there already (a set with its start)
                 at = kept.move

@@ -61,6 +61,7 @@ from .errors import closed as closed_error
 from .gate import Gate, gate_of, require_open
 from .idle_point import IdlePoint, after_step
 from .operations import Finished, RunningOperation
+from .pacing import Pace, paced
 from .records import end_reason, make_record, new_info, progress, track_depth, track_level
 from .recovery import EngineFactory, Recovery
 from .replay import ReplayResult, replay, replay_from, summary_of
@@ -156,6 +157,8 @@ class Session:
         self.step_point_wanted = False
         self.step_point: IdlePoint | None = None
         self.step_point_ready = asyncio.Event()  # set when a step leaves the point asked for (idle_point.py)
+        # the checkpointer following this game holds an input while a resume would replay too long (pacing.py)
+        self.pace: Pace | None = None
         self.lost_ownership = False
         self.closed = False
         self.notes: dict[str, Any] = {}  # one-shot diagnostics for the next frame
@@ -632,6 +635,7 @@ class Session:
         self, method: str, params: dict[str, Any] | None, request_id: str, operation_id: str | None, hold: bool
     ) -> StepResult:
         async with self._step_lock:
+            await paced(self)  # (under the step lock: no other input of the game is in flight meanwhile)
             return await self._step(method, params, request_id=request_id, operation_id=operation_id, hold=hold)
 
     async def _step(
@@ -780,7 +784,10 @@ class Session:
 
     def _apply(self, response: dict[str, Any], *, searching: bool = False) -> None:
         observation = dict(response.get("observation") or {})
+        folding = time.perf_counter()
         self.state.tracker.apply(observation, searching=searching)  # searching: counted per square
+        if self.pace is not None:  # (a resume's replay folds the same: its price, pacing.py)
+            self.pace.folded(time.perf_counter() - folding)
         observation.pop("world", None)  # merged into the tracker
         self.state.revision = int(response["revision"])
         self.state.observation = observation
