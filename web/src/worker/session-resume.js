@@ -50,7 +50,7 @@ export class SessionCheckpoints {
     this.engineParts = engineParts;
     this.handles = new Map();
     this.next = 1;
-    /** @type {{sessionId: string, moves: number[], record: any} | null} what newest() read, for restorePoint */
+    /** @type {{sessionId: string, record: any} | null} what newest() read, for restorePoint */
     this.lastRead = null;
     /** @type {{sessionId: string, reading: Promise<any>, at: number} | null} a read started by prefetch() */
     this.prefetched = null;
@@ -59,6 +59,16 @@ export class SessionCheckpoints {
   /** The game's checkpoint moves, newest first. */
   async movesOf(sessionId) {
     return (await this.store.moves(sessionId)).sort((a, b) => b - a);
+  }
+
+  /** The records restorePoint tries, newest first: the one newest() read, then (only if that one is
+   *  refused or past the journal) the older ones, listed then. */
+  async* candidates(sessionId, read) {
+    if (read && read.record) yield read.record;
+    for (const move of await this.movesOf(sessionId)) {
+      if (read && read.record && move >= read.record.move) continue;
+      yield await this.store.load(sessionId, move);
+    }
   }
 
   /** Start reading the game's newest checkpoint now (a resume is about to ask: worker.open_game), while
@@ -81,14 +91,9 @@ export class SessionCheckpoints {
     return JSON.stringify({ seq: found.record ? found.record.seq : null });
   }
 
-  /** The game's checkpoint moves (newest first) and its newest record that a session can resume from. */
+  /** The game's newest record that a session can resume from (null: none). */
   async read(sessionId) {
-    const moves = await this.movesOf(sessionId);
-    for (const move of moves) {
-      const record = await this.store.load(sessionId, move);
-      if (resumable(record)) return { sessionId, moves, record };
-    }
-    return { sessionId, moves, record: null };
+    return { sessionId, record: await this.store.newest(sessionId, resumable) };
   }
 
   async restorePoint(sessionId, lastSeq, firstSeq = 0) {
@@ -98,16 +103,16 @@ export class SessionCheckpoints {
     const lap = (name) => { timings[name] = Math.round((performance.now() - clock) * 10) / 10; };
     const read = this.lastRead && this.lastRead.sessionId === sessionId ? this.lastRead : null;
     this.lastRead = null;
-    const moves = read ? read.moves : await this.movesOf(sessionId);
-    if (!moves.length) return JSON.stringify({ move: null, refused });
+    // no resumable record read ahead: none may exist (then no engine is prepared for nothing)
+    if (!(read && read.record) && !(await this.store.newest(sessionId))) return JSON.stringify({ move: null, refused });
     const { start, fresh, base } = await this.engineParts();
     lap('parts');
     // a fresh instance is made ready while the record is checked (and kept for the next one if it is refused)
     let instance = null;
     try {
-      for (const move of moves) {
-        const record = read && read.record.move === move ? read.record : await this.store.load(sessionId, move);
+      for await (const record of this.candidates(sessionId, read)) {
         if (!resumable(record) || record.seq > lastSeq) continue; // seeks only, or past this journal
+        const move = record.move;
         if (record.seq < firstSeq) break; // before the part of the journal Python read (newest first: all the rest too)
         lap('record');
         instance ??= fresh ? fresh() : start();
