@@ -283,6 +283,9 @@ from nethack_webmcp import worker
 state = json.loads(js.JSON.stringify(js.nethackCheckpointer.describe(SESSION)))
 session = next((s for s in worker._games().sessions() if s.session_id == SESSION), None)
 state["liveSeq"] = session.journal.seq if session else None
+pace = session.pace if session else None  # (session/page_pacing.py)
+state["pace"] = None if pace is None else {"perInputMs": round(pace.per_input * 1000, 2), "holds": pace.holds,
+    "heldSeconds": round(pace.held_seconds, 2), "checkpointed": pace.checkpointed, "stalled": pace.stalled}
 json.dumps(state)
 """
 
@@ -403,6 +406,64 @@ def measure_follower(calls: int) -> dict[str, Any]:
     }
 
 
+OPEN_GAME = "from nethack_webmcp import worker\nawait worker.open_game({session_id!r})\n'null'"
+
+
+def measure_long_burst(game: dict[str, Any], size: int, bursts: int, calls: int) -> dict[str, Any]:
+    """A reload in the middle of a burst, on a long game: the bench game's first `size` inputs stored and
+    checkpointed (one open of its timeline), then `bursts` times: the game's view opened (a resume), `calls`
+    calls played without pause by the agent loop inside the page, a reload at once, the session resumed
+    and timed (session/page_pacing.py holds inputs so that this tail stays within its budget)."""
+    with bench_page("bench-long-burst-") as (context, page):
+        session_id = f"bench-burst-{size}"
+        stored = renamed(game, session_id, size)
+        stored["info"]["engineIdentity"] = page.evaluate("() => window.nethackSite.identity")
+        store_game(page, stored)
+        timed(page, "open", session_id)
+        timed(page, "close", session_id)
+        runs = []
+        for _ in range(bursts):
+            page.reload()
+            wait_ready(page)
+            python = "(code) => window.nethackTest.python(code)"
+            page.evaluate(python, OPEN_GAME.format(session_id=session_id))
+            answer = page.evaluate(AGENT, {"sessionId": session_id, "calls": calls, "follower": True})
+            state = follower_state(page, session_id)
+            page.reload()
+            wait_ready(page)
+            resumed = session_resume(page, session_id, True)
+            pace = state["pace"] or {}
+            runs.append(
+                {
+                    "ms": round(resumed["ms"], 1),
+                    "replayed": resumed["report"].get("replayed"),
+                    "callP50Ms": round(statistics.median(answer["times"]), 1),
+                    "callMaxMs": round(max(answer["times"]), 1),
+                    "burstTail": None
+                    if state["checkpointSeq"] is None
+                    else int(state["liveSeq"]) - int(state["checkpointSeq"]),
+                    "holds": pace.get("holds"),
+                    "heldSeconds": pace.get("heldSeconds"),
+                    "perInputMs": pace.get("perInputMs"),
+                    "restoreFromMs": resumed["profile"].get("restore_from"),
+                    "followerFailed": state["failed"],
+                    "checkpoints": len(state["checkpointed"]),
+                    "startStepsMs": state["startSteps"],
+                    "longestSlice": [round(float(state["longestSliceMs"]), 1), state["longestSlice"]],
+                }
+            )
+            print(json.dumps({"longBurst": runs[-1]}), flush=True)
+        context.close()
+    times = [run["ms"] for run in runs]
+    return {
+        "size": size,
+        "calls": calls,
+        "runs": runs,
+        "resumeP50Ms": statistics.median(times),
+        "resumeMaxMs": max(times),
+    }
+
+
 async def bench_game(inputs: int, seed: int) -> dict[str, Any]:
     """bench-replay's game (wizard fixture, its input mix), played natively into the memory store."""
     from importlib.machinery import SourceFileLoader
@@ -437,7 +498,19 @@ if __name__ == "__main__":
     parser.add_argument("--tail", type=int, default=TAIL, help="inputs after the newest checkpoint (tail case)")
     parser.add_argument("--follower", type=int, default=200, help="calls per arm of the follower bench (0: skip)")
     parser.add_argument("--no-replays", action="store_true", help="only the follower bench")
+    parser.add_argument(
+        "--long-burst",
+        type=int,
+        default=0,
+        metavar="INPUTS",
+        help="also reload in the middle of bursts on a game of this many inputs (0: skip)",
+    )
+    parser.add_argument("--bursts", type=int, default=5, help="reloads of --long-burst")
+    parser.add_argument("--burst-calls", type=int, default=40, help="calls of each --long-burst burst")
     args = parser.parse_args()
+    if args.long_burst:
+        long_game = asyncio.run(bench_game(args.long_burst, args.seed))
+        print(json.dumps({"longBurst": measure_long_burst(long_game, args.long_burst, args.bursts, args.burst_calls)}))
     if args.follower:
         print(json.dumps({"follower": measure_follower(args.follower)}))
     if not args.no_replays:

@@ -13,6 +13,9 @@ is JSON text, so conversions happen exactly once, here and in the worker:
                                memory (snapshot.py text) when `dump`: what the page's
                                background checkpointer (web/src/worker/follower.js)
                                stores with its checkpoint at that entry (no second fold)
+    pace_progress(id, seq, n, ms)  the follower's checkpoints reach journal entry seq (its last n
+                               inputs replayed with full responses in ms): the game is paced
+                               by them (session/page_pacing.py); unpace(id) when it stops
     memory_fold()              a navigation memory a checkpointing page replay folds
                                its responses into (session/page_checkpoints.py); a
                                stored game resumes from the newest page checkpoint
@@ -45,8 +48,9 @@ from typing import Any
 from . import exchange
 from .engine.wasm import WasmEngine
 from .projection import frame as frames
-from .session import GameRegistry, SessionError
+from .session import GameRegistry, SessionError, page_pacing
 from .session.idle_point import idle_point
+from .session.pacing import waiting_point
 from .session.page_checkpoints import MemoryFold, page_restore_source
 from .store import StoreError
 from .tools import BY_NAME, ToolContext
@@ -97,14 +101,37 @@ def live_memory(session_id: str, dump: bool = False) -> str:
     snapshot there, read together (session/idle_point.py: null while a call or
     a step holds the game, when another tab owns it, its writes are failing or
     it ended)."""
-    session = next((loaded for loaded in _games().sessions() if loaded.session_id == session_id), None)
-    point = idle_point(session, dump=dump) if session is not None and _owner(session) else None
+    session = _loaded(session_id)
+    point = None
+    if session is not None and _owner(session):
+        # an input waiting for this checkpointer holds nothing it needs (session/page_pacing.py)
+        point = waiting_point(session) or idle_point(session, dump=dump)
     if point is None:
         return "null"
-    found: dict[str, Any] = {"seq": point.seq, "level": point.level}
+    found: dict[str, Any] = {"seq": point.seq, "level": point.level, "due": page_pacing.due(session)}
     if point.navigation is not None:
         found["navigation"] = point.navigation.decode("ascii")
     return _dump(found)
+
+
+def _loaded(session_id: str) -> Any:
+    return next((loaded for loaded in _games().sessions() if loaded.session_id == session_id), None)
+
+
+def pace_progress(session_id: str, checkpointed: int, priced: int, priced_ms: float) -> None:
+    """The page's follower checkpointed the game at journal entry `checkpointed` (its last `priced`
+    inputs replayed with full responses in `priced_ms`): the game is paced by it (page_pacing.py)."""
+    session = _loaded(session_id)
+    if session is None or not _owner(session):
+        return
+    page_pacing.progress(session, checkpointed, priced, priced_ms / 1000, **page_pacing.follower_hooks(session_id))
+
+
+def unpace(session_id: str) -> None:
+    """The page's follower stopped following the game: nothing waits for it any more."""
+    session = _loaded(session_id)
+    if session is not None:
+        page_pacing.release(session)
 
 
 def declarations() -> str:

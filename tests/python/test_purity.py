@@ -51,8 +51,13 @@ def native_only(path: Path) -> bool:
 
 
 def browser_allowed(path: Path) -> bool:
-    # the page's checkpoint restore source reads the worker's Asyncify checkpoints (inside its functions)
-    page_only = {PACKAGE / "engine" / "wasm.py", PACKAGE / "session" / "page_checkpoints.py"}
+    # the page's checkpoint restore source reads the worker's Asyncify checkpoints, and its pacing wakes the
+    # worker's follower (both inside their functions)
+    page_only = {
+        PACKAGE / "engine" / "wasm.py",
+        PACKAGE / "session" / "page_checkpoints.py",
+        PACKAGE / "session" / "page_pacing.py",
+    }
     return path in page_only or (path.parent.name == "store" and "indexeddb" in path.name)
 
 

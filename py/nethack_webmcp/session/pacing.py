@@ -66,12 +66,19 @@ class Pace:
     stalled: bool = False  # a wait ran out: unpaced until the next catch-up
     holds: int = 0  # inputs that waited (metrics, tests)
     held_seconds: float = 0.0
+    #: told when an input starts (True) and stops (False) waiting: the page's follower works while a
+    #: call is in flight only if that call waits for it (session/page_pacing.py)
+    on_waiting: Callable[[bool], None] | None = None
     _advanced: asyncio.Event = field(default_factory=asyncio.Event)
+
+    #: what a resume pays per input over the two measured shares (1 natively, where they are the
+    #: resume's own work; the page's resume does more per input than its follower can time: page_pacing.py)
+    scale: float = 1.0
 
     @property
     def per_input(self) -> float:
         """What a resume pays per input (0 until a catch-up measured the engine's share)."""
-        return self.engine_per_input + self.fold_per_input if self.engine_per_input else 0.0
+        return (self.engine_per_input + self.fold_per_input) * self.scale if self.engine_per_input else 0.0
 
     def tail(self, seq: int) -> float:
         """Seconds a resume would spend replaying the entries after the newest checkpoint."""
@@ -111,6 +118,8 @@ class Pace:
             return
         started = time.monotonic()
         self.waiting, self.holds = True, self.holds + 1
+        if self.on_waiting is not None:
+            self.on_waiting(True)
         try:
             async with asyncio.timeout(MAX_HOLD):
                 while self.per_input and self.tail(int(session.journal.seq)) > self.budget:
@@ -121,6 +130,8 @@ class Pace:
         finally:
             self.waiting = False
             self.held_seconds += time.monotonic() - started
+            if self.on_waiting is not None:
+                self.on_waiting(False)
 
 
 def waiting_point(session: Any) -> IdlePoint | None:

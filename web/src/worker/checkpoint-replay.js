@@ -232,12 +232,13 @@ export class Replayer {
   }
 
   /** Send moves from+1..to (quiet; full with `fold`, each response folded
-   *  into it) and compare each boundary with the journal's. Resolves with
+   *  into it, or with `full`: what a resume's tail costs the engine, timed) and compare each boundary
+   *  with the journal's. Resolves with
    *  {levelChanged: a folded response arrived on another level, engineMs: the engine's own time}.
-   *  @param {any} engine @param {number} from @param {number} to @param {any} [fold] */
-  async replay(engine, from, to, fold = null) {
+   *  @param {any} engine @param {number} from @param {number} to @param {any} [fold] @param {boolean} [full] */
+  async replay(engine, from, to, fold = null, full = false) {
     const entries = this.moves.slice(from, to);
-    const requests = entries.map((entry) => (fold ? JSON.stringify(entry.request) : quiet(entry.request)));
+    const requests = entries.map((entry) => (fold || full ? JSON.stringify(entry.request) : quiet(entry.request)));
     const started = performance.now();
     const replies = await engine.requestMany(requests);
     const engineMs = performance.now() - started;

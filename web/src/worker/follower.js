@@ -14,7 +14,14 @@
 //   - after a call that leaves the game MEMORY_EVERY journal entries or more
 //     past the last memory taken, or on another level (a level change);
 //   - at the game's last move once it has been idle IDLE_MS (debounced after
-//     tool calls): the reload resume then has no tail to replay.
+//     tool calls): the reload resume then has no tail to replay;
+//   - when the game's pace says a checkpoint is due, and at once when one of
+//     its inputs waits for it (session/page_pacing.py: a reload in the middle
+//     of a burst then replays a tail within the pace's budget).
+//
+// The pace's price: the last PRICE_SAMPLE inputs before each checkpoint are
+// replayed with full responses and timed (what a resume's tail costs the
+// engine), reported with the journal entry the checkpoint reaches.
 //
 // The memory is the live tracker's navigation/snapshot.py dump at journal
 // entry k (worker.live_memory, read in one synchronous step with k), held
@@ -38,6 +45,10 @@ const SLICE_MAX = 32;
 export const MEMORY_EVERY = 128;
 const IDLE_MS = 250;
 const RETRY_MS = 100;
+// inputs before each checkpoint replayed with full responses, timed: the engine's share of the pace's price
+const PRICE_SAMPLE = 16;
+// journal entries a follower's start reads per slice (~5-7 ms a thousand here)
+const JOURNAL_PART = 4000;
 // followers kept alive (an Asyncify instance each, tens of MB): an idle game's beyond these is closed once its
 // newest checkpoint is at its last move, and started again from that checkpoint when the game goes on
 const KEPT = 2;
@@ -48,10 +59,13 @@ export class BackgroundCheckpointer {
    *           engineParts: () => Promise<{start: () => Promise<any>, base: any}>,
    *           liveMemory: (gameId: string, dump: boolean) => any,
    *           creationMemory: (createdText: string) => string,
-   *           busy: () => boolean, skip: (gameId: string) => boolean}} options
+   *           busy: () => boolean, skip: (gameId: string) => boolean,
+   *           pace?: {progress: (gameId: string, seq: number, priced: number, pricedMs: number) => void,
+   *                   release: (gameId: string) => void}}} options
    *  liveMemory: worker.live_memory ({seq, level, navigation?} | null);
    *  creationMemory: the navigation memory at the creation (one response folded) */
-  constructor({ journal, store, engineParts, liveMemory, creationMemory, busy, skip }) {
+  constructor({ journal, store, engineParts, liveMemory, creationMemory, busy, skip,
+                pace = { progress: () => {}, release: () => {} } }) {
     this.journal = journal;
     this.store = store;
     this.engineParts = engineParts;
@@ -59,14 +73,16 @@ export class BackgroundCheckpointer {
     this.creationMemory = creationMemory;
     this.busy = busy;
     this.skip = skip;
+    this.pace = pace; // the live games' pacing (worker.pace_progress / unpace)
     /** @type {Map<string, any>} gameId -> its follow (see follow()) */
     this.games = new Map();
     this.scheduled = null;
     this.running = false;
     this.enabled = true;
     // diagnostics (test hooks, bench): slices run and the longest one
-    /** @type {{slices: number, longestSliceMs: number, longestSlice: string, checkpoints: number, refused: any[]}} */
-    this.stats = { slices: 0, longestSliceMs: 0, longestSlice: '', checkpoints: 0, refused: [] };
+    /** @type {{slices: number, longestSliceMs: number, longestSlice: string, checkpoints: number, refused: any[],
+     *          startSteps: number[]}} (startSteps: ms of each step of the followers' starts, the last 16) */
+    this.stats = { slices: 0, longestSliceMs: 0, longestSlice: '', checkpoints: 0, refused: [], startSteps: [] };
     this.doing = ''; // what the current slice does (the longest one is named in stats)
   }
 
@@ -78,14 +94,17 @@ export class BackgroundCheckpointer {
     let game = this.games.get(gameId);
     if (!game) {
       game = { gameId, held: [], memorySeq: -1, memoryLevel: undefined, idle: null, follow: null, starting: null,
-               failed: null,
+               failed: null, waiting: false, priced: false,
                wantSeq: 0 };
       this.games.set(gameId, game);
     }
     if (game.failed) return;
     game.wantSeq = Math.max(game.wantSeq, live.seq);
     game.calledAt = performance.now();
-    if (game.memorySeq < 0 || live.level !== game.memoryLevel || live.seq - game.memorySeq >= MEMORY_EVERY) {
+    // (until a checkpoint priced the game, one every PRICE_SAMPLE entries: the pace has no price before)
+    const spacing = game.priced ? MEMORY_EVERY : PRICE_SAMPLE;
+    if (game.memorySeq < 0 || live.level !== game.memoryLevel || live.seq - game.memorySeq >= spacing
+        || live.due) {
       this.hold(game);
     }
     if (game.idle) clearTimeout(game.idle);
@@ -99,6 +118,38 @@ export class BackgroundCheckpointer {
       this.schedule();
     }, IDLE_MS);
     this.schedule();
+  }
+
+  /** An input of `gameId` waits for a checkpoint (`on`), or no longer does (pacing.Pace.on_waiting).
+   *  While it waits its call is in flight but holds nothing this needs: see waitingCalls. */
+  waiting(gameId, on) {
+    const game = this.games.get(gameId);
+    if (!on) {
+      if (game) game.waiting = false;
+      return;
+    }
+    if (!game || game.failed || !this.enabled || this.skip(gameId)) {
+      this.pace.release(gameId); // nobody will checkpoint it: the input goes on at once
+      return;
+    }
+    game.waiting = true; // (its wake() follows at once)
+  }
+
+  /** A waiting input asks for the next checkpoint now (pacing.Pace.wake, again after each checkpoint
+   *  while the tail is still over the budget). */
+  wake(gameId) {
+    const game = this.games.get(gameId);
+    if (!game) return;
+    const live = this.parse(this.liveMemory(gameId, false));
+    if (live && live.seq > game.memorySeq) this.hold(game); // (a memory is dumped once per entry)
+    this.schedule();
+  }
+
+  /** The calls in flight that only wait for a checkpoint (the worker's busy() does not count them). */
+  get waitingCalls() {
+    let count = 0;
+    for (const game of this.games.values()) if (game.waiting) count += 1;
+    return count;
   }
 
   parse(text) {
@@ -175,7 +226,9 @@ export class BackgroundCheckpointer {
         game.starting ??= this.follow(game.gameId);
         game.step = (game.step || 0) + 1;
         this.doing = `start step ${game.step}`;
+        const stepStarted = performance.now();
         const step = await game.starting.next();
+        this.stats.startSteps = [...this.stats.startSteps, Math.round(performance.now() - stepStarted)].slice(-16);
         if (step.done) {
           game.follow = step.value;
           game.starting = null;
@@ -197,11 +250,19 @@ export class BackgroundCheckpointer {
       const target = game.held.length && game.held[0].seq <= follow.lastSeq ? game.held[0] : null;
       const goal = target ? moveAt(moves, target.seq) : follow.replayer.length;
       if (follow.at < goal) {
-        const count = Math.min(goal - follow.at, follow.batch);
+        // the last inputs before a checkpoint with full responses: the pace's price (the header)
+        const full = Boolean(target) && goal - follow.at <= PRICE_SAMPLE;
+        // (a quiet batch stops where the sample starts)
+        const ahead = target && !full ? goal - follow.at - PRICE_SAMPLE : goal - follow.at;
+        const count = Math.min(ahead, follow.batch);
         this.doing = `replay ${count}`;
         const started = performance.now();
-        await follow.replayer.replay(follow.engine, follow.at, follow.at + count);
+        const { engineMs } = await follow.replayer.replay(follow.engine, follow.at, follow.at + count, null, full);
         const ms = performance.now() - started;
+        if (full) {
+          follow.priced += count;
+          follow.pricedMs += engineMs;
+        }
         follow.at += count;
         follow.batch = Math.max(1, Math.min(SLICE_MAX, Math.floor(count * SLICE_MS / Math.max(0.5, ms))));
         return 'more';
@@ -210,11 +271,18 @@ export class BackgroundCheckpointer {
         this.doing = 'checkpoint';
         game.held.shift();
         if (!follow.checkpointed.has(follow.at)) await this.checkpoint(game.gameId, follow, follow.at, target.navigation);
+        // the stored checkpoints reach the held memory's entry (past the move: entries that made no input)
+        this.pace.progress(game.gameId, target.seq, follow.priced, follow.pricedMs);
+        if (follow.priced) game.priced = true;
+        follow.priced = 0;
+        follow.pricedMs = 0;
         return 'more';
       }
       return game.held.length ? 'wait' : 'idle';
     } catch (error) {
       game.failed = String(error && error.message ? error.message : error);
+      game.waiting = false;
+      this.pace.release(game.gameId); // not followed any more: nothing may wait for it
       this.stats.refused.push({ gameId: game.gameId, code: error && error.code, message: game.failed });
       if (game.follow && game.follow.engine) game.follow.engine.close();
       game.follow = null;
@@ -234,14 +302,18 @@ export class BackgroundCheckpointer {
     const { start, base } = await this.engineParts();
     yield;
     const replayer = new Replayer({ start, base, info, moves: [], save: async () => {}, load: async () => null });
-    const follow = { replayer, base, engine: null, at: 0, lastSeq: 0, batch: 4, checkpointed: new Set() };
-    await this.readJournal(gameId, follow);
+    const follow = { replayer, base, engine: null, at: 0, lastSeq: 0, batch: 4, checkpointed: new Set(),
+                     priced: 0, pricedMs: 0 };
+    // the journal in parts, one slice each, its digest chain extended over each part as it comes: a
+    // 50,000-input game's whole journal in one slice held a tool call up for 0.65-0.75 s
+    while (await this.readJournal(gameId, follow, JOURNAL_PART)) {
+      await replayer.digestsAt([replayer.length]);
+      yield;
+    }
     yield;
-    const moves = (await this.store.moves(gameId)).filter((move) => move <= replayer.length).sort((a, b) => b - a);
-    for (const move of moves) {
+    for await (const record of this.candidates(gameId, replayer.length)) {
+      const move = record.move;
       try {
-        const record = await this.store.load(gameId, move);
-        if (!record || record.navigationSha256 == null) continue;
         const [digest] = await replayer.digestsAt([move]);
         const state = await decode(record, base, digest);
         yield;
@@ -264,19 +336,37 @@ export class BackgroundCheckpointer {
     return follow;
   }
 
+  /** The game's checkpoints a follower may start from, newest first: the newest by a cursor (no key
+   *  listing: checkpoint-store.js newest()), the older ones only if that one is refused. */
+  async* candidates(gameId, length) {
+    const usable = (record) => Boolean(record) && record.move <= length && record.navigationSha256 != null;
+    const newest = await this.store.newest(gameId, usable);
+    if (!newest) return;
+    yield newest;
+    const older = (await this.store.moves(gameId)).filter((move) => move < newest.move).sort((a, b) => b - a);
+    for (const move of older) {
+      const record = await this.store.load(gameId, move);
+      if (usable(record)) yield record;
+    }
+  }
+
   async read(op, ...args) {
     const answer = JSON.parse(await this.journal.call(op, JSON.stringify(args)));
     if (!answer.ok) throw new Error(`${op}: ${answer.message}`);
     return answer.value;
   }
 
-  /** The journal's settled entries after the last one read: completed ones are the follower's moves. */
-  async readJournal(gameId, follow) {
-    for (const entry of await this.read('journal', gameId, follow.lastSeq)) {
-      if (entry.seq !== follow.lastSeq + 1 || entry.state === 'reserved') break;
+  /** The journal's settled entries after the last one read (at most `limit` of them): completed ones are
+   *  the follower's moves. Whether there may be more (the part was full, all of it settled).
+   *  @param {string} gameId @param {any} follow @param {number} [limit] */
+  async readJournal(gameId, follow, limit) {
+    const entries = await this.read('journal', gameId, follow.lastSeq, ...(limit ? [limit] : []));
+    for (const entry of entries) {
+      if (entry.seq !== follow.lastSeq + 1 || entry.state === 'reserved') return false;
       if (entry.state === 'completed' && entry.receipt) follow.replayer.moves.push(entry);
       follow.lastSeq = entry.seq;
     }
+    return Boolean(limit) && entries.length === limit;
   }
 
   async checkpoint(gameId, follow, move, navigation) {
@@ -298,6 +388,7 @@ export class BackgroundCheckpointer {
     if (game.idle) clearTimeout(game.idle);
     if (game.follow && game.follow.engine) game.follow.engine.close();
     this.games.delete(gameId);
+    this.pace.release(gameId);
   }
 
   /** What the follower of a game has done (test hooks, bench). */

@@ -431,9 +431,12 @@ const STORE_METHODS = {
     });
   },
 
-  async journal(sessionId, afterSeq) {
+  // limit: at most this many entries (the page's follower reads a long journal in parts; Python never asks)
+  /** @param {string} sessionId @param {number} afterSeq @param {number} [limit] */
+  async journal(sessionId, afterSeq, limit) {
     const range = IDBKeyRange.bound([sessionId, afterSeq], [sessionId, Infinity], true, false);
-    return this.run(['journal'], 'readonly', 'journal', (tx) => promised(tx.objectStore('journal').getAll(range)));
+    return this.run(['journal'], 'readonly', 'journal',
+      (tx) => promised(tx.objectStore('journal').getAll(range, limit)));
   },
 
   async operationEntries(sessionId, operationId) {

@@ -130,7 +130,12 @@ async function boot({ config, base, tabId, testHooks: hooks, withoutJspi }) {
           fold.destroy();
         }
       },
-      busy: () => inFlight > 0,
+      // a call whose input waits for a checkpoint is in flight for it (session/page_pacing.py)
+      busy: () => inFlight > (checkpointer ? checkpointer.waitingCalls : 0),
+      pace: {
+        progress: (gameId, seq, priced, pricedMs) => python.pace_progress(gameId, seq, priced, pricedMs),
+        release: (gameId) => python.unpace(gameId),
+      },
       skip: (gameId) => Boolean(replays && replays.open_.has(gameId)),
     });
     self.nethackCheckpointer = checkpointer; // read by tests and the bench through the worker's Python (js)
