@@ -42,7 +42,15 @@ lag (live journal entry minus the follower's) sampled after each call; then,
 with the follower on, a reload right after a burst (the tail case, live) and
 one after the game was idle (no tail), each session resume timed.
 
+`--long-burst INPUTS`: a reload in the middle of a burst on a long game
+(the bench game's first INPUTS inputs, stored and checkpointed by one open
+of its timeline): --bursts times, the game's view opened, --burst-calls
+calls played without pause by the same agent loop, a reload at once, the
+session resumed and timed, with the pace's holds and price
+(session/page_pacing.py) and the follower's start steps.
+
     scripts/bench_replay_page.py [--sizes 1000,10000,50000] [--seeks 20] [--tail 64] [--follower 200]
+        [--long-burst 50000 --bursts 5 --burst-calls 40] [--no-replays]
 """
 
 from __future__ import annotations

@@ -30,9 +30,10 @@ from .pacing import Pace
 
 #: seconds of tail replay a page resume may face. The rest of a resume after a reload (the stored
 #: game, the ownership, the newest checkpoint read and restored, the two observes) measured 45-92 ms
-#: at 50,000 inputs on a quiet machine (docs/BENCHMARKS.md): with this the goal of 200 ms keeps
-#: room for a price that is an estimate from the last stretches
-PAGE_TAIL_BUDGET = 0.07
+#: at 50,000 inputs on a quiet machine, and a tail's real cost was up to 2x its price (an estimate
+#: from the last stretches): at 70 ms the worst of six resumes mid-burst was 193.5 ms, at 45 ms 147.6
+#: (docs/BENCHMARKS.md)
+PAGE_TAIL_BUDGET = 0.045
 #: a page resume's tail costs this many times the two shares the page can time (the follower's full
 #: responses, the live folds): besides them it parses each full response in Pyodide, checks its boundary,
 #: and runs on an instance restored after a reload. On the bench's 50,000-input game the resumes' tails
@@ -51,7 +52,8 @@ def progress(
 ) -> None:
     """The follower checkpointed `session`'s game at journal entry `checkpointed`, having replayed its
     last `priced` inputs with full responses in `priced_seconds` (the engine's share: nothing folded).
-    The game is paced from its first report on."""
+    The game is paced from its first report on (the follower's first is its start's prior: the price
+    its newest checkpoint was taken at, follower.js)."""
     pace: Pace | None = session.pace
     if pace is None:
         pace = session.pace = Pace(

@@ -270,6 +270,7 @@ export class BackgroundCheckpointer {
       if (target) { // the follower is at the held memory's move
         this.doing = 'checkpoint';
         game.held.shift();
+        if (follow.priced) follow.enginePerInputMs = follow.pricedMs / follow.priced;
         if (!follow.checkpointed.has(follow.at)) await this.checkpoint(game.gameId, follow, follow.at, target.navigation);
         // the stored checkpoints reach the held memory's entry (past the move: entries that made no input)
         this.pace.progress(game.gameId, target.seq, follow.priced, follow.pricedMs);
@@ -299,11 +300,15 @@ export class BackgroundCheckpointer {
   async* follow(gameId) {
     const info = await this.read('getSession', gameId);
     if (!info) throw new Error(`no stored game ${gameId}`);
+    // paced from now on at the price its newest checkpoint was taken at: the start below takes about 1 s
+    // at 50,000 inputs, and a reload in it would otherwise replay everything played since this one
+    const prior = await this.store.newest(gameId, (record) => Boolean(record) && record.navigationSha256 != null);
+    if (prior && prior.enginePerInputMs > 0) this.pace.progress(gameId, prior.seq, 1, prior.enginePerInputMs);
     const { start, base } = await this.engineParts();
     yield;
     const replayer = new Replayer({ start, base, info, moves: [], save: async () => {}, load: async () => null });
     const follow = { replayer, base, engine: null, at: 0, lastSeq: 0, batch: 4, checkpointed: new Set(),
-                     priced: 0, pricedMs: 0 };
+                     priced: 0, pricedMs: 0, enginePerInputMs: 0 };
     // the journal in parts, one slice each, its digest chain extended over each part as it comes: a
     // 50,000-input game's whole journal in one slice held a tool call up for 0.65-0.75 s
     while (await this.readJournal(gameId, follow, JOURNAL_PART)) {
@@ -376,6 +381,9 @@ export class BackgroundCheckpointer {
     const seq = move ? replayer.moves[move - 1].seq : 0;
     const record = await encode({ move, seq, digest, summary: replayer.summaryAt(move), build: base.build,
                                   baseHash: base.hash, by: 'follower' }, state, navigation);
+    // the engine's share of the pace's price when this was taken: the next follower's prior (follow()).
+    // Outside the hashed header: a hint that can only change how often the game waits, never the game
+    if (follow.enginePerInputMs) record.enginePerInputMs = follow.enginePerInputMs;
     await this.store.save(gameId, record);
     follow.checkpointed.add(move);
     this.stats.checkpoints += 1;
