@@ -57,9 +57,8 @@ def progress(
     pace: Pace | None = session.pace
     if pace is None:
         pace = session.pace = Pace(
-            wake=wake, budget=PAGE_TAIL_BUDGET, checkpointed=checkpointed, scale=PAGE_PRICE_SCALE
+            wake=wake, on_waiting=waiting, budget=PAGE_TAIL_BUDGET, checkpointed=checkpointed, scale=PAGE_PRICE_SCALE
         )
-        pace.on_waiting = waiting
     pace.measured(priced, priced_seconds, folded=False)
     pace.advanced(checkpointed)
 

@@ -78,6 +78,20 @@ export class CheckpointStore {
     }));
   }
 
+  /** The game's records that `accept` takes, newest first: the newest by newest() (or `first`, that
+   *  record already read), the older ones listed and loaded only if the caller goes on (it was refused).
+   *  @param {string} sessionId @param {(record: any) => boolean} accept @param {any} [first] */
+  async* newestFirst(sessionId, accept, first = undefined) {
+    const newest = first === undefined ? await this.newest(sessionId, accept) : first;
+    if (!newest) return;
+    yield newest;
+    const older = (await this.moves(sessionId)).filter((move) => move < newest.move).sort((a, b) => b - a);
+    for (const move of older) {
+      const record = await this.load(sessionId, move);
+      if (accept(record)) yield record;
+    }
+  }
+
   /** The moves this game has checkpoints at, ascending. */
   async moves(sessionId) {
     const range = IDBKeyRange.bound([sessionId, -Infinity], [sessionId, Infinity]);

@@ -302,7 +302,7 @@ export class BackgroundCheckpointer {
     if (!info) throw new Error(`no stored game ${gameId}`);
     // paced from now on at the price its newest checkpoint was taken at: the start below takes about 1 s
     // at 50,000 inputs, and a reload in it would otherwise replay everything played since this one
-    const prior = await this.store.newest(gameId, (record) => Boolean(record) && record.navigationSha256 != null);
+    const prior = await this.store.newest(gameId, (record) => usable(record, Infinity));
     if (prior && prior.enginePerInputMs > 0) this.pace.progress(gameId, prior.seq, 1, prior.enginePerInputMs);
     const { start, base } = await this.engineParts();
     yield;
@@ -316,7 +316,10 @@ export class BackgroundCheckpointer {
       yield;
     }
     yield;
-    for await (const record of this.candidates(gameId, replayer.length)) {
+    // its newest checkpoint the prior read, unless that one is past the journal read (older ones if refused)
+    const length = replayer.length;
+    const first = prior && usable(prior, length) ? prior : undefined;
+    for await (const record of this.store.newestFirst(gameId, (candidate) => usable(candidate, length), first)) {
       const move = record.move;
       try {
         const [digest] = await replayer.digestsAt([move]);
@@ -339,20 +342,6 @@ export class BackgroundCheckpointer {
     yield;
     await this.checkpoint(gameId, follow, 0, this.creationMemory(created));
     return follow;
-  }
-
-  /** The game's checkpoints a follower may start from, newest first: the newest by a cursor (no key
-   *  listing: checkpoint-store.js newest()), the older ones only if that one is refused. */
-  async* candidates(gameId, length) {
-    const usable = (record) => Boolean(record) && record.move <= length && record.navigationSha256 != null;
-    const newest = await this.store.newest(gameId, usable);
-    if (!newest) return;
-    yield newest;
-    const older = (await this.store.moves(gameId)).filter((move) => move < newest.move).sort((a, b) => b - a);
-    for (const move of older) {
-      const record = await this.store.load(gameId, move);
-      if (usable(record)) yield record;
-    }
   }
 
   async read(op, ...args) {
@@ -414,6 +403,11 @@ export class BackgroundCheckpointer {
       ...this.stats,
     };
   }
+}
+
+/** Whether a follower may start from a record: it holds a navigation memory, at a move the journal has. */
+function usable(record, length) {
+  return Boolean(record) && record.move <= length && record.navigationSha256 != null;
 }
 
 /** The journal entry of the follower's move `move` (0: the creation). */

@@ -56,21 +56,6 @@ export class SessionCheckpoints {
     this.prefetched = null;
   }
 
-  /** The game's checkpoint moves, newest first. */
-  async movesOf(sessionId) {
-    return (await this.store.moves(sessionId)).sort((a, b) => b - a);
-  }
-
-  /** The records restorePoint tries, newest first: the one newest() read, then (only if that one is
-   *  refused or past the journal) the older ones, listed then. */
-  async* candidates(sessionId, read) {
-    if (read && read.record) yield read.record;
-    for (const move of await this.movesOf(sessionId)) {
-      if (read && read.record && move >= read.record.move) continue;
-      yield await this.store.load(sessionId, move);
-    }
-  }
-
   /** Start reading the game's newest checkpoint now (a resume is about to ask: worker.open_game), while
    *  Python reads the stored game and takes its ownership; newest() then answers from this read. */
   prefetch(sessionId) {
@@ -103,15 +88,17 @@ export class SessionCheckpoints {
     const lap = (name) => { timings[name] = Math.round((performance.now() - clock) * 10) / 10; };
     const read = this.lastRead && this.lastRead.sessionId === sessionId ? this.lastRead : null;
     this.lastRead = null;
-    // no resumable record read ahead: none may exist (then no engine is prepared for nothing)
-    if (!(read && read.record) && !(await this.store.newest(sessionId))) return JSON.stringify({ move: null, refused });
+    // the record newest() read (else read now): with none, no engine is prepared for nothing
+    const first = read ? read.record : await this.store.newest(sessionId, resumable);
+    if (!first) return JSON.stringify({ move: null, refused });
     const { start, fresh, base } = await this.engineParts();
     lap('parts');
     // a fresh instance is made ready while the record is checked (and kept for the next one if it is refused)
     let instance = null;
     try {
-      for await (const record of this.candidates(sessionId, read)) {
-        if (!resumable(record) || record.seq > lastSeq) continue; // seeks only, or past this journal
+      // the older ones only if it is refused or past the journal
+      for await (const record of this.store.newestFirst(sessionId, resumable, first)) {
+        if (record.seq > lastSeq) continue; // past this journal
         const move = record.move;
         if (record.seq < firstSeq) break; // before the part of the journal Python read (newest first: all the rest too)
         lap('record');
